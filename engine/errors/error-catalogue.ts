@@ -1,0 +1,37 @@
+/**
+ * Every error code the API can answer with, created in one place.
+ * docs/api.md lists the same codes; tests/api/error-catalogue.test.ts
+ * checks that each code is documented and produced by at least one test.
+ */
+export const ERROR_CATALOGUE = {
+  BAD_REQUEST: { status: 400, message: 'The request could not be read' },
+  VALIDATION_FAILED: { status: 400, message: 'Some fields are not valid' },
+  UNKNOWN_FIELD: { status: 400, message: 'The request names a field that does not exist' },
+  READ_ONLY_FIELD: { status: 400, message: 'The request tries to write a field that cannot be written' },
+  INVALID_FILTER: { status: 400, message: 'The filter is not valid' },
+  INVALID_QUERY: { status: 400, message: 'The query string is not valid' },
+  UNAUTHORIZED: { status: 401, message: 'Sign in to continue' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to do this' },
+  FIELD_FORBIDDEN: { status: 403, message: 'You may not read or write that field' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This action is not available here' },
+  CONFLICT: { status: 409, message: 'The value is already used by another record' },
+  IN_USE: { status: 409, message: 'The record is still used by other records' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
+  RATE_LIMITED: { status: 429, message: 'Too many attempts; wait and try again' },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  success: false;
+  error: { code: ErrorCode; message: string; details?: unknown };
+}

@@ -1,0 +1,137 @@
+import type { EntitySchema, FieldDef } from '../schema/schema-types.ts';
+import { SYSTEM_FIELDS } from '../schema/schema-types.ts';
+import { FILTER_OPERATORS, TEXT_OPERATORS, type FilterNode, type FilterOperator, type FilterScalar } from './filter-types.ts';
+
+export class FilterError extends Error {
+  constructor(
+    readonly code: 'UNKNOWN_FIELD' | 'INVALID_FILTER' | 'FIELD_FORBIDDEN',
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FieldResolver {
+  entity(name: string): EntitySchema | undefined;
+  /** Optional field-level read check: filtering on a field you may not read is refused. */
+  canRead?(entity: EntitySchema, field: string): boolean;
+}
+
+const OPERATORS = new Set<string>(FILTER_OPERATORS);
+const MAX_DEPTH = 8;
+const MAX_IN_VALUES = 1000;
+const STRING_TYPES = new Set(['string', 'text', 'email', 'url', 'phone', 'tax_id', 'color', 'enum', 'file', 'image']);
+
+/** A field as a filter/sort sees it: schema fields plus the system columns every table has. */
+export function describeField(entity: EntitySchema, name: string): FieldDef | undefined {
+  const own = entity.fields[name];
+  if (own) return own;
+  if ((SYSTEM_FIELDS as readonly string[]).includes(name)) {
+    const type = name.endsWith('_at') ? 'datetime' : name.endsWith('_by') ? 'link' : 'integer';
+    return { type, label: { th: name, en: name }, ...(type === 'link' ? { entity: 'user_account' } : {}) };
+  }
+  if (entity.parent && name === entity.parent.field) return { type: 'link', entity: entity.parent.entity, label: { th: name, en: name } };
+  if (entity.kind === 'lines' && name === 'line_no') return { type: 'integer', label: { th: name, en: name } };
+  return undefined;
+}
+
+/**
+ * Resolves a dotted path ("customer_id.name_th") to the fields it crosses.
+ * Every step but the last must be a link. Throws UNKNOWN_FIELD naming the exact step.
+ */
+export function resolvePath(root: EntitySchema, path: string[], resolver: FieldResolver, where: string): { entity: EntitySchema; field: FieldDef }[] {
+  const steps: { entity: EntitySchema; field: FieldDef }[] = [];
+  let entity = root;
+  path.forEach((name, i) => {
+    const field = describeField(entity, name);
+    if (!field || field.type === 'lines') {
+      throw new FilterError('UNKNOWN_FIELD', `"${name}" is not a field of ${entity.name}`, where);
+    }
+    if (resolver.canRead && !resolver.canRead(entity, name)) {
+      throw new FilterError('FIELD_FORBIDDEN', `You may not read "${name}" of ${entity.name}`, where);
+    }
+    steps.push({ entity, field });
+    if (i < path.length - 1) {
+      if (field.type !== 'link' || !field.entity) {
+        throw new FilterError('UNKNOWN_FIELD', `"${name}" of ${entity.name} is not a link, so "${path.slice(i + 1).join('.')}" cannot be reached through it`, where);
+      }
+      const next = resolver.entity(field.entity);
+      if (!next) throw new FilterError('UNKNOWN_FIELD', `"${name}" links to unknown entity ${field.entity}`, where);
+      entity = next;
+    }
+  });
+  return steps;
+}
+
+function isScalar(v: unknown): v is FilterScalar {
+  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
+}
+
+function checkValue(op: FilterOperator, value: unknown, field: FieldDef, where: string): FilterScalar | FilterScalar[] {
+  const bad = (why: string) => new FilterError('INVALID_FILTER', `${op} ${why}`, where);
+  if (op === '_null' || op === '_nnull') {
+    if (value !== true && value !== false && value !== 'true' && value !== 'false') throw bad('takes true or false');
+    return value === true || value === 'true';
+  }
+  if (op === '_in' || op === '_nin' || op === '_between') {
+    const list = typeof value === 'string' ? value.split(',') : value;
+    if (!Array.isArray(list) || !list.every(isScalar)) throw bad('takes a list of values');
+    if (op === '_between' && list.length !== 2) throw bad('takes exactly two values [from, to]');
+    if (list.length > MAX_IN_VALUES) throw bad(`takes at most ${MAX_IN_VALUES} values`);
+    if (list.length === 0) throw bad('takes at least one value');
+    return list;
+  }
+  if (!isScalar(value)) throw bad('takes a single value');
+  if (TEXT_OPERATORS.has(op)) {
+    if (!STRING_TYPES.has(field.type)) throw bad(`applies to text fields only`);
+    if (typeof value !== 'string' && typeof value !== 'number') throw bad('takes text');
+    return String(value);
+  }
+  if (field.type === 'json') throw bad('cannot compare JSON fields; use _null or _nnull');
+  return value;
+}
+
+/**
+ * Checks a raw filter against an entity and returns its normalized tree.
+ * Nothing from the raw filter reaches SQL except through this function:
+ * field names are looked up in the schema, values are kept apart for binding.
+ */
+export function parseFilter(raw: unknown, entity: EntitySchema, resolver: FieldResolver, prefix: string[] = [], depth = 0, where = 'filter'): FilterNode {
+  if (depth > MAX_DEPTH) throw new FilterError('INVALID_FILTER', `nests deeper than ${MAX_DEPTH} levels`, where);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new FilterError('INVALID_FILTER', 'must be a JSON object such as {"field": {"_eq": "value"}}', where);
+  }
+  const children: FilterNode[] = [];
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const here = `${where}.${key}`;
+    if (key === '_and' || key === '_or') {
+      if (!Array.isArray(value)) throw new FilterError('INVALID_FILTER', `${key} takes a list of filters`, here);
+      const parts = value.map((v, i) => parseFilter(v, entity, resolver, prefix, depth + 1, `${here}[${i}]`));
+      children.push(key === '_and' ? { kind: 'and', children: parts } : { kind: 'or', children: parts });
+      continue;
+    }
+    if (key.startsWith('_')) {
+      throw new FilterError('INVALID_FILTER', `"${key}" is not an operator here; operators go inside a field, e.g. {"name": {"_eq": "x"}}`, here);
+    }
+    const path = [...prefix, ...key.split('.')];
+    const steps = resolvePath(entity, path, resolver, here);
+    const last = steps[steps.length - 1]!.field;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new FilterError('INVALID_FILTER', `"${key}" needs an operator object such as {"_eq": ...}`, here);
+    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) throw new FilterError('INVALID_FILTER', `"${key}" has no operator`, here);
+    for (const [op, operand] of entries) {
+      if (OPERATORS.has(op)) {
+        children.push({ kind: 'cond', path, op: op as FilterOperator, value: checkValue(op as FilterOperator, operand, last, `${here}.${op}`) });
+      } else if (op.startsWith('_')) {
+        throw new FilterError('INVALID_FILTER', `unknown operator "${op}"; use one of ${FILTER_OPERATORS.join(' ')}`, `${here}.${op}`);
+      } else {
+        // nested relational form: {"customer_id": {"name_th": {...}}}
+        children.push(parseFilter({ [op]: operand }, entity, resolver, path, depth + 1, here));
+      }
+    }
+  }
+  return children.length === 1 ? children[0]! : { kind: 'and', children };
+}

@@ -1,0 +1,134 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import metaSchema from './entity.meta-schema.json' with { type: 'json' };
+import type { EntitySchema } from './schema-types.ts';
+import { SYSTEM_FIELDS, hasColumn } from './schema-types.ts';
+import { parseFilter, FilterError } from '../filter/filter-parser.ts';
+
+export interface SchemaSource {
+  /** A name a person can find: the path of the file relative to the schemas folder. */
+  file: string;
+  text: string;
+}
+
+export interface SchemaProblem {
+  file: string;
+  /** JSON pointer into the file, e.g. /fields/tax_id/type */
+  pointer: string;
+  reason: string;
+}
+
+export class SchemaLoadError extends Error {
+  constructor(readonly problems: SchemaProblem[]) {
+    super(`Schema files are not valid:\n${problems.map((p) => `  ${p.file} ${p.pointer || '/'}: ${p.reason}`).join('\n')}`);
+  }
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+ajv.addFormat('regex', { validate: (s: string) => { try { new RegExp(s, 'u'); return true; } catch { return false; } } });
+const checkMeta = ajv.compile(metaSchema);
+
+function describe(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return e.message ?? e.keyword;
+}
+
+/** Keeps the most useful ajv errors: oneOf/if wrappers repeat what their branches said. */
+function metaProblems(file: string, errors: ErrorObject[]): SchemaProblem[] {
+  const seen = new Set<string>();
+  const out: SchemaProblem[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'oneOf') continue;
+    const p = { file, pointer: e.instancePath, reason: describe(e) };
+    const key = `${p.pointer}|${p.reason}`;
+    if (!seen.has(key)) { seen.add(key); out.push(p); }
+  }
+  return out;
+}
+
+function parseJson(source: SchemaSource): { value?: unknown; problem?: SchemaProblem } {
+  try {
+    return { value: JSON.parse(source.text) };
+  } catch (err) {
+    return { problem: { file: source.file, pointer: '', reason: `not valid JSON: ${(err as Error).message}` } };
+  }
+}
+
+/** Checks that names used inside one entity, and links between entities, point at something real. */
+function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySchema>): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const bad = (pointer: string, reason: string) => out.push({ file, pointer, reason });
+  const fieldNames = new Set(Object.keys(e.fields));
+  const known = (f: string) => fieldNames.has(f) || (SYSTEM_FIELDS as readonly string[]).includes(f) || f === e.parent?.field;
+  const expectedName = file.replace(/^.*\//, '').replace(/\.json$/, '');
+  if (e.name !== expectedName) bad('/name', `must match the file name "${expectedName}"`);
+  for (const sys of [...SYSTEM_FIELDS, 'is_deleted', 'line_no']) {
+    if (fieldNames.has(sys)) bad(`/fields/${sys}`, `"${sys}" is a system column and cannot be declared`);
+  }
+  if (!fieldNames.has(e.titleField)) bad('/titleField', `"${e.titleField}" is not a field`);
+  e.searchFields?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/searchFields/${i}`, `"${f}" is not a field`); });
+  e.defaultSort?.split(',').forEach((s) => { const f = s.replace(/^-/, ''); if (!known(f)) bad('/defaultSort', `"${f}" is not a field`); });
+  e.list?.columns.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/columns/${i}`, `"${c}" is not a field`); });
+  e.list?.filters?.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/filters/${i}`, `"${c}" is not a field`); });
+  e.form?.sections.forEach((s, si) => s.fields.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/form/sections/${si}/fields/${fi}`, `"${f}" is not a field`); }));
+  e.indexes?.forEach((ix, ii) => ix.fields.forEach((f, fi) => { if (!known(f)) bad(`/indexes/${ii}/fields/${fi}`, `"${f}" is not a field`); }));
+  if (e.kind === 'lines' && !e.parent) bad('/parent', 'an entity of kind "lines" needs a parent {entity, field}');
+  if (e.parent) {
+    if (!byName.has(e.parent.entity)) bad('/parent/entity', `unknown entity "${e.parent.entity}"`);
+    if (fieldNames.has(e.parent.field)) bad('/parent/field', `"${e.parent.field}" is created from parent and must not also be declared as a field`);
+  }
+  for (const key of ['numbering', 'workflow'] as const) {
+    const f = e[key]?.field;
+    if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);
+  }
+  if (e.workflow && !e.workflow.states.some((s) => s.value === e.workflow!.initial)) bad('/workflow/initial', 'is not one of the states');
+  for (const [k, f] of Object.entries(e.access ?? {})) if (!fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  for (const [name, f] of Object.entries(e.fields)) {
+    const at = `/fields/${name}`;
+    if (f.type === 'link' || f.type === 'lines') {
+      const target = byName.get(f.entity!);
+      if (!target) { bad(`${at}/entity`, `unknown entity "${f.entity}"`); continue; }
+      if (f.type === 'lines' && (target.kind !== 'lines' || target.parent?.entity !== e.name)) {
+        bad(`${at}/entity`, `"${f.entity}" must be of kind "lines" with parent.entity "${e.name}"`);
+      }
+      if (f.displayField && !target.fields[f.displayField]) bad(`${at}/displayField`, `"${f.displayField}" is not a field of ${target.name}`);
+    }
+    if (f.type === 'lines' && (f.unique || f.indexed)) bad(at, 'a lines field has no column to index');
+    if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
+    for (const cond of ['visibleIf', 'requiredIf'] as const) {
+      if (!f[cond]) continue;
+      try {
+        parseFilter(f[cond], e, { entity: (n) => byName.get(n) });
+      } catch (err) {
+        if (err instanceof FilterError) bad(`${at}/${cond}`, `${err.message} (${err.path})`);
+        else throw err;
+      }
+    }
+    if (!hasColumn(f) && f.required) bad(`${at}/required`, 'lines cannot be required; use a minimum in the document workflow');
+  }
+  return out;
+}
+
+/**
+ * Parses and checks a set of schema files. Throws SchemaLoadError naming
+ * every problem by file, JSON pointer and reason, so one run shows them all.
+ */
+export function loadSchemaSet(sources: SchemaSource[]): EntitySchema[] {
+  const problems: SchemaProblem[] = [];
+  const parsed: { file: string; entity: EntitySchema }[] = [];
+  for (const source of sources) {
+    const { value, problem } = parseJson(source);
+    if (problem) { problems.push(problem); continue; }
+    if (!checkMeta(value)) { problems.push(...metaProblems(source.file, checkMeta.errors ?? [])); continue; }
+    parsed.push({ file: source.file, entity: value as unknown as EntitySchema });
+  }
+  const byName = new Map<string, EntitySchema>();
+  for (const { file, entity } of parsed) {
+    if (byName.has(entity.name)) problems.push({ file, pointer: '/name', reason: `entity "${entity.name}" is defined twice` });
+    byName.set(entity.name, entity);
+  }
+  for (const { file, entity } of parsed) problems.push(...crossCheck(file, entity, byName));
+  if (problems.length) throw new SchemaLoadError(problems);
+  return parsed.map((p) => p.entity);
+}

@@ -1,0 +1,133 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { EntitySchema } from '../schema/schema-types.ts';
+import { SYSTEM_FIELDS, hasColumn } from '../schema/schema-types.ts';
+import type { FieldError } from '../errors/error-catalogue.ts';
+import { parseFilter } from '../filter/filter-parser.ts';
+import { evaluateFilter } from '../filter/filter-evaluator.ts';
+import { isValidThaiTaxId } from './thai-tax-id.ts';
+import { entityJsonSchema, type WriteMode } from './entity-json-schema.ts';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under some bundlers
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020, f: string[]) => void;
+
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false });
+  addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+  ajv.addFormat('thai-tax-id', { type: 'string', validate: isValidThaiTaxId });
+  ajv.addKeyword({
+    keyword: 'x-not-blank',
+    type: 'string',
+    errors: true,
+    validate: function notBlank(this: unknown, _schema: boolean, data: string) { return data.trim().length > 0; },
+  });
+  ajv.addKeyword({
+    keyword: 'x-scale',
+    type: 'number',
+    validate: (scale: number, data: number) => Math.abs(Math.round(data * 10 ** scale) - data * 10 ** scale) < 1e-6,
+  });
+  return ajv;
+}
+
+const MESSAGES: Record<string, (e: ErrorObject) => string> = {
+  required: () => 'is required',
+  'x-not-blank': () => 'is required',
+  maxLength: (e) => `must be at most ${(e.params as { limit: number }).limit} characters`,
+  minLength: (e) => `must be at least ${(e.params as { limit: number }).limit} characters`,
+  minimum: (e) => `must be at least ${(e.params as { limit: number }).limit}`,
+  maximum: (e) => `must be at most ${(e.params as { limit: number }).limit}`,
+  pattern: () => 'is not in the expected format',
+  enum: (e) => `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`,
+  'x-scale': (e) => `must have at most ${e.schema as number} decimal places`,
+  maxItems: (e) => `must have at most ${(e.params as { limit: number }).limit} lines`,
+  additionalProperties: () => 'is not a field of this record',
+};
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  email: 'is not a valid email',
+  uri: 'is not a valid URL',
+  date: 'is not a valid date (YYYY-MM-DD)',
+  'date-time': 'is not a valid date and time',
+  'thai-tax-id': 'is not a valid Thai tax ID (13 digits with a correct check digit)',
+};
+
+const TYPE_MESSAGES: Record<string, string> = {
+  string: 'must be text',
+  integer: 'must be a whole number',
+  number: 'must be a number',
+  boolean: 'must be true or false',
+  array: 'must be a list',
+  object: 'must be an object',
+};
+
+function fieldPath(e: ErrorObject): string {
+  const parts = e.instancePath.split('/').filter(Boolean);
+  if (e.keyword === 'required') parts.push((e.params as { missingProperty: string }).missingProperty);
+  if (e.keyword === 'additionalProperties') parts.push((e.params as { additionalProperty: string }).additionalProperty);
+  return parts.join('.');
+}
+
+function toFieldError(e: ErrorObject): FieldError {
+  let code = e.keyword;
+  let message: string;
+  if (e.keyword === 'format') {
+    const format = (e.params as { format: string }).format;
+    code = format;
+    message = FORMAT_MESSAGES[format] ?? `is not a valid ${format}`;
+  } else if (e.keyword === 'type') {
+    const t = (e.params as { type: string | string[] }).type;
+    message = TYPE_MESSAGES[Array.isArray(t) ? t[0]! : t] ?? `must be ${String(t)}`;
+  } else {
+    message = MESSAGES[e.keyword]?.(e) ?? e.message ?? 'is not valid';
+  }
+  if (e.keyword === 'x-not-blank') code = 'required';
+  if (e.keyword === 'additionalProperties') code = 'unknown_field';
+  return { field: fieldPath(e), code, message };
+}
+
+/** anyOf [value, null] reports both branches; the one a person needs is the value branch. */
+function simplify(errors: ErrorObject[]): FieldError[] {
+  const out = new Map<string, FieldError>();
+  for (const e of errors) {
+    if (e.keyword === 'anyOf') continue;
+    if (e.keyword === 'type' && (e.params as { type: string }).type === 'null') continue;
+    const fe = toFieldError(e);
+    if (!out.has(fe.field)) out.set(fe.field, fe);
+  }
+  return [...out.values()];
+}
+
+export interface EntityValidator {
+  /** Returns the problems of a body, empty when it is valid. `current` is the stored row, for requiredIf on updates. */
+  (body: unknown, current?: Record<string, unknown>): FieldError[];
+}
+
+export function createEntityValidator(ajv: Ajv2020, entity: EntitySchema, mode: WriteMode, resolve: (name: string) => EntitySchema | undefined): EntityValidator {
+  const compiled: ValidateFunction = ajv.compile(entityJsonSchema(entity, mode, resolve));
+  const conditional = Object.entries(entity.fields)
+    .filter(([, f]) => f.requiredIf && hasColumn(f))
+    .map(([name, f]) => ({ name, when: parseFilter(f.requiredIf, entity, { entity: resolve }) }));
+  const system = new Set<string>(SYSTEM_FIELDS);
+  const readOnly = new Set(Object.entries(entity.fields).filter(([, f]) => f.readOnly).map(([n]) => n));
+  return (body, current) => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return [{ field: '', code: 'type', message: 'the body must be a JSON object' }];
+    }
+    const own: FieldError[] = [];
+    for (const key of Object.keys(body)) {
+      if (system.has(key) || readOnly.has(key)) own.push({ field: key, code: 'read_only', message: 'cannot be written' });
+    }
+    const rest = own.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !system.has(k) && !readOnly.has(k))) : body;
+    const errors = compiled(rest) ? [] : simplify(compiled.errors ?? []);
+    const merged = { ...(current ?? {}), ...(body as Record<string, unknown>) };
+    for (const c of conditional) {
+      const v = merged[c.name];
+      const empty = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+      if (empty && evaluateFilter(c.when, merged) && !errors.some((e) => e.field === c.name)) {
+        errors.push({ field: c.name, code: 'required', message: 'is required' });
+      }
+    }
+    return [...own, ...errors];
+  };
+}

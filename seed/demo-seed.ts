@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EntitySchema } from '../engine/schema/schema-types.ts';
+import type { EntityService } from '../server/crud/entity-service.ts';
+import { systemContext } from '../server/crud/access-policy.ts';
+
+interface SeedFile {
+  entity: string;
+  rows: Record<string, unknown>[];
+}
+
+type Lookup = { $lookup: Record<string, unknown> };
+const isLookup = (v: unknown): v is Lookup => !!v && typeof v === 'object' && '$lookup' in (v as object);
+
+/**
+ * Loads seed/demo/*.json in file-name order through the same service the API
+ * uses, so demo rows pass the same validation as anything a user types.
+ * A link is written {"$lookup": {"code": "C001"}} and resolved to that row's id.
+ */
+export async function loadSeedDir(service: EntityService, dir: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  for (const file of files) {
+    const seed = JSON.parse(readFileSync(join(dir, file), 'utf8')) as SeedFile;
+    const entity = service.entity(seed.entity);
+    for (const [i, row] of seed.rows.entries()) {
+      try {
+        await service.create(entity.name, await resolveRow(service, entity, row), systemContext);
+      } catch (err) {
+        throw new Error(`${file} row ${i}: ${(err as Error).message}`);
+      }
+    }
+    counts[entity.name] = (counts[entity.name] ?? 0) + seed.rows.length;
+  }
+  return counts;
+}
+
+async function resolveRow(service: EntityService, entity: EntitySchema, row: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const field = entity.fields[key];
+    if (field?.type === 'link' && isLookup(value)) {
+      out[key] = await lookup(service, field.entity!, value.$lookup);
+    } else if (field?.type === 'lines' && Array.isArray(value)) {
+      const child = service.entity(field.entity!);
+      out[key] = await Promise.all(value.map((line) => resolveRow(service, child, line as Record<string, unknown>)));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+async function lookup(service: EntityService, target: string, where: Record<string, unknown>): Promise<number> {
+  const filter = Object.fromEntries(Object.entries(where).map(([k, v]) => [k, { _eq: v }]));
+  const query = service.parseQuery(service.entity(target), { filter: JSON.stringify(filter), limit: '2' }, systemContext);
+  const { rows } = await service.list(target, query, systemContext);
+  if (rows.length !== 1) throw new Error(`$lookup ${target} ${JSON.stringify(where)} matched ${rows.length} rows, expected exactly one`);
+  return Number(rows[0]!.id);
+}

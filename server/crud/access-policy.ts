@@ -1,0 +1,45 @@
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
+
+export type CrudAction = 'read' | 'create' | 'update' | 'delete';
+
+/** Who is asking. The sign-in layer fills `user`; internal callers (seed, jobs) use systemContext. */
+export interface RequestContext {
+  userId: number | null;
+  ip: string | null;
+  /** Set by the permission layer; opaque to the CRUD layer. */
+  principal?: unknown;
+}
+
+export const systemContext: RequestContext = { userId: null, ip: null };
+
+/**
+ * The CRUD layer asks the policy before every read and write. The engine
+ * foundation ships allowEverything; the permissions layer replaces it.
+ */
+export interface AccessPolicy {
+  /** Throws AppError FORBIDDEN when the action is not allowed on the entity at all. */
+  assertAllowed(ctx: RequestContext, entity: EntitySchema, action: CrudAction): void;
+  /** Restricts which rows the caller may see or touch; null means no restriction. */
+  rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null;
+  /** Field-level read permission, checked for filter, sort and fields. */
+  canReadField(ctx: RequestContext, entity: EntitySchema, field: string): boolean;
+  /** Checks a row as it will be stored (after merge) stays inside the caller's scope. */
+  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction): void;
+}
+
+export const allowEverything: AccessPolicy = {
+  assertAllowed: () => undefined,
+  rowFilter: () => null,
+  canReadField: () => true,
+  assertWritableRow: () => undefined,
+};
+
+export interface WriteEvent {
+  entity: string;
+  id: number;
+  action: 'create' | 'update' | 'delete';
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  ctx: RequestContext;
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { EntityService } from './entity-service.ts';
+import type { RequestContext } from './access-policy.ts';
+import type { RawListQuery } from './list-query.ts';
+
+export type ContextOf = (request: FastifyRequest) => RequestContext;
+
+export const defaultContext: ContextOf = (request) => ({ userId: null, ip: request.ip });
+
+function parseId(entity: EntitySchema, raw: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`);
+  return Number(raw);
+}
+
+function requireJsonObject(body: unknown): void {
+  if (body === undefined || body === null) throw new AppError('BAD_REQUEST', 'Send the record as a JSON object in the body');
+}
+
+/**
+ * Registers the generic routes of one entity. Routes are per entity (not one
+ * parametric route) so that each appears in OpenAPI with its own schema and
+ * an unknown entity simply has no route.
+ */
+export function registerEntityRoutes(app: FastifyInstance, service: EntityService, entityName: string, contextOf: ContextOf = defaultContext): void {
+  const base = `/api/${entityName}`;
+  const entity = () => service.entity(entityName);
+
+  app.get(base, async (request) => {
+    const ctx = contextOf(request);
+    const query = service.parseQuery(entity(), request.query as RawListQuery, ctx);
+    const { rows, total } = await service.list(entityName, query, ctx);
+    return {
+      success: true,
+      data: rows,
+      meta: { page: query.page, limit: query.limit, offset: query.offset, ...(total !== undefined ? { total_count: total } : {}) },
+    };
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { fields?: string } }>(`${base}/:id`, async (request) => {
+    const ctx = contextOf(request);
+    const e = entity();
+    const id = parseId(e, request.params.id);
+    const { fields } = service.parseQuery(e, { fields: request.query.fields }, ctx);
+    return { success: true, data: await service.get(entityName, id, ctx, fields) };
+  });
+
+  app.post(base, async (request, reply) => {
+    requireJsonObject(request.body);
+    const data = await service.create(entityName, request.body, contextOf(request));
+    return reply.status(201).send({ success: true, data });
+  });
+
+  for (const method of ['put', 'patch'] as const) {
+    app[method]<{ Params: { id: string } }>(`${base}/:id`, async (request) => {
+      requireJsonObject(request.body);
+      const id = parseId(entity(), request.params.id);
+      return { success: true, data: await service.update(entityName, id, request.body, contextOf(request), method === 'put' ? 'replace' : 'patch') };
+    });
+  }
+
+  app.delete<{ Params: { id: string } }>(`${base}/:id`, async (request) => {
+    const id = parseId(entity(), request.params.id);
+    await service.remove(entityName, id, contextOf(request));
+    return { success: true, data: { id } };
+  });
+}

@@ -1,0 +1,365 @@
+import type { Kysely, ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
+import { hasColumn, softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { describeField, type FieldResolver } from '../../engine/filter/filter-parser.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import type { Database } from '../db/dialect-adapter.ts';
+import { columnDefs, decodeRow, toDb } from '../db/field-codec.ts';
+import { uniqueIndexName } from '../db/schema-sync.ts';
+import { AppError } from '../errors/app-error.ts';
+import { compileFilter, linkedValue, type CompileContext } from './filter-compiler.ts';
+import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.ts';
+import { allowEverything, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
+import { ValidatorCache } from './validator-cache.ts';
+
+type Row = Record<string, unknown>;
+type EB = ExpressionBuilder<any, any>;
+export type WriteListener = (trx: Kysely<any>, event: WriteEvent) => Promise<void>;
+
+export interface ListResult {
+  rows: Row[];
+  total?: number;
+}
+
+const ALIAS = 't';
+
+/**
+ * Generic reads and writes for every entity, driven by its schema.
+ * Every write runs in one transaction with its lines and its audit rows.
+ */
+export class EntityService {
+  readonly validators: ValidatorCache;
+  private readonly listeners: WriteListener[] = [];
+  private readonly compileCtx: CompileContext;
+
+  constructor(
+    readonly db: Database,
+    readonly registry: SchemaRegistry,
+    public policy: AccessPolicy = allowEverything,
+  ) {
+    this.validators = new ValidatorCache(registry);
+    this.compileCtx = { adapter: db.adapter, entity: (n) => registry.get(n) };
+  }
+
+  onWrite(listener: WriteListener): void {
+    this.listeners.push(listener);
+  }
+
+  entity(name: string): EntitySchema {
+    const e = this.registry.get(name);
+    if (!e) throw new AppError('NOT_FOUND', `There is no entity "${name}"`);
+    return e;
+  }
+
+  resolver(ctx: RequestContext): FieldResolver {
+    return { entity: (n) => this.registry.get(n), canRead: (e, f) => this.policy.canReadField(ctx, e, f) };
+  }
+
+  parseQuery(entity: EntitySchema, raw: RawListQuery, ctx: RequestContext, extra?: ReadonlySet<string>): ListQuery {
+    return parseListQuery(raw, entity, this.resolver(ctx), extra);
+  }
+
+  private where(eb: EB, entity: EntitySchema, ctx: RequestContext, query: Pick<ListQuery, 'filter' | 'search'> | null): Expression<SqlBool> {
+    const parts: Expression<SqlBool>[] = [];
+    const soft = softDeleteColumn(entity);
+    if (soft) parts.push(eb(`${ALIAS}.${soft}`, '=', 0));
+    const scope = this.policy.rowFilter(ctx, entity);
+    if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, this.compileCtx));
+    if (query?.filter) parts.push(compileFilter(eb, query.filter, entity, ALIAS, this.compileCtx));
+    if (query?.search) {
+      const fields = searchFields(entity);
+      if (fields.length) parts.push(eb.or(fields.map((f) => this.db.adapter.icontains(eb.ref(`${ALIAS}.${f}`), query.search!))));
+    }
+    return eb.and(parts);
+  }
+
+  private selection(entity: EntitySchema, fields: string[][] | null): { paths: string[][]; defs: Map<string, FieldDef> } {
+    const defs = columnDefs(entity);
+    if (!fields) return { paths: [...defs.keys()].map((c) => [c]), defs };
+    const paths = fields.some((p) => p.length === 1 && p[0] === 'id') ? fields : [['id'], ...fields];
+    for (const p of paths) {
+      if (p.length === 1) continue;
+      let e = entity;
+      let f: FieldDef | undefined;
+      for (const step of p) { f = describeField(e, step); if (f?.entity && f.type === 'link') e = this.registry.get(f.entity) ?? e; }
+      if (f) defs.set(p.join('.'), f);
+    }
+    return { paths, defs };
+  }
+
+  private selectExpressions(eb: EB, entity: EntitySchema, paths: string[][]) {
+    return paths.map((p) => (p.length === 1 ? eb.ref(`${ALIAS}.${p[0]}`).as(p[0]!) : linkedValue(eb, p, entity, ALIAS, this.compileCtx).as(p.join('.'))) as never);
+  }
+
+  async list(entityName: string, query: ListQuery, ctx: RequestContext): Promise<ListResult> {
+    const entity = this.entity(entityName);
+    this.policy.assertAllowed(ctx, entity, 'read');
+    const k = this.db.kysely;
+    const { paths, defs } = this.selection(entity, query.fields);
+    let q = k.selectFrom(`${entity.name} as ${ALIAS}`)
+      .select((eb) => this.selectExpressions(eb as EB, entity, paths))
+      .where((eb) => this.where(eb as EB, entity, ctx, query));
+    for (const s of query.sort) {
+      q = s.path.length === 1
+        ? q.orderBy(`${ALIAS}.${s.path[0]}`, s.desc ? 'desc' : 'asc')
+        : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileCtx) as never, s.desc ? 'desc' : 'asc');
+    }
+    // a stable tiebreaker keeps pages from overlapping when sort values repeat
+    if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, 'asc');
+    const rows = await q.limit(query.limit).offset(query.offset).execute();
+    const soft = softDeleteColumn(entity);
+    const result: ListResult = { rows: rows.map((r) => decodeRow(defs, r, soft)) };
+    if (query.withTotal) {
+      const c = await k.selectFrom(`${entity.name} as ${ALIAS}`)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where((eb) => this.where(eb as EB, entity, ctx, query))
+        .executeTakeFirst();
+      result.total = Number(c?.n ?? 0);
+    }
+    return result;
+  }
+
+  private async loadRow(k: Kysely<any>, entity: EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row | undefined> {
+    const { paths, defs } = this.selection(entity, fields);
+    const row = await k.selectFrom(`${entity.name} as ${ALIAS}`)
+      .select((eb) => this.selectExpressions(eb as EB, entity, paths))
+      .where((eb) => eb.and([eb(`${ALIAS}.id`, '=', id), this.where(eb as EB, entity, ctx, null)]))
+      .executeTakeFirst();
+    return row ? decodeRow(defs, row, softDeleteColumn(entity)) : undefined;
+  }
+
+  private async loadLines(k: Kysely<any>, entity: EntitySchema, id: number, only?: string[][] | null): Promise<Row> {
+    const out: Row = {};
+    for (const [name, f] of Object.entries(entity.fields)) {
+      if (f.type !== 'lines') continue;
+      if (only && !only.some((p) => p[0] === name)) continue;
+      const child = this.entity(f.entity!);
+      const defs = columnDefs(child);
+      const rows = await k.selectFrom(child.name).selectAll().where(child.parent!.field, '=', id).orderBy('line_no').orderBy('id').execute();
+      out[name] = rows.map((r) => decodeRow(defs, r, null));
+    }
+    return out;
+  }
+
+  async get(entityName: string, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row> {
+    const entity = this.entity(entityName);
+    this.policy.assertAllowed(ctx, entity, 'read');
+    const row = await this.loadRow(this.db.kysely, entity, id, ctx, fields?.filter((p) => describeField(entity, p[0]!)?.type !== 'lines') ?? null);
+    if (!row) throw notFound(entity, id);
+    return { ...row, ...(await this.loadLines(this.db.kysely, entity, id, fields)) };
+  }
+
+  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row): void {
+    const errors = this.validators.get(entity, mode)(body, current);
+    if (!errors.length) return;
+    throw bodyError(entity, errors);
+  }
+
+  private assertWritable(entity: EntitySchema, action: CrudAction): void {
+    if (entity.kind === 'lines') throw new AppError('METHOD_NOT_ALLOWED', `Lines of ${entity.parent!.entity} are written through their ${entity.parent!.entity}`);
+    if (entity.kind === 'ledger' && action !== 'create') throw new AppError('METHOD_NOT_ALLOWED', `${entity.name} is a ledger: entries are never changed or deleted, post a correcting entry instead`);
+  }
+
+  async create(entityName: string, body: unknown, ctx: RequestContext): Promise<Row> {
+    const entity = this.entity(entityName);
+    this.assertWritable(entity, 'create');
+    this.policy.assertAllowed(ctx, entity, 'create');
+    this.checkBody(entity, 'create', body);
+    const input = withDefaults(entity, body as Row);
+    this.policy.assertWritableRow(ctx, entity, input, 'create');
+    return this.transaction(entity, async (trx) => {
+      await this.checkLinks(trx, entity, input);
+      const now = new Date().toISOString();
+      const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
+      const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
+      const id = Number(inserted.id);
+      await this.writeLines(trx, entity, id, input, ctx);
+      const after = await this.readWhole(trx, entity, id);
+      await this.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
+      return after;
+    });
+  }
+
+  async update(entityName: string, id: number, body: unknown, ctx: RequestContext, mode: 'replace' | 'patch'): Promise<Row> {
+    const entity = this.entity(entityName);
+    this.assertWritable(entity, 'update');
+    this.policy.assertAllowed(ctx, entity, 'update');
+    return this.transaction(entity, async (trx) => {
+      const before = await this.loadRow(trx, entity, id, ctx);
+      if (!before) throw notFound(entity, id);
+      this.checkBody(entity, mode, body, before);
+      const input = mode === 'replace' ? withDefaults(entity, body as Row, true) : (body as Row);
+      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
+      await this.checkLinks(trx, entity, input);
+      const columns = encodeColumns(entity, input);
+      await trx.updateTable(entity.name)
+        .set({ ...columns, updated_at: new Date().toISOString(), updated_by: ctx.userId })
+        .where('id', '=', id).execute();
+      const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
+      await this.writeLines(trx, entity, id, input, ctx);
+      const after = await this.readWhole(trx, entity, id);
+      await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx });
+      return after;
+    });
+  }
+
+  async remove(entityName: string, id: number, ctx: RequestContext): Promise<void> {
+    const entity = this.entity(entityName);
+    this.assertWritable(entity, 'delete');
+    this.policy.assertAllowed(ctx, entity, 'delete');
+    await this.transaction(entity, async (trx) => {
+      const before = await this.loadRow(trx, entity, id, ctx);
+      if (!before) throw notFound(entity, id);
+      this.policy.assertWritableRow(ctx, entity, before, 'delete');
+      const soft = softDeleteColumn(entity);
+      if (soft) {
+        await trx.updateTable(entity.name).set({ [soft]: 1, updated_at: new Date().toISOString(), updated_by: ctx.userId }).where('id', '=', id).execute();
+      } else {
+        await trx.deleteFrom(entity.name).where('id', '=', id).execute();
+      }
+      await this.emit(trx, { entity: entity.name, id, action: 'delete', before, after: null, ctx });
+    });
+  }
+
+  private async readWhole(trx: Kysely<any>, entity: EntitySchema, id: number): Promise<Row> {
+    const row = await this.loadRow(trx, entity, id, { userId: null, ip: null });
+    return { ...row, ...(await this.loadLines(trx, entity, id)) };
+  }
+
+  private async emit(trx: Kysely<any>, event: WriteEvent): Promise<void> {
+    for (const l of this.listeners) await l(trx, event);
+  }
+
+  /** Runs a write in one transaction and turns constraint failures into catalogue errors. */
+  async transaction<T>(entity: EntitySchema, work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.kysely.transaction().execute(work);
+    } catch (err) {
+      throw this.translate(entity, err);
+    }
+  }
+
+  private translate(entity: EntitySchema, err: unknown): unknown {
+    if (err instanceof AppError) return err;
+    const unique = this.db.adapter.uniqueViolation(err);
+    if (unique) {
+      const fields = uniqueFields(entity, unique.index) ?? uniqueFieldsOfLines(this.registry, entity, unique.index);
+      const names = fields?.join(', ') ?? 'a unique field';
+      return new AppError('CONFLICT', `Another ${entity.name} already has this ${names}`, { fields: fields ?? [] });
+    }
+    if (this.db.adapter.isForeignKeyViolation(err)) {
+      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);
+    }
+    return err;
+  }
+
+  /** Link values must point at rows that exist (and are not archived), checked before writing for a precise message. */
+  private async checkLinks(trx: Kysely<any>, entity: EntitySchema, input: Row): Promise<void> {
+    const errors: FieldError[] = [];
+    const check = async (e: EntitySchema, row: Row, prefix: string) => {
+      for (const [name, f] of Object.entries(e.fields)) {
+        if (f.type !== 'link' || row[name] === null || row[name] === undefined) continue;
+        const target = this.entity(f.entity!);
+        const soft = softDeleteColumn(target);
+        let q = trx.selectFrom(target.name).select('id').where('id', '=', Number(row[name]));
+        if (soft) q = q.where(soft, '=', 0);
+        if (!(await q.executeTakeFirst())) errors.push({ field: `${prefix}${name}`, code: 'link', message: `points to a ${target.name} that does not exist (id ${row[name]})` });
+      }
+    };
+    await check(entity, input, '');
+    for (const [name, f] of Object.entries(entity.fields)) {
+      if (f.type !== 'lines' || !Array.isArray(input[name])) continue;
+      const child = this.entity(f.entity!);
+      for (const [i, line] of (input[name] as Row[]).entries()) await check(child, line, `${name}.${i}.`);
+    }
+    if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
+  }
+
+  /** Replaces a document's lines: kept ids are updated, new ones inserted, missing ones deleted. */
+  private async writeLines(trx: Kysely<any>, entity: EntitySchema, id: number, input: Row, ctx: RequestContext): Promise<void> {
+    for (const [name, f] of Object.entries(entity.fields)) {
+      if (f.type !== 'lines' || !Array.isArray(input[name])) continue;
+      const child = this.entity(f.entity!);
+      const parentField = child.parent!.field;
+      const lines = input[name] as Row[];
+      const existing = new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
+      const kept = new Set<number>();
+      const now = new Date().toISOString();
+      for (const [i, line] of lines.entries()) {
+        const values = { ...encodeColumns(child, withDefaults(child, line, false)), line_no: i + 1 };
+        if (line.id !== undefined) {
+          const lineId = Number(line.id);
+          if (!existing.has(lineId) || kept.has(lineId)) {
+            throw new AppError('VALIDATION_FAILED', `${name}.${i}.id: line ${lineId} does not belong to this ${entity.name}`, { fields: [{ field: `${name}.${i}.id`, code: 'line', message: 'does not belong to this record' }] });
+          }
+          kept.add(lineId);
+          await trx.updateTable(child.name).set({ ...values, updated_at: now, updated_by: ctx.userId }).where('id', '=', lineId).execute();
+        } else {
+          await trx.insertInto(child.name).values({ ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId }).execute();
+        }
+      }
+      const gone = [...existing].filter((x) => !kept.has(x));
+      if (gone.length) await trx.deleteFrom(child.name).where('id', 'in', gone).execute();
+    }
+  }
+}
+
+export function searchFields(entity: EntitySchema): string[] {
+  const set = new Set(entity.searchFields ?? []);
+  for (const [name, f] of Object.entries(entity.fields)) if (f.searchable) set.add(name);
+  return [...set];
+}
+
+function notFound(entity: EntitySchema, id: number): AppError {
+  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`);
+}
+
+function describeErrors(errors: FieldError[]): string {
+  return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+}
+
+export function bodyError(entity: EntitySchema, errors: FieldError[]): AppError {
+  const code = errors.some((e) => e.code === 'unknown_field') ? 'UNKNOWN_FIELD' : errors.some((e) => e.code === 'read_only') ? 'READ_ONLY_FIELD' : 'VALIDATION_FAILED';
+  return new AppError(code, describeErrors(errors), { fields: errors });
+}
+
+/** Fills field defaults on create; on replace (PUT) absent fields return to their default or empty. */
+function withDefaults(entity: EntitySchema, body: Row, replace = false): Row {
+  const out: Row = { ...body };
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.readOnly || !hasColumn(f) || name in out) continue;
+    if (f.default !== undefined) out[name] = f.default;
+    else if (replace) out[name] = null;
+  }
+  return out;
+}
+
+function encodeColumns(entity: EntitySchema, input: Row): Row {
+  const out: Row = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (!hasColumn(f) || f.readOnly || !(name in input)) continue;
+    out[name] = toDb(f, input[name]);
+  }
+  return out;
+}
+
+function uniqueFields(entity: EntitySchema, index: string | null): string[] | null {
+  if (!index) return null;
+  for (const [name, f] of Object.entries(entity.fields)) if (f.unique && uniqueIndexName(entity.name, [name]) === index) return [name];
+  for (const ix of entity.indexes ?? []) if (ix.unique && uniqueIndexName(entity.name, ix.fields) === index) return ix.fields;
+  return null;
+}
+
+function uniqueFieldsOfLines(registry: SchemaRegistry, entity: EntitySchema, index: string | null): string[] | null {
+  for (const f of Object.values(entity.fields)) {
+    if (f.type !== 'lines') continue;
+    const child = registry.get(f.entity!);
+    const found = child && uniqueFields(child, index);
+    if (found) return found.map((n) => `${f.entity}.${n}`);
+  }
+  return null;
+}
+
+export type { FilterNode };

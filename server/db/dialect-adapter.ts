@@ -1,0 +1,33 @@
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { FieldDef } from '../../engine/schema/schema-types.ts';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL lives behind this
+ * interface; the rest of the server builds dialect-agnostic Kysely queries.
+ */
+export interface DialectAdapter {
+  readonly name: 'sqlite' | 'postgres';
+  /** SQL column type for a field (money/decimal are scaled integers, booleans 0/1). */
+  columnType(field: FieldDef): 'text' | 'integer' | 'bigint' | 'smallint' | 'date' | 'timestamptz' | 'jsonb';
+  /** Case-sensitive substring test. */
+  contains(column: Expression<unknown>, value: string): Expression<SqlBool>;
+  /** Case-insensitive substring test (Thai has no case; Latin letters fold). */
+  icontains(column: Expression<unknown>, value: string): Expression<SqlBool>;
+  startsWith(column: Expression<unknown>, value: string): Expression<SqlBool>;
+  /** The index name of a unique violation, or null when the error is something else. */
+  uniqueViolation(err: unknown): { index: string | null } | null;
+  isForeignKeyViolation(err: unknown): boolean;
+  /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
+  readonly returnsDates: boolean;
+}
+
+export interface Database {
+  readonly kysely: Kysely<any>;
+  readonly adapter: DialectAdapter;
+  close(): Promise<void>;
+}
+
+/** Escapes LIKE wildcards so user text is matched literally (paired with ESCAPE '\'). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

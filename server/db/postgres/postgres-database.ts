@@ -1,0 +1,38 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql, type Expression, type SqlBool } from 'kysely';
+import type { FieldDef } from '../../../engine/schema/schema-types.ts';
+import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
+
+// Dates stay ISO strings ('2026-11-21'), as the API speaks them; int8 is our scaled money.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export const postgresAdapter: DialectAdapter = {
+  name: 'postgres',
+  returnsDates: true,
+  columnType(field: FieldDef) {
+    switch (field.type) {
+      case 'integer': case 'link': return 'integer';
+      case 'money': case 'decimal': return 'bigint';
+      case 'boolean': return 'smallint';
+      case 'date': return 'date';
+      case 'datetime': return 'timestamptz';
+      case 'json': return 'jsonb';
+      default: return 'text';
+    }
+  },
+  contains: (col: Expression<unknown>, value: string) => sql<SqlBool>`strpos(${col}::text, ${value}) > 0`,
+  icontains: (col: Expression<unknown>, value: string) => sql<SqlBool>`${col}::text ilike ${`%${escapeLike(value)}%`} escape '\\'`,
+  startsWith: (col: Expression<unknown>, value: string) => sql<SqlBool>`starts_with(${col}::text, ${value})`,
+  uniqueViolation(err) {
+    const e = err as { code?: string; constraint?: string };
+    return e?.code === '23505' ? { index: e.constraint ?? null } : null;
+  },
+  isForeignKeyViolation: (err) => (err as { code?: string })?.code === '23503',
+};
+
+export function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, adapter: postgresAdapter, close: () => kysely.destroy() };
+}

@@ -1,0 +1,87 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, SqliteDriver, CompiledQuery, sql, type DatabaseConnection, type Expression, type SqlBool } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FieldDef } from '../../../engine/schema/schema-types.ts';
+import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every query afresh. Preparing is a large
+ * share of a simple query's cost, so statements are kept by their SQL text.
+ */
+function withStatementCache(db: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (stmt) {
+        // refresh recency so the hot statements stay
+        cache.delete(text);
+        cache.set(text, stmt);
+        return stmt;
+      }
+      stmt = db.prepare(text);
+      cache.set(text, stmt);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      db.close();
+    },
+  };
+}
+
+/** Writers take the lock at BEGIN, so two writers never deadlock upgrading a read lock. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(cfg);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.cfg);
+  }
+}
+
+export const sqliteAdapter: DialectAdapter = {
+  name: 'sqlite',
+  returnsDates: false,
+  columnType(field: FieldDef) {
+    switch (field.type) {
+      case 'integer': case 'link': case 'boolean': case 'money': case 'decimal': return 'integer';
+      default: return 'text';
+    }
+  },
+  contains: (col: Expression<unknown>, value: string) => sql<SqlBool>`instr(${col}, ${value}) > 0`,
+  icontains: (col: Expression<unknown>, value: string) => sql<SqlBool>`lower(${col}) like ${`%${escapeLike(value.toLowerCase())}%`} escape '\\'`,
+  startsWith: (col: Expression<unknown>, value: string) => sql<SqlBool>`substr(${col}, 1, length(${value})) = ${value}`,
+  uniqueViolation(err) {
+    const e = err as { code?: string; message?: string };
+    if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE' && e?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return null;
+    // "UNIQUE constraint failed: customer.code" (a partial index reports its name instead: "index 'ux_customer_code'")
+    const byIndex = /index '([^']+)'/.exec(e.message ?? '');
+    if (byIndex) return { index: byIndex[1]! };
+    const cols = /failed: (.+)$/.exec(e.message ?? '')?.[1]?.split(', ').map((c) => c.split('.')) ?? [];
+    if (!cols.length) return { index: null };
+    return { index: `ux_${cols[0]![0]}_${cols.map((c) => c[1]).join('_')}` };
+  },
+  isForeignKeyViolation: (err) => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+};
+
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }) });
+  return { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+}

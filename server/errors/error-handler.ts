@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from './app-error.ts';
+
+/** Maps Fastify's own failures (bad JSON, too large, wrong content type) onto the catalogue. */
+function fromFastify(err: FastifyError): AppError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', `The body is not valid JSON: ${err.message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (err.validation) return new AppError('INVALID_QUERY', err.message);
+  if (err instanceof SyntaxError) return new AppError('BAD_REQUEST', `The body is not valid JSON: ${err.message}`);
+  if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE');
+  if (err.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new AppError('BAD_REQUEST', err.message);
+  return null;
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const known = err instanceof AppError ? err : fromFastify(err);
+    if (known) return reply.status(known.status).send(known.toBody());
+    request.log.error({ err }, 'unhandled error');
+    const internal = new AppError('INTERNAL_ERROR');
+    return reply.status(internal.status).send(internal.toBody());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    return reply.status(e.status).send(e.toBody());
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
+import { AppError } from '../errors/app-error.ts';
+
+export interface EntitySummary {
+  name: string;
+  label: EntitySchema['label'];
+  labelPlural?: EntitySchema['label'];
+  kind: EntitySchema['kind'];
+  menuKey: string;
+  menuGroup?: string;
+  icon?: string;
+}
+
+/**
+ * The merged (file + runtime overrides) schemas that the web renderer builds
+ * screens from. `version` moves when overrides change, so clients can cache.
+ */
+export function registerMetaRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf, visible: (ctx: ReturnType<ContextOf>, e: EntitySchema) => boolean = () => true): void {
+  app.get('/api/meta/entities', async (request) => {
+    const ctx = contextOf(request);
+    const data: EntitySummary[] = service.registry.all()
+      .filter((e) => visible(ctx, e))
+      .map((e) => ({ name: e.name, label: e.label, labelPlural: e.labelPlural, kind: e.kind, menuKey: e.menuKey ?? e.name, menuGroup: e.menuGroup, icon: e.icon }));
+    return { success: true, data, meta: { version: service.registry.version } };
+  });
+
+  app.get<{ Params: { name: string } }>('/api/meta/entities/:name', async (request) => {
+    const ctx = contextOf(request);
+    const entity = service.registry.get(request.params.name);
+    if (!entity || !visible(ctx, entity)) throw new AppError('NOT_FOUND', `There is no entity "${request.params.name}"`);
+    const related: Record<string, EntitySchema> = {};
+    for (const f of Object.values(entity.fields)) {
+      if (f.type === 'lines' || f.type === 'link') {
+        const r = service.registry.get(f.entity!);
+        if (r && r.name !== entity.name) related[r.name] = r;
+      }
+    }
+    return { success: true, data: { entity, related }, meta: { version: service.registry.version } };
+  });
+}

@@ -1,0 +1,79 @@
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { entityJsonSchema } from '../../engine/validation/entity-json-schema.ts';
+import { ERROR_CATALOGUE } from '../../engine/errors/error-catalogue.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+
+type Obj = Record<string, unknown>;
+
+/** OpenAPI 3.1 accepts JSON Schema 2020-12, so request bodies are the same schemas the validator compiles. */
+function clean(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(clean);
+  if (schema && typeof schema === 'object') {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(schema)) if (!k.startsWith('x-')) out[k] = clean(v);
+    return out;
+  }
+  return schema;
+}
+
+const listParams = [
+  { name: 'filter', in: 'query', schema: { type: 'string' }, description: 'JSON filter, Directus grammar: {"field":{"_eq":value}}, _and/_or, dotted paths through links' },
+  { name: 'sort', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields, "-" for descending: -created_at,code' },
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500 } },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: 'search', in: 'query', schema: { type: 'string' }, description: 'Text searched in the searchable fields' },
+  { name: 'fields', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields to return; dotted paths read through links' },
+  { name: 'meta', in: 'query', schema: { type: 'string', enum: ['total_count'] } },
+];
+
+const errorResponse = {
+  description: 'Error',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+};
+
+export function buildOpenApi(registry: SchemaRegistry): Obj {
+  const paths: Obj = {};
+  const schemas: Obj = {
+    Error: {
+      type: 'object',
+      properties: {
+        success: { const: false },
+        error: {
+          type: 'object',
+          properties: { code: { enum: Object.keys(ERROR_CATALOGUE) }, message: { type: 'string' }, details: {} },
+          required: ['code', 'message'],
+        },
+      },
+    },
+  };
+  const resolve = (n: string) => registry.get(n);
+  for (const e of registry.all() as EntitySchema[]) {
+    const tag = e.name;
+    schemas[`${e.name}_create`] = clean(entityJsonSchema(e, 'create', resolve));
+    schemas[`${e.name}_patch`] = clean(entityJsonSchema(e, 'patch', resolve));
+    const body = (kind: string) => ({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${e.name}_${kind}` } } } });
+    const ok = { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true }, data: {}, meta: {} } } } } };
+    const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }];
+    const readOnly = e.kind === 'lines';
+    paths[`/api/${e.name}`] = {
+      get: { tags: [tag], summary: `List ${e.labelPlural?.en ?? e.label.en}`, parameters: listParams, responses: { 200: ok, 400: errorResponse } },
+      ...(readOnly ? {} : { post: { tags: [tag], summary: `Create a ${e.label.en}`, requestBody: body('create'), responses: { 201: ok, 400: errorResponse, 409: errorResponse } } }),
+    };
+    paths[`/api/${e.name}/{id}`] = {
+      get: { tags: [tag], summary: `Read one ${e.label.en}`, parameters: idParam, responses: { 200: ok, 404: errorResponse } },
+      ...(readOnly || e.kind === 'ledger' ? {} : {
+        put: { tags: [tag], summary: `Replace a ${e.label.en}`, parameters: idParam, requestBody: body('create'), responses: { 200: ok, 400: errorResponse, 404: errorResponse, 409: errorResponse } },
+        patch: { tags: [tag], summary: `Change some fields of a ${e.label.en}`, parameters: idParam, requestBody: body('patch'), responses: { 200: ok, 400: errorResponse, 404: errorResponse, 409: errorResponse } },
+        delete: { tags: [tag], summary: e.softDelete ? `Archive a ${e.label.en} (soft delete)` : `Delete a ${e.label.en}`, parameters: idParam, responses: { 200: ok, 404: errorResponse, 409: errorResponse } },
+      }),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Back office API', version: '0.1.0', description: 'Generated from the schema files in schemas/. Answers are {success, data, meta?} or {success:false, error:{code,message,details?}}.' },
+    paths,
+    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    security: [{ bearer: [] }],
+  };
+}
