@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface TestDatabase {
+  dialect: DialectName;
+  /** A DATABASE_URL for a fresh, empty database of this dialect. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The dialects every database-touching test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testDialects(): DialectName[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Creates an empty database: a temp SQLite file, or a new PostgreSQL database next to TEST_DATABASE_URL's. */
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bo-test-'));
+    return { dialect, url: join(dir, 'test.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `bo_test_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    dialect,
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
