@@ -13,6 +13,8 @@ export interface TestApp extends BuiltApp {
   db: Database;
   registry: SchemaRegistry;
   testDb: TestDatabase;
+  /** Headers that authenticate as the administrator; spread them into every inject() call. */
+  headers: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -24,7 +26,7 @@ export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_D
   await syncSchema(db, registry.fileSchemas());
   const built = await buildApp({ db, registry });
   return {
-    ...built, db, registry, testDb,
+    ...built, db, registry, testDb, headers: {},
     async close() {
       await built.app.close();
       await db.close();
