@@ -4,35 +4,104 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import type { Database } from './db/dialect-adapter.ts';
 import { EntityService } from './crud/entity-service.ts';
-import { registerEntityRoutes, defaultContext, type ContextOf } from './crud/crud-routes.ts';
+import { registerEntityRoutes } from './crud/crud-routes.ts';
+import { registerExportRoute } from './crud/export-route.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
 import { buildOpenApi } from './openapi/openapi-builder.ts';
 import { installErrorHandler } from './errors/error-handler.ts';
+import { AppError } from './errors/app-error.ts';
+import { PermissionPolicy } from './auth/permission-policy.ts';
+import { Authenticator, contextOf } from './auth/authenticator.ts';
+import { TokenService } from './auth/token-service.ts';
+import { SignInLimiter } from './auth/sign-in-limiter.ts';
+import { registerAuthRoutes } from './auth/auth-routes.ts';
+import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
+import { auditWrites, writeAudit } from './audit/audit-log.ts';
+import { registerSystemLogRoutes } from './audit/system-log-routes.ts';
+import { registerSessionRoutes } from './session/session-routes.ts';
+import { principalOf } from './auth/principal.ts';
+import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 
 export interface AppOptions {
   db: Database;
   registry: SchemaRegistry;
+  jwtSecret: Uint8Array;
   logger?: FastifyServerOptions['logger'];
   /** Largest accepted JSON body in bytes. */
   bodyLimit?: number;
+  tokenTtlSeconds?: number;
+  /** log2 of scrypt's N; tests lower it to stay fast, production keeps OWASP's 17. */
+  hashLogN?: number;
+  limiter?: SignInLimiter;
+  redisUrl?: string;
+  /** Registers the web app's routes (static files, SPA fallback) after the API. */
+  web?: (app: FastifyInstance) => Promise<void> | void;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   service: EntityService;
+  policy: PermissionPolicy;
+  auth: Authenticator;
+  realtime: Realtime;
 }
+
+/** Paths that answer without a token; everything else under /api and /public needs one. */
+const PUBLIC = [/^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
+const PROTECTED = /^\/(api|public)(\/|$)/;
+const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: opts.bodyLimit ?? 1024 * 1024, trustProxy: false });
   installErrorHandler(app);
-  const service = new EntityService(opts.db, opts.registry);
-  const contextOf: ContextOf = defaultContext;
+  const k = opts.db.kysely;
+  const policy = new PermissionPolicy(opts.registry);
+  const service = new EntityService(opts.db, opts.registry, policy);
+  const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600));
+
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0]!;
+    if (!PROTECTED.test(path) || PUBLIC.some((re) => re.test(path))) return;
+    const token = Authenticator.bearer(request);
+    if (!token) throw new AppError('UNAUTHORIZED', 'Sign in to continue: send Authorization: Bearer <id_token>');
+    const principal = await auth.principalFor(token);
+    request.ctx = { userId: principal.user.id, ip: request.ip, principal };
+  });
+  // refused access is audited; failed sign-ins are audited by the sign-in route itself
+  app.addHook('onResponse', async (request, reply) => {
+    if ((reply.statusCode !== 401 && reply.statusCode !== 403) || request.url.startsWith('/api/auth/signin')) return;
+    const p = request.ctx ? principalOf(request.ctx) : null;
+    await writeAudit(k, {
+      action: 'access_denied', userId: p?.user.id ?? null, username: p?.user.username ?? null, ip: request.ip,
+      entity: request.url.split('?')[0]!.split('/')[2] ?? null, message: `${request.method} ${request.url.slice(0, 300)} answered ${reply.statusCode}`,
+    }).catch((err) => request.log.error({ err }, 'audit write failed'));
+  });
+
+  service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
+  service.onWrite(async (trx, e) => {
+    if (!AUTH_ENTITIES.has(e.entity)) return;
+    auth.invalidate();
+    // a role change or deactivation ends every session of that account
+    const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
+    if (e.entity === 'user_account' && (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed))) {
+      await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
+    }
+  });
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  registerMetaRoutes(app, service, contextOf);
-  for (const entity of opts.registry.all()) registerEntityRoutes(app, service, entity.name, contextOf);
-  return { app, service };
+  registerAuthRoutes(app, { db: k, auth, limiter: opts.limiter ?? new SignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
+  registerSessionRoutes(app, k, opts.registry, policy);
+  registerSystemLogRoutes(app, k, policy, contextOf);
+  registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.can(ctx, policy.menuKeyOf(e), 'view') || e.name === 'user_account');
+  for (const entity of opts.registry.all()) {
+    registerExportRoute(app, service, entity.name, contextOf);
+    registerEntityRoutes(app, service, entity.name, contextOf);
+  }
+  if (opts.web) await opts.web(app);
+  const realtime = await attachRealtime(app, auth, opts.redisUrl);
+  app.addHook('onClose', async () => realtime.close());
+  return { app, service, policy, auth, realtime };
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
@@ -6,7 +7,10 @@ import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import type { AppConfig } from './config/app-config.ts';
 import type { Database } from './db/dialect-adapter.ts';
+import { ensureAuthTables } from './auth/auth-tables.ts';
+import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
+import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
 export interface Started extends BuiltApp {
   db: Database;
@@ -15,26 +19,48 @@ export interface Started extends BuiltApp {
   seeded: Record<string, number> | null;
 }
 
+export interface BootstrapOptions {
+  log?: (msg: string) => void;
+  web?: (app: FastifyInstance) => Promise<void> | void;
+  hashLogN?: number;
+}
+
 const SEED_KEY = 'demo_seeded';
 
-/** Schemas → database → app → demo data: everything `npm start` does before listening. */
-export async function bootstrap(config: AppConfig, log: (msg: string) => void = () => undefined): Promise<Started> {
+/** Makes a synced database ready for the app: auth tables and the built-in Customer role. */
+export async function prepareDatabase(db: Database, registry: SchemaRegistry): Promise<SyncReport> {
+  const sync = await syncSchema(db, registry.fileSchemas());
+  await ensureAuthTables(db);
+  await ensureBuiltinRoles(db);
+  return sync;
+}
+
+/** Schemas → database → app → admin and demo data: everything `npm start` does before listening. */
+export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}): Promise<Started> {
+  const log = opts.log ?? (() => undefined);
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);
   try {
-    const sync = await syncSchema(db, registry.fileSchemas());
+    const sync = await prepareDatabase(db, registry);
     if (!sync.skipped) {
       log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added, ${sync.renamed.length} renamed`);
     }
     for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.map((c) => `column ${c}`)]) {
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
-    const built = await buildApp({ db, registry, logger: config.logLevel === 'silent' ? false : { level: config.logLevel } });
+    const built = await buildApp({
+      db, registry, jwtSecret: config.jwtSecret, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, hashLogN: opts.hashLogN,
+      logger: config.logLevel === 'silent' ? false : { level: config.logLevel }, web: opts.web,
+    });
+    const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
+    if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');
     let seeded: Record<string, number> | null = null;
     if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
       seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
+      const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
       await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
-      log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows`);
+      log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
+      if (accounts.generatedPassword) log(`demo account password (shown only now): ${accounts.generatedPassword}`);
     }
     return { ...built, db, registry, sync, seeded };
   } catch (err) {

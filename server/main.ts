@@ -6,7 +6,7 @@ const log = (msg: string) => console.log(`[backoffice] ${msg}`);
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const started = await bootstrap(config, log);
+  const started = await bootstrap(config, { log });
   const close = async () => {
     await started.app.close();
     await started.db.close();

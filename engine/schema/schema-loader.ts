@@ -60,7 +60,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   const out: SchemaProblem[] = [];
   const bad = (pointer: string, reason: string) => out.push({ file, pointer, reason });
   const fieldNames = new Set(Object.keys(e.fields));
-  const known = (f: string) => fieldNames.has(f) || (SYSTEM_FIELDS as readonly string[]).includes(f) || f === e.parent?.field;
+  const known = (f: string) => fieldNames.has(f) || (SYSTEM_FIELDS as readonly string[]).includes(f) || f === e.parent?.field || (e.kind === 'lines' && f === 'line_no');
   const expectedName = file.replace(/^.*\//, '').replace(/\.json$/, '');
   if (e.name !== expectedName) bad('/name', `must match the file name "${expectedName}"`);
   for (const sys of [...SYSTEM_FIELDS, 'is_deleted', 'line_no']) {
@@ -83,7 +83,8 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);
   }
   if (e.workflow && !e.workflow.states.some((s) => s.value === e.workflow!.initial)) bad('/workflow/initial', 'is not one of the states');
-  for (const [k, f] of Object.entries(e.access ?? {})) if (!fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  // "id" marks the entity that is itself the access key (inventory, your_company, customer)
+  for (const [k, f] of Object.entries(e.access ?? {})) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
   for (const [name, f] of Object.entries(e.fields)) {
     const at = `/fields/${name}`;
     if (f.type === 'link' || f.type === 'lines') {

@@ -57,7 +57,8 @@ export function fieldJsonSchema(field: FieldDef, resolveLines?: (entity: string)
     case 'boolean': s.type = 'boolean'; break;
     case 'date': s.type = 'string'; s.format = 'date'; break;
     case 'datetime': s.type = 'string'; s.format = 'date-time'; break;
-    case 'link': s.type = 'integer'; s.minimum = 1; break;
+    // built-in rows may have negative ids (the Customer role is -1); existence is checked against the database
+    case 'link': s.type = 'integer'; s.minimum = field.min ?? -2147483648; s.maximum = 2147483647; break;
     case 'json': break;
     case 'lines': return { type: 'array', maxItems: 1000, items: resolveLines ? resolveLines(field.entity!) : {} };
   }

@@ -13,7 +13,8 @@ import { entityJsonSchema, type WriteMode } from './entity-json-schema.ts';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020, f: string[]) => void;
 
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false });
+  // verbose: errors carry their schema value, which the x-scale message quotes ("at most 2 decimal places")
+  const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false, verbose: true });
   addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
   ajv.addFormat('thai-tax-id', { type: 'string', validate: isValidThaiTaxId });
   ajv.addKeyword({

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadJwtSecret } from '../auth/token-service.ts';
 
 export interface AppConfig {
   port: number;
@@ -8,6 +9,11 @@ export interface AppConfig {
   dataDir: string;
   schemasDir: string;
   logLevel: string;
+  jwtSecret: Uint8Array;
+  tokenTtlSeconds: number;
+  adminPassword?: string;
+  demoPassword?: string;
+  redisUrl?: string;
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -25,5 +31,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    jwtSecret: loadJwtSecret(env, dataDir),
+    tokenTtlSeconds: positive(env.TOKEN_TTL_SECONDS, 8 * 3600, 'TOKEN_TTL_SECONDS'),
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    demoPassword: env.DEMO_PASSWORD || undefined,
+    redisUrl: env.REDIS_URL || undefined,
   };
+}
+
+function positive(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
+  return Number(raw);
 }

@@ -2,6 +2,8 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 
 export type CrudAction = 'read' | 'create' | 'update' | 'delete';
+/** Menu flags beyond view/edit guard their own endpoints (export now; print and email with their features). */
+export type GuardedAction = CrudAction | 'export' | 'print' | 'email';
 
 /** Who is asking. The sign-in layer fills `user`; internal callers (seed, jobs) use systemContext. */
 export interface RequestContext {
@@ -19,13 +21,16 @@ export const systemContext: RequestContext = { userId: null, ip: null };
  */
 export interface AccessPolicy {
   /** Throws AppError FORBIDDEN when the action is not allowed on the entity at all. */
-  assertAllowed(ctx: RequestContext, entity: EntitySchema, action: CrudAction): void;
+  assertAllowed(ctx: RequestContext, entity: EntitySchema, action: GuardedAction): void;
   /** Restricts which rows the caller may see or touch; null means no restriction. */
   rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null;
   /** Field-level read permission, checked for filter, sort and fields. */
   canReadField(ctx: RequestContext, entity: EntitySchema, field: string): boolean;
-  /** Checks a row as it will be stored (after merge) stays inside the caller's scope. */
-  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction): void;
+  /**
+   * Checks a row as it will be stored (after merge) stays inside the caller's scope.
+   * `changes` is what the request itself sets (the body), for rules about who may change which field.
+   */
+  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void;
 }
 
 export const allowEverything: AccessPolicy = {

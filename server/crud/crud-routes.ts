@@ -29,6 +29,8 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
 
   app.get(base, async (request) => {
     const ctx = contextOf(request);
+    // the entity permission answers first, so a forbidden list never reports on its fields
+    service.policy.assertAllowed(ctx, entity(), 'read');
     const query = service.parseQuery(entity(), request.query as RawListQuery, ctx);
     const { rows, total } = await service.list(entityName, query, ctx);
     return {
@@ -41,6 +43,7 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
   app.get<{ Params: { id: string }; Querystring: { fields?: string } }>(`${base}/:id`, async (request) => {
     const ctx = contextOf(request);
     const e = entity();
+    service.policy.assertAllowed(ctx, e, 'read');
     const id = parseId(e, request.params.id);
     const { fields } = service.parseQuery(e, { fields: request.query.fields }, ctx);
     return { success: true, data: await service.get(entityName, id, ctx, fields) };

@@ -168,7 +168,7 @@ export class EntityService {
     this.policy.assertAllowed(ctx, entity, 'create');
     this.checkBody(entity, 'create', body);
     const input = withDefaults(entity, body as Row);
-    this.policy.assertWritableRow(ctx, entity, input, 'create');
+    this.policy.assertWritableRow(ctx, entity, input, 'create', body as Row);
     return this.transaction(entity, async (trx) => {
       await this.checkLinks(trx, entity, input);
       const now = new Date().toISOString();
@@ -191,7 +191,7 @@ export class EntityService {
       if (!before) throw notFound(entity, id);
       this.checkBody(entity, mode, body, before);
       const input = mode === 'replace' ? withDefaults(entity, body as Row, true) : (body as Row);
-      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
+      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
       await this.checkLinks(trx, entity, input);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)
@@ -212,7 +212,7 @@ export class EntityService {
     await this.transaction(entity, async (trx) => {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
-      this.policy.assertWritableRow(ctx, entity, before, 'delete');
+      this.policy.assertWritableRow(ctx, entity, before, 'delete', {});
       const soft = softDeleteColumn(entity);
       if (soft) {
         await trx.updateTable(entity.name).set({ [soft]: 1, updated_at: new Date().toISOString(), updated_by: ctx.userId }).where('id', '=', id).execute();

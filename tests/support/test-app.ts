@@ -1,11 +1,17 @@
 import { readSchemaDir } from '../../server/schema-files.ts';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { openDatabase } from '../../server/db/database-factory.ts';
-import { syncSchema } from '../../server/db/schema-sync.ts';
+import { prepareDatabase } from '../../server/bootstrap.ts';
+import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { createTestDatabase, type DialectName, type TestDatabase } from './test-databases.ts';
 import { resolve } from 'node:path';
+
+export const TEST_SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret-0123');
+/** scrypt at 2^12 keeps tests fast; production uses 2^17. */
+export const TEST_HASH_LOG_N = 12;
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 export const SCHEMAS_DIR = resolve(import.meta.dirname, '../../schemas');
 
@@ -23,10 +29,14 @@ export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_D
   const testDb = await createTestDatabase(dialect);
   const registry = new SchemaRegistry(readSchemaDir(schemasDir));
   const db = openDatabase(testDb.url);
-  await syncSchema(db, registry.fileSchemas());
-  const built = await buildApp({ db, registry });
+  await prepareDatabase(db, registry);
+  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N });
+  await ensureAdmin(db, built.service, ADMIN_PASSWORD, TEST_HASH_LOG_N);
+  const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
+  const token = res.json().data?.id_token;
+  if (!token) throw new Error(`test admin could not sign in: ${res.body}`);
   return {
-    ...built, db, registry, testDb, headers: {},
+    ...built, db, registry, testDb, headers: { authorization: `Bearer ${token}` },
     async close() {
       await built.app.close();
       await db.close();

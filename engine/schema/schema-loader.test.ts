@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadSchemaSet, SchemaLoadError, type SchemaProblem, type SchemaSource } from './schema-loader.ts';
+import { readSchemaDir } from '../../server/schema-files.ts';
+
+type Json = Record<string, any>;
+
+/** The smallest entity the meta-schema accepts. */
+function minimal(name = 'thing'): Json {
+  return {
+    name,
+    label: { th: 'สิ่งของ', en: 'Thing' },
+    kind: 'master',
+    titleField: 'title',
+    fields: { title: { type: 'string', label: { th: 'ชื่อ', en: 'Title' } } },
+  };
+}
+
+function source(file: string, value: Json | string): SchemaSource {
+  return { file, text: typeof value === 'string' ? value : JSON.stringify(value) };
+}
+
+function problemsOf(sources: SchemaSource[]): SchemaProblem[] {
+  try {
+    loadSchemaSet(sources);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SchemaLoadError);
+    return (err as SchemaLoadError).problems;
+  }
+  throw new Error('expected the schema set to be rejected');
+}
+
+/** Loads one broken file (plus valid neighbours) and expects a problem at `pointer` whose reason matches. */
+function expectProblem(sources: SchemaSource[], file: string, pointer: string, reason: RegExp): void {
+  const problems = problemsOf(sources);
+  expect(problems, JSON.stringify(problems, null, 1)).toContainEqual({ file, pointer, reason: expect.stringMatching(reason) });
+}
+
+describe('loadSchemaSet', () => {
+  it('loads a valid minimal entity unchanged', () => {
+    const [e] = loadSchemaSet([source('thing.json', minimal())]);
+    expect(e).toEqual(minimal());
+  });
+
+  it('accepts a file name given with a folder', () => {
+    expect(loadSchemaSet([source('schemas/sub/thing.json', minimal())])).toHaveLength(1);
+  });
+
+  it('rejects a file that is not JSON, naming the file', () => {
+    expectProblem([source('thing.json', '{"name": "thing",')], 'thing.json', '', /^not valid JSON/);
+  });
+
+  it('rejects an unknown top-level property', () => {
+    expectProblem([source('thing.json', { ...minimal(), colour: 'red' })], 'thing.json', '', /unknown property "colour"/);
+  });
+
+  it('rejects an unknown property inside a field, pointing at the field', () => {
+    const e = minimal();
+    e.fields.title.size = 10;
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/title', /unknown property "size"/);
+  });
+
+  it('rejects a bad field type, listing the allowed ones', () => {
+    const e = minimal();
+    e.fields.title.type = 'varchar';
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/title/type', /allowed values.*string.*tax_id/);
+  });
+
+  it('rejects an enum without options', () => {
+    const e = minimal();
+    e.fields.status = { type: 'enum', label: { th: 'สถานะ', en: 'Status' } };
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/status', /options/);
+  });
+
+  it('rejects a link to an unknown entity', () => {
+    const e = minimal();
+    e.fields.owner_id = { type: 'link', entity: 'nobody', label: { th: 'เจ้าของ', en: 'Owner' } };
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/owner_id/entity', /unknown entity "nobody"/);
+  });
+
+  it('accepts a link to an entity defined in another file', () => {
+    const e = minimal();
+    e.fields.owner_id = { type: 'link', entity: 'owner', label: { th: 'เจ้าของ', en: 'Owner' } };
+    expect(loadSchemaSet([source('thing.json', e), source('owner.json', minimal('owner'))])).toHaveLength(2);
+  });
+
+  it('rejects a titleField that is not a field', () => {
+    expectProblem([source('thing.json', { ...minimal(), titleField: 'name' })], 'thing.json', '/titleField', /"name" is not a field/);
+  });
+
+  it('rejects a name that does not match the file name', () => {
+    expectProblem([source('schemas/thing.json', minimal('other'))], 'schemas/thing.json', '/name', /must match the file name "thing"/);
+  });
+
+  it.each(['id', 'created_at', 'updated_by', 'is_deleted', 'line_no'])('rejects a declared system column "%s"', (sys) => {
+    const e = minimal();
+    e.fields[sys] = { type: 'integer', label: { th: 'x', en: 'x' } };
+    expectProblem([source('thing.json', e)], 'thing.json', `/fields/${sys}`, /system column/);
+  });
+
+  it('rejects a lines entity without a parent', () => {
+    expectProblem([source('thing.json', { ...minimal(), kind: 'lines' })], 'thing.json', '/parent', /needs a parent/);
+  });
+
+  it('rejects a visibleIf that names an unknown field', () => {
+    const e = minimal();
+    e.fields.note = { type: 'text', label: { th: 'หมายเหตุ', en: 'Note' }, visibleIf: { colour: { _eq: 'red' } } };
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/note/visibleIf', /"colour" is not a field of thing/);
+  });
+
+  it('rejects a requiredIf with an unknown operator', () => {
+    const e = minimal();
+    e.fields.note = { type: 'text', label: { th: 'หมายเหตุ', en: 'Note' }, requiredIf: { title: { _like: 'x' } } };
+    expectProblem([source('thing.json', e)], 'thing.json', '/fields/note/requiredIf', /unknown operator "_like"/);
+  });
+
+  it('reports every problem of every file in one error', () => {
+    const broken = minimal('broken');
+    broken.fields.title.type = 'varchar';
+    const problems = problemsOf([
+      source('a.json', '{'),
+      source('broken.json', broken),
+      source('thing.json', { ...minimal(), titleField: 'nope' }),
+    ]);
+    expect(new Set(problems.map((p) => p.file))).toEqual(new Set(['a.json', 'broken.json', 'thing.json']));
+    const err = (() => { try { loadSchemaSet([source('thing.json', { ...minimal(), titleField: 'nope' })]); } catch (e) { return e as Error; } })();
+    expect(err?.message).toContain('thing.json /titleField: "nope" is not a field');
+  });
+
+  it('rejects the same entity defined twice', () => {
+    expectProblem([source('thing.json', minimal()), source('x/thing.json', minimal())], 'x/thing.json', '/name', /defined twice/);
+  });
+});
+
+describe('the real schemas/ folder', () => {
+  const dir = resolve(import.meta.dirname, '../../schemas');
+
+  it('loads every file without a problem', () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    let entities: ReturnType<typeof readSchemaDir> = [];
+    try {
+      entities = readSchemaDir(dir);
+    } catch (err) {
+      // show every problem, not just "threw"
+      throw new Error(err instanceof SchemaLoadError ? err.message : String(err));
+    }
+    expect(entities.map((e) => `${e.name}.json`).sort()).toEqual(files.sort());
+  });
+});

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../server/db/dialect-adapter.ts';
+import type { EntityService } from '../server/crud/entity-service.ts';
+import { createAccount } from '../server/auth/builtin-accounts.ts';
+import { CUSTOMER_ROLE_ID } from '../server/auth/principal.ts';
+
+/** Every demo account shares one password: DEMO_PASSWORD, or a random one printed once. */
+export const DEMO_ACCOUNTS = [
+  { username: 'warehouse', role: 'Warehouse staff', note: 'limited to inventory WH-BN' },
+  { username: 'branch', role: 'Branch accountant', note: 'limited to company TPT' },
+  { username: 'viewer', role: 'Viewer', note: 'view-only role' },
+  { username: 'sales', role: 'Sales', note: 'customers, prices and billing' },
+  { username: 'customer1', role: null, note: 'portal account of customer C001' },
+  { username: 'customer2', role: null, note: 'portal account of customer C002' },
+] as const;
+
+async function idOf(db: Database, table: string, column: string, value: string): Promise<number> {
+  const row = await db.kysely.selectFrom(table).select('id').where(column, '=', value).executeTakeFirst();
+  if (!row) throw new Error(`demo accounts: ${table} with ${column} = ${value} is missing from the demo seed`);
+  return Number(row.id);
+}
+
+export async function seedDemoAccounts(db: Database, service: EntityService, password: string | undefined, hashLogN?: number): Promise<{ usernames: string[]; generatedPassword?: string }> {
+  const pw = password ?? randomBytes(9).toString('base64url');
+  const usernames: string[] = [];
+  for (const a of DEMO_ACCOUNTS) {
+    const body: Record<string, unknown> = { username: a.username, first_name: a.note, inventory_allow: [], branch_company: [] };
+    if (a.role) body.role_id = await idOf(db, 'user_role', 'name', a.role);
+    if (a.username === 'warehouse') body.inventory_allow = [await idOf(db, 'inventory', 'code', 'WH-BN')];
+    if (a.username === 'branch') body.branch_company = [await idOf(db, 'your_company', 'code', 'TPT')];
+    if (a.username.startsWith('customer')) {
+      body.role_id = CUSTOMER_ROLE_ID;
+      body.customer_id = await idOf(db, 'customer', 'code', a.username === 'customer1' ? 'C001' : 'C002');
+    }
+    await createAccount(db, service, body, pw, hashLogN);
+    usernames.push(a.username);
+  }
+  return { usernames, generatedPassword: password ? undefined : pw };
+}

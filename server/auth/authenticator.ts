@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../db/dialect-adapter.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import { AppError } from '../errors/app-error.ts';
+import { loadPrincipal, type Principal } from './principal.ts';
+import { TokenError, type TokenService } from './token-service.ts';
+
+const CACHE_MS = 5000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx?: RequestContext;
+  }
+}
+
+/**
+ * Turns a bearer token into a principal. Principals are cached for a few
+ * seconds by token id; any local change to accounts, roles, user types or
+ * credentials clears the cache at once (other instances see it within 5 s).
+ */
+export class Authenticator {
+  private cache = new Map<string, { principal: Principal; at: number }>();
+
+  constructor(private readonly db: Database, readonly tokens: TokenService) {}
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  async principalFor(token: string): Promise<Principal> {
+    const claims = await this.tokens.verify(token).catch((err: unknown) => {
+      if (err instanceof TokenError) {
+        throw new AppError('UNAUTHORIZED', err.reason === 'expired' ? 'Your session has expired; sign in again' : 'The sign-in token is not valid; sign in again');
+      }
+      throw err;
+    });
+    const hit = this.cache.get(claims.jti);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.principal;
+    const principal = await loadPrincipal(this.db, claims);
+    if (!principal) {
+      this.cache.delete(claims.jti);
+      throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again');
+    }
+    if (this.cache.size > 10000) this.cache.clear();
+    this.cache.set(claims.jti, { principal, at: now });
+    return principal;
+  }
+
+  static bearer(request: FastifyRequest): string | null {
+    const h = request.headers.authorization;
+    if (!h) return null;
+    const m = /^Bearer\s+(\S+)$/i.exec(h);
+    return m ? m[1]! : null;
+  }
+}
+
+export function contextOf(request: FastifyRequest): RequestContext {
+  // routes behind the auth hook always have ctx; a missing one means the route was wrongly left public
+  if (!request.ctx) throw new AppError('UNAUTHORIZED');
+  return request.ctx;
+}

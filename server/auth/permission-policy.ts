@@ -1,0 +1,122 @@
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { AccessPolicy, CrudAction, GuardedAction, RequestContext } from '../crud/access-policy.ts';
+import { AppError } from '../errors/app-error.ts';
+import { CUSTOMER_ROLE_ID, principalOf, type PermissionFlags, type Principal } from './principal.ts';
+
+const NONE: PermissionFlags = { view: false, email: false, print: false, export: false, edit: false };
+/** Fields of one's own account that only someone else may change. */
+const SELF_PROTECTED = ['role_id', 'user_type_id', 'inventory_allow', 'branch_company', 'is_active', 'customer_id', 'staff_id', 'username'];
+
+export function flagsFor(p: Principal, menuKey: string): PermissionFlags {
+  const d = p.role.role_detail;
+  return { ...NONE, ...(d['*'] ?? {}), ...(d[menuKey] ?? {}) };
+}
+
+const nothing = (): FilterNode => ({ kind: 'cond', path: ['id'], op: '_eq', value: 0 });
+const within = (field: string, ids: number[]): FilterNode => (ids.length ? { kind: 'cond', path: [field], op: '_in', value: ids } : nothing());
+
+/**
+ * Spec section 6 enforced on the server: menu flags per role, the user type's
+ * inventory and company restrictions, the Customer role's own-rows rule, and
+ * the rule that nobody raises their own rights.
+ */
+export class PermissionPolicy implements AccessPolicy {
+  constructor(private readonly registry: SchemaRegistry) {}
+
+  menuKeyOf(entity: EntitySchema): string {
+    if (entity.kind === 'lines' && entity.parent) {
+      const parent = this.registry.get(entity.parent.entity);
+      if (parent) return this.menuKeyOf(parent);
+    }
+    return entity.menuKey ?? entity.name;
+  }
+
+  can(ctx: RequestContext, menuKey: string, flag: keyof PermissionFlags): boolean {
+    const p = principalOf(ctx);
+    if (!p) return ctx.userId === null; // internal callers (seed, jobs) act as the system
+    return flagsFor(p, menuKey)[flag];
+  }
+
+  private ownAccount(entity: EntitySchema): boolean {
+    return entity.name === 'user_account';
+  }
+
+  assertAllowed(ctx: RequestContext, entity: EntitySchema, action: GuardedAction): void {
+    const p = principalOf(ctx);
+    if (!p) {
+      if (ctx.userId === null) return;
+      throw new AppError('UNAUTHORIZED');
+    }
+    const flags = flagsFor(p, this.menuKeyOf(entity));
+    const flag: keyof PermissionFlags = action === 'read' ? 'view' : action === 'create' || action === 'update' || action === 'delete' ? 'edit' : action;
+    // everyone may read and edit their own account (rowFilter keeps them to it)
+    if (this.ownAccount(entity) && (action === 'read' || action === 'update')) return;
+    if (!flags[flag] || (flag !== 'view' && flag !== 'edit' && !flags.view)) {
+      throw new AppError('FORBIDDEN', `Your role may not ${flag} ${entity.labelPlural?.en ?? entity.label.en}`);
+    }
+  }
+
+  rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null {
+    const p = principalOf(ctx);
+    if (!p) return null;
+    const parts: FilterNode[] = [];
+    const keys = entity.access ?? {};
+    if (this.ownAccount(entity) && !flagsFor(p, this.menuKeyOf(entity)).view) parts.push({ kind: 'cond', path: ['id'], op: '_eq', value: p.user.id });
+    if (p.user.role_id === CUSTOMER_ROLE_ID) {
+      if (keys.customerField) parts.push(p.user.customer_id ? { kind: 'cond', path: [keys.customerField], op: '_eq', value: p.user.customer_id } : nothing());
+      else if (!this.ownAccount(entity)) parts.push(nothing());
+    }
+    if (p.userType?.is_limit_inventory_to_access && keys.inventoryField) parts.push(within(keys.inventoryField, p.user.inventory_allow));
+    if (p.userType?.is_limit_company_to_access && keys.companyField) parts.push(within(keys.companyField, p.user.branch_company));
+    if (parts.length === 0) return null;
+    return parts.length === 1 ? parts[0]! : { kind: 'and', children: parts };
+  }
+
+  canReadField(ctx: RequestContext, entity: EntitySchema): boolean {
+    const p = principalOf(ctx);
+    if (!p) return ctx.userId === null;
+    return flagsFor(p, this.menuKeyOf(entity)).view || this.ownAccount(entity);
+  }
+
+  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void {
+    const p = principalOf(ctx);
+    if (!p) return;
+    const deny = (why: string) => { throw new AppError('FORBIDDEN', why); };
+    const id = row.id === undefined ? undefined : Number(row.id);
+    if (entity.name === 'user_role') {
+      if (id === CUSTOMER_ROLE_ID) deny('The built-in Customer role cannot be changed or deleted');
+      if (id === p.user.role_id) deny('Nobody can change the permissions of their own role');
+    }
+    if (entity.name === 'user_type' && action !== 'create' && (id === p.userType?.id || Number(row.role_id) === p.user.role_id)) {
+      deny('Nobody can change the user type that applies to themselves');
+    }
+    if (entity.name === 'user_type' && action === 'create' && Number(row.role_id) === p.user.role_id) {
+      deny('Nobody can create a user type for their own role');
+    }
+    if (this.ownAccount(entity)) {
+      if (id === p.user.id) {
+        if (action === 'delete') deny('You cannot delete your own account');
+        const touched = SELF_PROTECTED.filter((f) => f in changes);
+        if (touched.length) deny(`Nobody can change their own ${touched.join(', ')}`);
+      } else if (!flagsFor(p, this.menuKeyOf(entity)).edit) {
+        deny('Your role may not edit other user accounts');
+      }
+    }
+    const keys = entity.access ?? {};
+    const inside = (field: string, allowed: number[]) => {
+      const v = field === 'id' ? id : row[field];
+      return v !== null && v !== undefined && allowed.includes(Number(v));
+    };
+    if (p.user.role_id === CUSTOMER_ROLE_ID && keys.customerField && !inside(keys.customerField, p.user.customer_id ? [p.user.customer_id] : [])) {
+      deny('A customer account can only work with its own customer records');
+    }
+    if (p.userType?.is_limit_inventory_to_access && keys.inventoryField && !inside(keys.inventoryField, p.user.inventory_allow)) {
+      deny(`You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'})`);
+    }
+    if (p.userType?.is_limit_company_to_access && keys.companyField && !inside(keys.companyField, p.user.branch_company)) {
+      deny(`You may only use your allowed companies (${p.user.branch_company.join(', ') || 'none'})`);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { AppError } from '../errors/app-error.ts';
+import { contextOf } from '../auth/authenticator.ts';
+import { loadRole, loadUserType, principalOf, type RoleInfo, type UserTypeInfo } from '../auth/principal.ts';
+import type { PermissionPolicy } from '../auth/permission-policy.ts';
+import { fromDb } from '../db/field-codec.ts';
+import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
+
+const bit = (b: boolean) => (b ? 1 : 0);
+
+function roleData(r: RoleInfo) {
+  return { id: r.id, name: r.name, role_detail: JSON.stringify(r.role_detail), production_report_print_times: r.production_report_print_times };
+}
+
+function userTypeData(t: UserTypeInfo) {
+  return {
+    id: t.id, name: t.name, type_detail: JSON.stringify(t.type_detail ?? {}), display_detail: JSON.stringify(t.display_detail ?? {}),
+    is_show_all_menu: bit(t.is_show_all_menu), is_limit_inventory_to_access: bit(t.is_limit_inventory_to_access), is_limit_company_to_access: bit(t.is_limit_company_to_access),
+  };
+}
+
+function roleIdOf(body: unknown): number {
+  const v = (body as { role_id?: unknown } | null)?.role_id;
+  const n = typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new AppError('VALIDATION_FAILED', 'role_id: is required', { fields: [{ field: 'role_id', code: 'required', message: 'is required' }] });
+  return n;
+}
+
+export interface MenuItem {
+  key: string;
+  label: { th: string; en: string };
+  icon?: string;
+  submenu: { keyAction: string; label: { th: string; en: string }; path: string; icon?: string }[];
+}
+
+/** The staff menu: one group per menuGroup, holding the entities the role may view. */
+export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean): MenuItem[] {
+  const groups = new Map<string, MenuItem>();
+  const labels = menuGroups();
+  for (const e of registry.all()) {
+    if (!e.menuGroup || !canView(e)) continue;
+    const g = groups.get(e.menuGroup) ?? { key: e.menuGroup, label: labels[e.menuGroup] ?? { th: e.menuGroup, en: e.menuGroup }, submenu: [] };
+    g.submenu.push({ keyAction: e.menuKey ?? e.name, label: e.labelPlural ?? e.label, path: `/${e.name}`, icon: e.icon });
+    groups.set(e.menuGroup, g);
+  }
+  const order = Object.keys(labels);
+  return [...groups.values()].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+}
+
+/** The calls the web app makes while it starts (spec section 7), answered as the spec describes them. */
+export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, registry: SchemaRegistry, policy: PermissionPolicy): void {
+  const mayReadRole = (request: Parameters<typeof contextOf>[0], roleId: number) => {
+    const ctx = contextOf(request);
+    const p = principalOf(ctx)!;
+    if (p.user.role_id !== roleId && !policy.can(ctx, 'user_role', 'view')) throw new AppError('FORBIDDEN', 'You may only read your own role');
+  };
+
+  app.post('/api/role/id', async (request) => {
+    const roleId = roleIdOf(request.body);
+    mayReadRole(request, roleId);
+    const role = await loadRole(k, roleId);
+    return { success: true, role_data: role ? [roleData(role)] : [] };
+  });
+
+  app.post('/api/user_type/role', async (request) => {
+    const roleId = roleIdOf(request.body);
+    mayReadRole(request, roleId);
+    const t = await loadUserType(k, null, roleId);
+    return { success: true, role_data: t ? [userTypeData(t)] : [] };
+  });
+
+  /** "A fetch of the user type by role id: reads success and userType". */
+  app.get<{ Params: { roleId: string } }>('/api/user_type/by_role/:roleId', async (request) => {
+    const roleId = roleIdOf({ role_id: request.params.roleId });
+    mayReadRole(request, roleId);
+    const t = await loadUserType(k, null, roleId);
+    return { success: true, userType: t ? userTypeData(t) : null };
+  });
+
+  app.get('/api/language/content/website_main', async () => ({ success: true, data: languageContent(registry) }));
+  app.get('/public/language', async () => ({ success: true, data: LANGUAGES }));
+
+  app.get('/api/settingsite/1', async () => {
+    const entity = registry.get('setting_site')!;
+    const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    const data: Record<string, unknown> = { id: row ? Number(row.id) : 1 };
+    for (const [name, f] of Object.entries(entity.fields)) {
+      const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;
+      data[name] = f.type === 'boolean' ? bit(v === true) : v;
+    }
+    return { success: true, data };
+  });
+
+  app.get('/api/menu', async (request) => {
+    const ctx = contextOf(request);
+    const p = principalOf(ctx)!;
+    const all = p.userType?.is_show_all_menu === true;
+    return { success: true, data: staffMenu(registry, (e) => all || policy.can(ctx, policy.menuKeyOf(e), 'view')) };
+  });
+
+  app.get('/public/menu/customer', async () => ({
+    success: true,
+    data: [{
+      key: 'customer_portal', label: { th: 'พอร์ทัลลูกค้า', en: 'Customer portal' }, icon: 'pi pi-briefcase',
+      submenu: [{ keyAction: 'billing_note', label: { th: 'ใบวางบิล', en: 'Billing notes' }, path: '/customerpage/{customerId}/bill', icon: 'pi pi-file' }],
+    }],
+  }));
+
+  const unread = async (userId: number): Promise<number> => {
+    if (!registry.get('alert')) return 0; // alerts arrive with the CRM; until then nobody has any
+    const r = await k.selectFrom('alert').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('is_read', '=', 0).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  };
+
+  app.get<{ Params: { userId: string } }>('/public/alert/user/:userId/number/notread', async (request) => {
+    const p = principalOf(contextOf(request))!;
+    if (String(p.user.id) !== request.params.userId) throw new AppError('FORBIDDEN', 'You may only read your own notifications');
+    return { success: true, data: await unread(p.user.id) };
+  });
+
+  /** "A fetch of notification alerts for the stored user id: reads number_notification_not_read". */
+  app.get('/api/alert/number/notread', async (request) => {
+    const p = principalOf(contextOf(request))!;
+    return { success: true, number_notification_not_read: await unread(p.user.id) };
+  });
+
+  app.post('/api/user/id', async (request) => {
+    const ctx = contextOf(request);
+    const p = principalOf(ctx)!;
+    const raw = (request.body as { user_id?: unknown } | null)?.user_id;
+    const id = typeof raw === 'string' && /^\d{1,12}$/.test(raw) ? Number(raw) : raw;
+    if (typeof id !== 'number' || !Number.isInteger(id)) throw new AppError('VALIDATION_FAILED', 'not found userId', { fields: [{ field: 'user_id', code: 'required', message: 'not found userId' }] });
+    if (id !== p.user.id && !policy.can(ctx, 'user_account', 'view')) throw new AppError('NOT_FOUND', 'not found userId');
+    const u = await k.selectFrom('user_account').select(['id', 'username', 'email', 'first_name', 'last_name', 'role_id', 'user_type_id', 'user_avatar', 'inventory_allow', 'branch_company', 'customer_id', 'is_active'])
+      .where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();
+    if (!u) throw new AppError('NOT_FOUND', 'not found userId');
+    return { success: true, data: { ...u, id: Number(u.id), role_id: Number(u.role_id), is_active: Number(u.is_active) } };
+  });
+
+}

@@ -1,0 +1,102 @@
+/**
+ * One benchmark server, run as a child process of bench-main.ts so that
+ * autocannon and the server do not share an event loop:
+ *   generic <file>  the real app (buildApp) over the SQLite file
+ *   hand    <file>  a hand-written Fastify + better-sqlite3 route running the
+ *                   SQL the generic path runs (BENCH_SQL), prepared once
+ * Prints one JSON line {"port": n} when listening; exits on SIGTERM (so
+ * --cpu-prof can write its profile).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import BetterSqlite3 from 'better-sqlite3';
+import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { readSchemaDir } from '../../server/schema-files.ts';
+import { openDatabase } from '../../server/db/database-factory.ts';
+import { syncSchema } from '../../server/db/schema-sync.ts';
+import { buildApp } from '../../server/app.ts';
+import { LEDGER } from '../../seed/bulk-seed.ts';
+import { SCHEMAS_DIR } from './bench-db.ts';
+
+export interface HandSql { listRows: string; listCount: string; get: string }
+
+type Row = Record<string, unknown>;
+
+async function genericServer(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+  const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
+  const db = openDatabase(file);
+  await syncSchema(db, registry.fileSchemas()); // skipped: the bench database is synced already
+  const { app } = await buildApp({ db, registry });
+  return { app, close: async () => { await app.close(); await db.close(); } };
+}
+
+function badRequest(message: string) {
+  return { success: false, error: { code: 'INVALID_QUERY', message } };
+}
+
+/** What a careful developer would write by hand for these two endpoints, nothing more. */
+function handServer(file: string, q: HandSql): { app: FastifyInstance; close: () => Promise<void> } {
+  const raw = new BetterSqlite3(file);
+  // the same connection settings as server/db/sqlite/sqlite-database.ts
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('synchronous = NORMAL');
+  const listRows = raw.prepare(q.listRows);
+  const listCount = raw.prepare(q.listCount);
+  const getOne = raw.prepare(q.get);
+
+  // stored as scaled integers: qty is decimal(15,4), unit_cost is money (2 places)
+  const decode = (r: Row): Row => {
+    if (r.qty !== null) r.qty = Number(((r.qty as number) / 10_000).toFixed(4));
+    if (r.unit_cost !== null) r.unit_cost = Number(((r.unit_cost as number) / 100).toFixed(2));
+    return r;
+  };
+
+  const app = Fastify({ logger: false });
+  app.get(`/api/${LEDGER}`, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    let productId: number;
+    try {
+      productId = Number((JSON.parse(query.filter ?? '{}') as { product_id?: { _eq?: unknown } }).product_id?._eq);
+    } catch {
+      return reply.status(400).send(badRequest('filter must be JSON'));
+    }
+    if (!Number.isInteger(productId)) return reply.status(400).send(badRequest('filter on product_id _eq is required'));
+    const limit = Math.min(Number(query.limit ?? 100) || 100, 500);
+    const page = Math.max(1, Number(query.page ?? 1) || 1);
+    const offset = (page - 1) * limit;
+    const rows = listRows.all(productId, limit, offset) as Row[];
+    for (const r of rows) decode(r);
+    const meta: Row = { page, limit, offset };
+    if (query.meta) meta.total_count = (listCount.get(productId) as { n: number }).n;
+    return { success: true, data: rows, meta };
+  });
+  app.get<{ Params: { id: string } }>(`/api/${LEDGER}/:id`, async (request, reply) => {
+    if (!/^[1-9][0-9]{0,14}$/.test(request.params.id)) return reply.status(404).send({ success: false, error: { code: 'NOT_FOUND' } });
+    const row = getOne.get(Number(request.params.id)) as Row | undefined;
+    if (!row) return reply.status(404).send({ success: false, error: { code: 'NOT_FOUND' } });
+    return { success: true, data: decode(row) };
+  });
+  return { app, close: async () => { await app.close(); raw.close(); } };
+}
+
+async function main(): Promise<void> {
+  const [mode, file] = process.argv.slice(2);
+  if (!file || (mode !== 'generic' && mode !== 'hand')) throw new Error('usage: bench-server.ts generic|hand <sqlite file>');
+  const server = mode === 'generic' ? await genericServer(file) : handServer(file, JSON.parse(process.env.BENCH_SQL ?? 'null') as HandSql);
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+main().catch((err) => {
+  console.error(`[bench-server] ${(err as Error).stack ?? err}`);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+import type { FieldError } from '../../../engine/errors/error-catalogue.ts';
+
+export const CANNOT_CONNECT = 'Cannot connect to the server';
+
+/** Every failed call ends up as one of these: HTTP status, server error code and the field problems. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string = 'ERROR',
+    readonly fields: FieldError[] = [],
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

@@ -1,0 +1,91 @@
+import ky, { HTTPError, type KyInstance, type Options } from 'ky';
+import type { FieldError } from '../../../engine/errors/error-catalogue.ts';
+import { ApiError, CANNOT_CONNECT } from './api-error.ts';
+
+export { ApiError, CANNOT_CONNECT };
+
+export interface Envelope<T> {
+  success: boolean;
+  data: T;
+  meta?: Record<string, unknown>;
+}
+
+let tokenSource: () => string | null = () => null;
+
+/** The session module tells the client where the current token lives. */
+export function setTokenSource(source: () => string | null): void {
+  tokenSource = source;
+}
+
+export function createHttp(fetchImpl?: typeof fetch): KyInstance {
+  return ky.create({
+    timeout: false,
+    retry: 0,
+    headers: { Accept: 'application/json' },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          const token = tokenSource();
+          if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        },
+      ],
+    },
+  });
+}
+
+let http = createHttp();
+
+/** Tests swap the transport; the app never does. */
+export function useFetchForTests(fetchImpl: typeof fetch): void {
+  http = createHttp(fetchImpl);
+}
+
+/** Turns anything a call can throw into an ApiError; no response at all is 408 "Cannot connect to the server". */
+export async function toApiError(err: unknown): Promise<ApiError> {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPError) {
+    const status = err.response.status;
+    let body: unknown = null;
+    try { body = await err.response.clone().json(); } catch { /* not JSON */ }
+    const e = (body as { error?: { code?: string; message?: string; details?: { fields?: FieldError[] } } } | null)?.error;
+    const message = e?.message ?? (body as { message?: string } | null)?.message ?? (err.response.statusText || `HTTP ${status}`);
+    return new ApiError(status, message, e?.code ?? `HTTP_${status}`, e?.details?.fields ?? [], e?.details);
+  }
+  return new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE');
+}
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface CallOptions {
+  json?: unknown;
+  searchParams?: Record<string, string | number | undefined | null>;
+  signal?: AbortSignal;
+}
+
+/** One JSON call. Resolves with the parsed body, throws ApiError. */
+export async function call<T = unknown>(method: Method, path: string, opts: CallOptions = {}): Promise<T> {
+  const o: Options = { method, signal: opts.signal };
+  if (opts.json !== undefined) o.json = opts.json;
+  if (opts.searchParams) {
+    const sp = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.searchParams)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+    o.searchParams = sp;
+  }
+  try {
+    const res = await http(path, o);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : null) as T;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw await toApiError(err);
+  }
+}
+
+export const api = {
+  get: <T = unknown>(path: string, opts?: CallOptions) => call<T>('get', path, opts),
+  post: <T = unknown>(path: string, json?: unknown, opts?: CallOptions) => call<T>('post', path, { ...opts, json: json ?? {} }),
+  put: <T = unknown>(path: string, json?: unknown) => call<T>('put', path, { json }),
+  patch: <T = unknown>(path: string, json?: unknown) => call<T>('patch', path, { json }),
+  delete: <T = unknown>(path: string) => call<T>('delete', path),
+};

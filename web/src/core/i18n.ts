@@ -1,0 +1,62 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { FALLBACK_EN, FALLBACK_TH } from './i18n-bundles.ts';
+
+export const LANGUAGE_KEY = 'language';
+export const DEFAULT_LANGUAGE = 'th';
+export type Lang = 'th' | 'en';
+
+export function storedLanguage(): Lang {
+  try {
+    const v = localStorage.getItem(LANGUAGE_KEY);
+    return v === 'en' || v === 'th' ? v : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  lng: storedLanguage(),
+  fallbackLng: DEFAULT_LANGUAGE,
+  resources: { th: { translation: FALLBACK_TH }, en: { translation: FALLBACK_EN } },
+  // server detail_keys are flat strings that may contain dots
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  initAsync: false,
+  returnEmptyString: false,
+});
+
+export function setLanguage(lang: Lang): void {
+  localStorage.setItem(LANGUAGE_KEY, lang);
+  document.documentElement.lang = lang;
+  void i18n.changeLanguage(lang);
+}
+
+export interface LanguageContentRow {
+  detail_key: string;
+  th?: string | null;
+  en?: string | null;
+}
+
+/** The server's language content overrides the shipped fallbacks, key by key. */
+export function applyLanguageContent(rows: LanguageContentRow[]): void {
+  const th: Record<string, string> = {};
+  const en: Record<string, string> = {};
+  for (const r of rows) {
+    if (!r?.detail_key) continue;
+    if (r.th) th[r.detail_key] = r.th;
+    if (r.en) en[r.detail_key] = r.en;
+  }
+  i18n.addResourceBundle('th', 'translation', th, true, true);
+  i18n.addResourceBundle('en', 'translation', en, true, true);
+  void i18n.changeLanguage(i18n.language);
+}
+
+/** A schema label in the current language. */
+export function loc(text: { th: string; en: string } | undefined, lang: string = i18n.language): string {
+  if (!text) return '';
+  return (lang === 'en' ? text.en : text.th) || text.th || text.en;
+}

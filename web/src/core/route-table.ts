@@ -1,0 +1,109 @@
+/**
+ * Every route of spec section 2 as data. The router builds its routes from
+ * this list; `kind` picks the lazily loaded screen.
+ *  - entity: generic list/form from the schema of the same name (or "not available yet" while no schema exists)
+ *  - later: a feature of a later issue; shows its title and "not available yet"
+ */
+export type RouteKind =
+  | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
+  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading';
+
+export interface RouteEntry {
+  path: string;
+  titleKey: string;
+  kind: RouteKind;
+  /** entity kinds: which schema renders it. */
+  entity?: string;
+  /** false for the sign-in pages. */
+  auth?: boolean;
+}
+
+const t = (name: string) => `route.${name}`;
+
+function entity(name: string): RouteEntry[] {
+  return [
+    { path: `/${name}`, titleKey: t(name), kind: 'entityList', entity: name },
+    { path: `/${name}/create`, titleKey: t(name), kind: 'entityDetail', entity: name },
+    { path: `/${name}/:id`, titleKey: t(name), kind: 'entityDetail', entity: name },
+  ];
+}
+
+function later(name: string, path = `/${name.replace(/_(sales_order|purchase_order|production_report|delivery_order|datatable|import)$/, '/$1')}`): RouteEntry {
+  return { path, titleKey: t(name), kind: 'later' };
+}
+
+function laterWithId(name: string, param = 'id'): RouteEntry[] {
+  return [later(name, `/${name}`), later(name, `/${name}/:${param}`)];
+}
+
+export const MASTER_DATA = [
+  'return_reason', 'prospect_type', 'prospect_priority', 'source_type', 'industrial_type', 'product_qc_status',
+  'product_extra_field', 'product_container_qc_status', 'price_list', 'customer', 'supplier', 'your_company',
+  'your_company_type', 'sales_channels', 'pos', 'staff', 'team_responsibilities', 'team', 'causes_of_waste',
+  'product_location', 'product_container', 'machinery', 'payment_method', 'promotion',
+] as const;
+
+const ENTITY_ROUTES = [
+  'user_account', 'user_role', 'user_type', 'usergroup',
+  'quotation', 'sales_order', 'billing_note', 'receipt', 'tax_invoice', 'credit_note', 'debit_note', 'withholding_tax',
+  'company', 'contact', 'working_record', 'prospect', 'order', 'alert',
+  'purchase_order', 'production_report', 'goods_receipt', 'delivery_order', 'internal_product_transfer',
+  'barcodes', 'barcodes_scan_over', 'product', 'asset', 'inventory', 'stock_movement',
+  ...MASTER_DATA,
+];
+
+const ATTRIBUTE_PAGES = ['film_type', 'brand', 'grade', 'attr_1', 'attr_2', 'attribute'];
+
+const REPORTS = [
+  'stock_list_report', 'stock_profit_statement', 'stock_aging_report', 'stock_balance_all', 'stock_balance_class_a',
+  'stock_balance_class_b', 'stock_balance_assets', 'stock_balance_product', 'expiration_report', 'shelf_life_all',
+  'shelf_life_class_a', 'shelf_life_class_b', 'shelf_life_dashboard', 'outgoing_dashboard', 'incoming_dashboard',
+  'transaction_dashboard', 'expiration_report_dashboard', 'stock_on_hand_class_a', 'stock_on_hand_class_b',
+  'stock_on_hand_assets', 'stock_on_hand_product', 'daily_supplier_summary', 'monthly_supplier_summary',
+  'do_line_report', 'waste_product_summary_report', 'return_report', 'return_report_class_a', 'return_report_class_b',
+  'report_divide_product', 'report_asset_borrow', 'report_modify_asset', 'production_overview', 'export_summary',
+  'sale_order_report', 'pos_order_report_one', 'pos_shift_sale_summary', 'pos_sale_summary_by_company',
+  'pos_sale_summary_by_sale_channel', 'receipt_summary', 'change_location_report', 'product_pending_qc',
+];
+const REPORTS_WITH_ID = ['inventory_stock_balance', 'stock_on_hand', 'container_on_hand', 'backdate_stock_balance'];
+
+const EXCEPTION_REPORTS = [
+  'do_not_so', 'gr_not_po', 'title_do_unlike_so', 'do_line_unlike_so_line', 'gr_line_unlike_po_line',
+  'so_line_duplicate', 'do_line_duplicate', 'po_line_duplicate', 'gr_line_duplicate',
+];
+
+export const ROUTES: RouteEntry[] = [
+  { path: '/', titleKey: t('home'), kind: 'home' },
+  { path: '/signin', titleKey: t('signin'), kind: 'signin', auth: false },
+  { path: '/signin/customer/:customerId', titleKey: t('signin_customer'), kind: 'signinCustomer', auth: false },
+  { path: '/customerpage/:customerId/bill', titleKey: t('customer_bill'), kind: 'customerBills' },
+  { path: '/customerpage/:customerId/bill/:id', titleKey: t('customer_bill'), kind: 'customerBill' },
+  later('account_edit', '/account_edit/:id'),
+  ...ENTITY_ROUTES.flatMap(entity),
+  later('receipt_sales_order'), later('receipt_datatable'),
+  later('tax_invoice_sales_order'),
+  later('credit_note_datatable'), later('debit_note_datatable'),
+  later('collection_summary'),
+  later('attachment', '/attachment/:id'), later('view_alert', '/view_alert/:id'),
+  later('goods_receipt_purchase_order'), later('goods_receipt_production_report'),
+  later('delivery_order_sales_order'), later('delivery_order_production_report'),
+  later('internal_product_transfer_delivery_order'),
+  later('product_import'),
+  later('outgoing'), later('incoming'),
+  ...ATTRIBUTE_PAGES.flatMap((name) => [
+    later(name, `/${name}`), later(name, `/${name}/:submenuDetailId`), later(name, `/${name}/:submenuDetailId/:attributeId`),
+  ]),
+  later('attribute_option', '/attribute_option'), later('attribute_option', '/attribute_option/:attributeId'),
+  { path: '/setting_site', titleKey: t('setting_site'), kind: 'singleton', entity: 'setting_site' },
+  later('page_setting', '/page_setting'), later('page_setting', '/page_setting/:pageKey'),
+  later('page_setting', '/page_setting/:pageKey/:subPageKey'),
+  later('page_setting', '/page_setting/:pageKey/:subPageKey/:submenuDetailId'),
+  later('page_setting', '/page_setting/:pageKey/:subPageKey/:submenuDetailId/:attributeId'),
+  ...REPORTS.map((name) => later(name, `/${name}`)),
+  ...REPORTS_WITH_ID.flatMap((name) => laterWithId(name)),
+  ...EXCEPTION_REPORTS.map((name) => later(name, `/${name}`)),
+  later('system_log', '/system_log'), later('system_log', '/system_log/:date'), later('system_log', '/system_log/:date/:id'),
+  later('db_manage', '/db_manage'),
+  { path: '/loading', titleKey: t('loading'), kind: 'loading' },
+  later('testuplaod', '/testuplaod'), later('test_com_socket', '/test_com_socket'), later('test_com_serial', '/test_com_serial'),
+];

@@ -1,0 +1,89 @@
+import { atom } from 'jotai';
+import { appStore } from './app-store.ts';
+import { setTokenSource } from './http-client.ts';
+import { connectSocket, disconnectSocket } from './socket-client.ts';
+
+/** The session user of spec section 3, kept in localStorage (one key per field) and in memory. */
+export interface Session {
+  isAuthenticated: boolean;
+  id_token: string;
+  username: string;
+  role_id: number | null;
+  email: string;
+  id: number | null;
+  user_avatar: string;
+  inventory_allow: string;
+  branch_company: string;
+}
+
+export interface SignInUser {
+  id: number;
+  username: string;
+  role_id: number;
+  email?: string | null;
+  user_avatar?: string | null;
+  inventory_allow?: string | null;
+  branch_company?: string | null;
+}
+
+export const SESSION_KEYS = ['isAuthenticated', 'id_token', 'username', 'role_id', 'email', 'id', 'user_avatar', 'inventory_allow', 'branch_company'] as const;
+
+export const EMPTY_SESSION: Session = {
+  isAuthenticated: false, id_token: '', username: '', role_id: null, email: '', id: null, user_avatar: '',
+  inventory_allow: '[]', branch_company: '[]',
+};
+
+function num(v: string | null): number | null {
+  if (v === null || v === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function readStoredSession(storage: Storage = localStorage): Session {
+  const g = (k: string) => storage.getItem(k);
+  const token = g('id_token') ?? '';
+  return {
+    isAuthenticated: g('isAuthenticated') === 'true' && token !== '',
+    id_token: token,
+    username: g('username') ?? '',
+    role_id: num(g('role_id')),
+    email: g('email') ?? '',
+    id: num(g('id')),
+    user_avatar: g('user_avatar') ?? '',
+    inventory_allow: g('inventory_allow') ?? '[]',
+    branch_company: g('branch_company') ?? '[]',
+  };
+}
+
+export const sessionAtom = atom<Session>(readStoredSession());
+
+setTokenSource(() => appStore.get(sessionAtom).id_token || null);
+
+/** Login: store the session fields, set the socket token and connect the socket. */
+export function signIn(token: string, user: SignInUser): Session {
+  const s: Session = {
+    isAuthenticated: true,
+    id_token: token,
+    username: user.username,
+    role_id: user.role_id,
+    email: user.email ?? '',
+    id: user.id,
+    user_avatar: user.user_avatar ?? '',
+    inventory_allow: user.inventory_allow ?? '[]',
+    branch_company: user.branch_company ?? '[]',
+  };
+  for (const k of SESSION_KEYS) localStorage.setItem(k, String(s[k] ?? ''));
+  appStore.set(sessionAtom, s);
+  connectSocket(token);
+  return s;
+}
+
+/** Logout: clear the stored fields, disconnect the socket, reset to empty. */
+export function signOut(): void {
+  for (const k of SESSION_KEYS) localStorage.removeItem(k);
+  disconnectSocket();
+  appStore.set(sessionAtom, EMPTY_SESSION);
+}
+
+export const CUSTOMER_ROLE_ID = -1;
+export const isCustomer = (s: Session) => s.role_id === CUSTOMER_ROLE_ID;

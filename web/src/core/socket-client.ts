@@ -1,0 +1,42 @@
+import { atom } from 'jotai';
+import type { Socket } from 'socket.io-client';
+import { appStore } from './app-store.ts';
+
+export const SOCKET_RECONNECTION_ATTEMPTS = 10;
+
+export const socketStateAtom = atom({ isConnected: false });
+/** Unread alerts shown on the Notification button. */
+export const notificationNumberAtom = atom(0);
+
+let socket: Socket | null = null;
+let generation = 0;
+
+/** Connects with the token (socket.io-client loads on demand so the sign-in page stays small). */
+export async function connectSocket(token: string): Promise<void> {
+  disconnectSocket();
+  const mine = ++generation;
+  const { io } = await import('socket.io-client');
+  if (mine !== generation) return;
+  const s = io({ auth: { token }, reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS, transports: ['websocket', 'polling'] });
+  socket = s;
+  s.on('connect', () => appStore.set(socketStateAtom, { isConnected: true }));
+  s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));
+  s.on('connect_error', (err: Error) => console.log('socket connect_error:', err.message));
+  s.on('update-alert-number', (payload: { notificationNumber?: number }) => {
+    if (typeof payload?.notificationNumber === 'number') appStore.set(notificationNumberAtom, payload.notificationNumber);
+  });
+}
+
+export function disconnectSocket(): void {
+  generation++;
+  if (socket) {
+    socket.removeAllListeners();
+    socket.disconnect();
+    socket = null;
+  }
+  appStore.set(socketStateAtom, { isConnected: false });
+}
+
+export function isSocketOpen(): boolean {
+  return socket !== null;
+}

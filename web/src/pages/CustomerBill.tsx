@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError } from '../core/http-client.ts';
+import { fetchEntityMeta, type EntityMeta } from '../core/entity-meta.ts';
+import { loc } from '../core/i18n.ts';
+import { PageTitle } from '../ui/PageTitle.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { formatCell } from '../renderer/format-value.ts';
+
+/** One billing note of the signed-in customer, read-only. */
+export default function CustomerBill() {
+  const { t, i18n } = useTranslation();
+  const { customerId, id } = useParams();
+  const [row, setRow] = useState<Record<string, unknown> | null>(null);
+  const [meta, setMeta] = useState<EntityMeta | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    fetchEntityMeta('billing_note').then(setMeta, () => setMeta(null));
+    api.get<{ data: Record<string, unknown> }>(`/api/billing_note/${id}`).then((r) => setRow(r.data), (e: ApiError) => setError(e.message));
+  }, [id]);
+  const fields = meta?.entity.fields ?? {};
+  const lines = meta && row ? Object.entries(fields).filter(([, f]) => f.type === 'lines') : [];
+  return (
+    <section className="bo-page">
+      <PageTitle actions={<Link to={`/customerpage/${customerId}/bill`} className="p-button p-button-outlined p-button-sm">{t('common.back')}</Link>}>
+        {`${t('route.billing_note')} ${row ? String(row.bill_no ?? '') : ''}`}
+      </PageTitle>
+      {error && <p role="alert" className="bo-error-text">{error}</p>}
+      {!row && !error && <Spinner />}
+      {row && (
+        <dl className="bo-readonly">
+          {Object.entries(fields).filter(([, f]) => f.type !== 'lines').map(([name, f]) => (
+            <div key={name}><dt>{loc(f.label, i18n.language)}</dt><dd>{formatCell(f, row[name], i18n.language) || '—'}</dd></div>
+          ))}
+        </dl>
+      )}
+      {row && lines.map(([name, f]) => {
+        const child = meta!.related[f.entity!];
+        const items = (row[name] as Array<Record<string, unknown>>) ?? [];
+        const cols = child ? Object.entries(child.fields).filter(([, cf]) => cf.type !== 'lines' && !cf.hidden) : [];
+        return (
+          <div key={name} className="bo-table-wrap">
+            <h2 className="bo-section-title">{loc(f.label, i18n.language)}</h2>
+            <table className="bo-table">
+              <thead><tr>{cols.map(([c, cf]) => <th key={c} scope="col">{loc(cf.label, i18n.language)}</th>)}</tr></thead>
+              <tbody>{items.map((it, i) => <tr key={i}>{cols.map(([c, cf]) => <td key={c}>{formatCell(cf, it[c], i18n.language)}</td>)}</tr>)}</tbody>
+            </table>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

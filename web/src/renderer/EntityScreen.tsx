@@ -1,0 +1,39 @@
+import { lazy, Suspense } from 'react';
+import { useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useEntitySchema } from '../core/use-entity-schema.ts';
+import { Spinner } from '../ui/Spinner.tsx';
+import NotFound from '../ui/NotFound.tsx';
+import NotAvailableYet from '../ui/NotAvailableYet.tsx';
+
+const EntityList = lazy(() => import('./EntityList.tsx'));
+const EntityForm = lazy(() => import('./EntityForm.tsx'));
+
+export interface EntityScreenProps {
+  entity: string;
+  mode: 'list' | 'detail' | 'singleton';
+  titleKey?: string;
+  /** Reached through the catch-all route: no schema means not found. */
+  dynamic?: boolean;
+}
+
+/** Resolves the schema and hands it to the generic list or form; no per-entity code anywhere. */
+export default function EntityScreen({ entity, mode, titleKey, dynamic }: EntityScreenProps) {
+  const state = useEntitySchema(entity);
+  const { id } = useParams();
+  const { t } = useTranslation();
+  if (state.status === 'loading') return <Spinner />;
+  if (state.status === 'missing') return dynamic || !titleKey ? <NotFound /> : <NotAvailableYet titleKey={titleKey} />;
+  if (state.status === 'error') return <p role="alert" className="bo-error-text">{t('common.error')}: {state.error.message}</p>;
+  const { meta } = state;
+  if (dynamic && meta.entity.kind === 'lines') return <NotFound />;
+  if (mode === 'list') return <Suspense fallback={<Spinner />}><EntityList key={entity} meta={meta} /></Suspense>;
+  if (mode === 'singleton') return <Suspense fallback={<Spinner />}><EntityForm key="singleton" meta={meta} type="edit" id={1} singleton /></Suspense>;
+  const isCreate = !id || id === 'create';
+  if (!isCreate && !/^[1-9][0-9]*$/.test(id)) return <NotFound />;
+  return (
+    <Suspense fallback={<Spinner />}>
+      <EntityForm key={`${entity}:${id ?? 'create'}`} meta={meta} type={isCreate ? 'create' : 'edit'} id={isCreate ? undefined : Number(id)} />
+    </Suspense>
+  );
+}

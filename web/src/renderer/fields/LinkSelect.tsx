@@ -1,0 +1,135 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../core/http-client.ts';
+
+export interface LinkSelectProps {
+  entity: string;
+  displayField: string;
+  value: number | null;
+  onChange: (id: number | null, label: string) => void;
+  /** The label of the current value when the caller already knows it. */
+  initialLabel?: string;
+  id?: string;
+  ariaLabel?: string;
+  invalid?: boolean;
+  disabled?: boolean;
+  onBlur?: () => void;
+}
+
+type Option = { id: number; label: string };
+const ROW = 36;
+
+/** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur }: LinkSelectProps) {
+  const { t } = useTranslation();
+  const listId = useId();
+  const [label, setLabel] = useState(initialLabel ?? '');
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [options, setOptions] = useState<Option[]>([]);
+  const [active, setActive] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+
+  // the label of a value set from outside (a loaded record)
+  useEffect(() => {
+    if (value === null || value === undefined) { setLabel(''); return; }
+    if (initialLabel) { setLabel(initialLabel); return; }
+    let live = true;
+    api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${value}`, { searchParams: { fields: `id,${displayField}` } })
+      .then((r) => live && setLabel(String(r.data[displayField] ?? value)), () => live && setLabel(`#${value}`));
+    return () => { live = false; };
+  }, [entity, displayField, value, initialLabel]);
+
+  useEffect(() => {
+    if (!open) return;
+    const ctl = new AbortController();
+    const timer = setTimeout(() => {
+      setLoading(true);
+      api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
+        searchParams: { search: query, fields: `id,${displayField}`, limit: 200, sort: displayField },
+        signal: ctl.signal,
+      }).then((r) => {
+        setOptions(r.data.map((row) => ({ id: Number(row.id), label: String(row[displayField] ?? row.id) })));
+        setActive(0);
+      }, () => undefined).finally(() => { if (!ctl.signal.aborted) setLoading(false); });
+    }, 200);
+    return () => { clearTimeout(timer); ctl.abort(); };
+  }, [open, query, entity, displayField]);
+
+  const virtualizer = useVirtualizer({ count: options.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
+
+  const choose = (o: Option | null) => {
+    onChange(o ? o.id : null, o ? o.label : '');
+    setLabel(o ? o.label : '');
+    setOpen(false);
+    setQuery('');
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown') { e.preventDefault(); if (!open) setOpen(true); else { const n = Math.min(active + 1, options.length - 1); setActive(n); virtualizer.scrollToIndex(n); } }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); const n = Math.max(active - 1, 0); setActive(n); virtualizer.scrollToIndex(n); }
+    else if (e.key === 'Enter' && open) { e.preventDefault(); const o = options[active]; if (o) choose(o); }
+    else if (e.key === 'Escape' && open) { e.preventDefault(); e.stopPropagation(); setOpen(false); setQuery(''); }
+  };
+
+  return (
+    <div
+      className={`bo-link-select ${invalid ? 'p-invalid' : ''}`}
+      ref={rootRef}
+      onBlur={(e) => { if (!rootRef.current?.contains(e.relatedTarget as Node)) { setOpen(false); setQuery(''); onBlur?.(); } }}
+    >
+      <input
+        id={id}
+        className={`p-inputtext p-component ${invalid ? 'p-invalid' : ''}`}
+        role="combobox"
+        aria-label={ariaLabel}
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && options[active] ? `${listId}-${active}` : undefined}
+        aria-invalid={invalid || undefined}
+        disabled={disabled}
+        autoComplete="off"
+        value={open ? query : label}
+        placeholder={open ? label || t('common.search') : t('common.select')}
+        onFocus={() => setOpen(true)}
+        onClick={() => setOpen(true)}
+        onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
+        onKeyDown={onKey}
+      />
+      {value !== null && value !== undefined && !disabled && (
+        <button type="button" className="bo-link-clear" aria-label={t('common.clear')} onClick={() => choose(null)}>
+          <i className="pi pi-times" aria-hidden="true" />
+        </button>
+      )}
+      {open && (
+        <div className="bo-link-panel" ref={scrollRef} tabIndex={-1}>
+          {loading && options.length === 0 && <div className="bo-link-empty"><i className="pi pi-spin pi-spinner" aria-hidden="true" /></div>}
+          {!loading && options.length === 0 && <div className="bo-link-empty">{t('list.empty')}</div>}
+          <ul id={listId} role="listbox" aria-label={ariaLabel} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const o = options[v.index]!;
+              return (
+                <li
+                  key={o.id}
+                  id={`${listId}-${v.index}`}
+                  role="option"
+                  aria-selected={o.id === value}
+                  className={`${v.index === active ? 'active' : ''} ${o.id === value ? 'selected' : ''}`}
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${v.start}px)` }}
+                  onMouseDown={(e) => { e.preventDefault(); choose(o); }}
+                  onMouseEnter={() => setActive(v.index)}
+                >
+                  {o.label}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

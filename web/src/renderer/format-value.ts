@@ -1,0 +1,50 @@
+import type { EntitySchema, FieldDef } from '../../../engine/schema/schema-types.ts';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(scale: number): Intl.NumberFormat {
+  const key = String(scale);
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: scale, maximumFractionDigits: scale });
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
+export function fieldScale(field: FieldDef): number {
+  return field.type === 'money' ? 2 : field.type === 'decimal' ? field.scale ?? 0 : 0;
+}
+
+function dateLocale(lang: string): string {
+  return lang === 'en' ? 'en-GB' : 'th-TH';
+}
+
+/** A value as text for a list cell or a read-only view. */
+export function formatCell(field: FieldDef | undefined, value: unknown, lang: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (!field) return String(value);
+  switch (field.type) {
+    case 'boolean': return value ? '✓' : '';
+    case 'money': case 'decimal': case 'integer':
+      return typeof value === 'number' ? numberFormat(fieldScale(field)).format(value) : String(value);
+    case 'enum': {
+      const o = field.options?.find((x) => x.value === value);
+      return o ? (lang === 'en' ? o.label.en : o.label.th) : String(value);
+    }
+    case 'date': {
+      const d = new Date(`${String(value)}T00:00:00`);
+      return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleDateString(dateLocale(lang), { year: 'numeric', month: 'short', day: 'numeric' });
+    }
+    case 'datetime': {
+      const d = new Date(String(value));
+      return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleString(dateLocale(lang), { dateStyle: 'medium', timeStyle: 'short' });
+    }
+    case 'json': return JSON.stringify(value);
+    default: return String(value);
+  }
+}
+
+/** The field of a link target to show: the link's displayField, else the target's titleField. */
+export function displayFieldOf(field: FieldDef, target: EntitySchema | undefined): string {
+  return field.displayField ?? target?.titleField ?? 'id';
+}

@@ -1,0 +1,76 @@
+import type { EntitySchema, FieldDef } from '../../../engine/schema/schema-types.ts';
+import { displayFieldOf } from './format-value.ts';
+
+export interface ListColumn {
+  name: string;
+  field: FieldDef;
+  /** The key of the cell value in a list row (link columns read the flat dotted key). */
+  valueKey: string;
+  /** What the server sorts by for this column. */
+  sortKey: string;
+}
+
+/** Columns the user can choose from: every field with a column, default ones first. */
+export function listColumns(entity: EntitySchema, related: Record<string, EntitySchema>): ListColumn[] {
+  const defaults = entity.list?.columns ?? Object.keys(entity.fields).slice(0, 6);
+  const names = [...defaults, ...Object.keys(entity.fields).filter((n) => !defaults.includes(n))];
+  const out: ListColumn[] = [];
+  for (const name of names) {
+    const field = entity.fields[name];
+    if (!field || field.type === 'lines' || field.type === 'json') continue;
+    if (field.type === 'link') {
+      const target = related[field.entity!];
+      const shown = displayFieldOf(field, target);
+      const key = target ? `${name}.${shown}` : name;
+      out.push({ name, field, valueKey: key, sortKey: key });
+    } else {
+      out.push({ name, field, valueKey: name, sortKey: name });
+    }
+  }
+  return out;
+}
+
+export function defaultHidden(entity: EntitySchema, cols: ListColumn[]): string[] {
+  const defaults = new Set(entity.list?.columns ?? cols.slice(0, 6).map((c) => c.name));
+  return cols.filter((c) => !defaults.has(c.name)).map((c) => c.name);
+}
+
+/** The `fields` parameter: id, the visible columns, and the display field of each visible link. */
+export function listFields(cols: ListColumn[], hidden: string[]): string[] {
+  const f = new Set(['id']);
+  for (const c of cols) {
+    if (hidden.includes(c.name)) continue;
+    f.add(c.name);
+    if (c.valueKey !== c.name) f.add(c.valueKey);
+  }
+  return [...f];
+}
+
+export type FilterKind = 'text' | 'enum' | 'boolean' | 'link' | 'range-number' | 'range-date';
+
+export function filterKind(field: FieldDef): FilterKind | null {
+  switch (field.type) {
+    case 'enum': return 'enum';
+    case 'boolean': return 'boolean';
+    case 'link': return 'link';
+    case 'integer': case 'decimal': case 'money': return 'range-number';
+    case 'date': case 'datetime': return 'range-date';
+    case 'json': case 'lines': return null;
+    default: return 'text';
+  }
+}
+
+type Cond = Record<string, unknown>;
+
+/** Sets (or, with an empty value, removes) one field's condition in a list filter. */
+export function withFieldFilter(filter: Record<string, unknown>, name: string, cond: Cond | null): Record<string, unknown> {
+  const next = { ...filter };
+  const clean = cond ? Object.fromEntries(Object.entries(cond).filter(([, v]) => v !== undefined && v !== null && v !== '')) : {};
+  if (Object.keys(clean).length === 0) delete next[name];
+  else next[name] = clean;
+  return next;
+}
+
+export function fieldCond(filter: Record<string, unknown>, name: string): Cond {
+  return (filter[name] as Cond | undefined) ?? {};
+}

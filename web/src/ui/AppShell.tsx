@@ -1,0 +1,62 @@
+import { useEffect, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { loadAppData, menuAtom, roleAtom, settingsAtom, translationAtom, userTypeAtom } from '../core/app-data.ts';
+import { sessionAtom } from '../core/session-atoms.ts';
+import { connectSocket, isSocketOpen } from '../core/socket-client.ts';
+import { toast } from '../core/toast-bus.ts';
+import { Header } from './Header.tsx';
+import { LoadingScreen } from './LoadingScreen.tsx';
+import { SessionExpiredModal } from './SessionExpiredModal.tsx';
+import { SideMenu } from './SideMenu.tsx';
+import { Toaster } from './Toaster.tsx';
+import { signInPathFor } from './use-sign-out.ts';
+
+/** True while any of the start-up data is still loading. */
+export function useAppDataLoading(): boolean {
+  const parts = [useAtomValue(roleAtom), useAtomValue(userTypeAtom), useAtomValue(settingsAtom), useAtomValue(translationAtom), useAtomValue(menuAtom)];
+  return parts.some((p) => p.status === 'loading');
+}
+
+/** The signed-in frame: header, role-based menu, the screen, toasts and the session-expired modal. */
+export default function AppShell() {
+  const session = useAtomValue(sessionAtom);
+  const settings = useAtomValue(settingsAtom);
+  const loading = useAppDataLoading();
+  const { pathname } = useLocation();
+  const { t } = useTranslation();
+  const [menuOpen, setMenuOpen] = useState(true);
+  const loadedFor = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!session.isAuthenticated || loadedFor.current === session.id_token) return;
+    loadedFor.current = session.id_token;
+    if (!isSocketOpen()) void connectSocket(session.id_token);
+    void loadAppData(session);
+  }, [session]);
+
+  useEffect(() => {
+    if (settings.status === 'error' && settings.error.status !== 401) toast('error', t('common.error'), settings.error.message);
+  }, [settings, t]);
+
+  if (!session.isAuthenticated) return <Navigate to={signInPathFor(pathname)} replace />;
+
+  return (
+    <div className="bo-app">
+      <Header onToggleMenu={() => setMenuOpen((o) => !o)} />
+      {loading ? (
+        <LoadingScreen />
+      ) : (
+        <div className={`bo-body ${menuOpen ? '' : 'menu-closed'}`}>
+          {menuOpen && <SideMenu />}
+          <main className="bo-main" id="main">
+            <Outlet />
+          </main>
+        </div>
+      )}
+      <SessionExpiredModal />
+      <Toaster />
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { LoadingScreen } from './LoadingScreen.tsx';
+
+export default function LoadingPage() {
+  return <LoadingScreen />;
+}
