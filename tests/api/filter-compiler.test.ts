@@ -43,7 +43,7 @@ const GADGETS = [
 const ALL = ['G1', 'G2', 'G3', 'G4', 'g5'];
 
 describe.each(testDialects())('filters compiled to SQL on %s', (dialect) => {
-  const schemas = tempSchemasDir([country, maker, gadget]);
+  const schemas = tempSchemasDir([country, maker, gadget], true);
   let t: TestApp;
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.headers });

@@ -6,6 +6,7 @@
  * docs/performance.md describes the scenarios, the targets and the env vars.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
@@ -36,32 +37,35 @@ const PAGE = 50;
 const TARGET_RATIO = 0.8;
 const TARGET_P99_MS = 30;
 
+const HAND_AUTH = env.BENCH_HAND_AUTH !== '0';
+const JWT_SECRET = randomBytes(48).toString('base64');
+
 /**
- * Headers sent with every request, to both servers. The generic endpoints
- * will require authentication (tests send TestApp.headers); when they do,
- * fill this in the same way (the hand-written server ignores them).
+ * Headers sent with every request, to both servers: the admin's bearer token,
+ * which the generic server obtains by signing in (as tests/support/test-app.ts does).
  */
+let headers: Record<string, string> = {};
 function benchHeaders(): Record<string, string> {
-  return env.BENCH_HEADERS ? (JSON.parse(env.BENCH_HEADERS) as Record<string, string>) : {};
+  return headers;
 }
 
 const log = (m: string) => console.log(`[bench] ${m}`);
 
-interface Server { name: 'generic' | 'hand'; port: number; child: ChildProcess }
+interface Server { name: 'generic' | 'hand'; port: number; headers: Record<string, string>; child: ChildProcess }
 
 async function startServer(name: Server['name'], file: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const profile = CPU_PROF && name === 'generic' ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH_DIR, 'profiles')] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', ...profile, join(ROOT, 'tests/bench/bench-server.ts'), name, file], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, ...extraEnv },
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, BENCH_JWT_SECRET: JWT_SECRET, ...extraEnv },
   });
-  const port = await new Promise<number>((resolvePort, reject) => {
+  const ready = await new Promise<{ port: number; headers: Record<string, string> }>((resolveReady, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
-      try { resolvePort((JSON.parse(line) as { port: number }).port); } catch { reject(new Error(`${name} server said: ${line}`)); }
+      try { resolveReady(JSON.parse(line) as { port: number; headers: Record<string, string> }); } catch { reject(new Error(`${name} server said: ${line}`)); }
     });
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code} before listening`)));
   });
-  return { name, port, child };
+  return { name, ...ready, child };
 }
 
 async function stopServer(s: Server): Promise<void> {
@@ -114,7 +118,7 @@ function expectShape(what: string, qs: CapturedQuery[], params: unknown[][]): vo
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  log(`${ROWS.toLocaleString('en-US')} rows, ${CONNECTIONS} connections, ${SECONDS} s per measurement (+${WARMUP} s warm-up), ${ROUNDS} round(s)${EXTRA_INDEX ? ', with the extra (product_id, movement_date) index' : ''}`);
+  log(`${ROWS.toLocaleString('en-US')} rows, ${CONNECTIONS} connections, ${SECONDS} s per measurement (+${WARMUP} s warm-up), ${ROUNDS} round(s)${HAND_AUTH ? "" : ", hand-written route WITHOUT token check"}${EXTRA_INDEX ? ', with the extra (product_id, movement_date) index' : ''}`);
   const { file, registry } = await benchDatabase(ROWS, EXTRA_INDEX, log);
   const facts = benchFacts(file);
   log(`list filter: product_id = ${facts.productId} (${facts.productRows.toLocaleString('en-US')} of ${facts.maxId.toLocaleString('en-US')} rows; median of ${facts.products} products)`);
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   try {
     servers.push(await startServer('generic', file));
+    headers = servers[0]!.headers;
     servers.push(await startServer('hand', file, { BENCH_SQL: JSON.stringify(handSql) }));
     const [generic, hand] = servers as [Server, Server];
 

@@ -4,16 +4,20 @@
  *   generic <file>  the real app (buildApp) over the SQLite file
  *   hand    <file>  a hand-written Fastify + better-sqlite3 route running the
  *                   SQL the generic path runs (BENCH_SQL), prepared once
- * Prints one JSON line {"port": n} when listening; exits on SIGTERM (so
- * --cpu-prof can write its profile).
+ * Both get the JWT secret in BENCH_JWT_SECRET. The generic server signs in as
+ * the admin (as tests/support/test-app.ts does) and prints one JSON line
+ * {"port": n, "headers": {...}} when listening; the caller sends those headers
+ * to both servers. Exits on SIGTERM (so --cpu-prof can write its profile).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import BetterSqlite3 from 'better-sqlite3';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
 import { openDatabase } from '../../server/db/database-factory.ts';
-import { syncSchema } from '../../server/db/schema-sync.ts';
+import { prepareDatabase } from '../../server/bootstrap.ts';
+import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp } from '../../server/app.ts';
+import { jwtVerify } from 'jose';
 import { LEDGER } from '../../seed/bulk-seed.ts';
 import { SCHEMAS_DIR } from './bench-db.ts';
 
@@ -21,12 +25,25 @@ export interface HandSql { listRows: string; listCount: string; get: string }
 
 type Row = Record<string, unknown>;
 
-async function genericServer(file: string): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+const ADMIN_PASSWORD = 'bench-admin-password-0123';
+const HASH_LOG_N = 12;
+
+function secret(): Uint8Array {
+  const s = process.env.BENCH_JWT_SECRET;
+  if (!s || s.length < 32) throw new Error('BENCH_JWT_SECRET (32+ characters) is required');
+  return new TextEncoder().encode(s);
+}
+
+async function genericServer(file: string): Promise<{ app: FastifyInstance; headers: Record<string, string>; close: () => Promise<void> }> {
   const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
   const db = openDatabase(file);
-  await syncSchema(db, registry.fileSchemas()); // skipped: the bench database is synced already
-  const { app } = await buildApp({ db, registry });
-  return { app, close: async () => { await app.close(); await db.close(); } };
+  await prepareDatabase(db, registry); // schema sync is skipped: the bench database is synced already
+  const built = await buildApp({ db, registry, jwtSecret: secret(), hashLogN: HASH_LOG_N });
+  await ensureAdmin(db, built.service, ADMIN_PASSWORD, HASH_LOG_N);
+  const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
+  const token = (res.json() as { data?: { id_token?: string } }).data?.id_token;
+  if (!token) throw new Error(`the bench admin could not sign in: ${res.body}`);
+  return { app: built.app, headers: { authorization: `Bearer ${token}` }, close: async () => { await built.app.close(); await db.close(); } };
 }
 
 function badRequest(message: string) {
@@ -34,7 +51,7 @@ function badRequest(message: string) {
 }
 
 /** What a careful developer would write by hand for these two endpoints, nothing more. */
-function handServer(file: string, q: HandSql): { app: FastifyInstance; close: () => Promise<void> } {
+function handServer(file: string, q: HandSql, checkToken: boolean): { app: FastifyInstance; headers: Record<string, string>; close: () => Promise<void> } {
   const raw = new BetterSqlite3(file);
   // the same connection settings as server/db/sqlite/sqlite-database.ts
   raw.pragma('journal_mode = WAL');
@@ -53,6 +70,19 @@ function handServer(file: string, q: HandSql): { app: FastifyInstance; close: ()
   };
 
   const app = Fastify({ logger: false });
+  if (checkToken) {
+    // any real endpoint authenticates: verify the same HS256 bearer token (no permission lookup)
+    const key = secret();
+    app.addHook('onRequest', async (request, reply) => {
+      const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+      try {
+        if (!m) throw new Error('no token');
+        await jwtVerify(m[1]!, key, { algorithms: ['HS256'] });
+      } catch {
+        return reply.status(401).send({ success: false, error: { code: 'UNAUTHORIZED' } });
+      }
+    });
+  }
   app.get(`/api/${LEDGER}`, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     let productId: number;
@@ -77,17 +107,19 @@ function handServer(file: string, q: HandSql): { app: FastifyInstance; close: ()
     if (!row) return reply.status(404).send({ success: false, error: { code: 'NOT_FOUND' } });
     return { success: true, data: decode(row) };
   });
-  return { app, close: async () => { await app.close(); raw.close(); } };
+  return { app, headers: {}, close: async () => { await app.close(); raw.close(); } };
 }
 
 async function main(): Promise<void> {
   const [mode, file] = process.argv.slice(2);
   if (!file || (mode !== 'generic' && mode !== 'hand')) throw new Error('usage: bench-server.ts generic|hand <sqlite file>');
-  const server = mode === 'generic' ? await genericServer(file) : handServer(file, JSON.parse(process.env.BENCH_SQL ?? 'null') as HandSql);
+  const server = mode === 'generic'
+    ? await genericServer(file)
+    : handServer(file, JSON.parse(process.env.BENCH_SQL ?? 'null') as HandSql, process.env.BENCH_HAND_AUTH !== '0');
   await server.app.listen({ host: '127.0.0.1', port: 0 });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  process.stdout.write(`${JSON.stringify({ port, headers: server.headers })}\n`);
   const stop = async () => {
     await server.close();
     process.exit(0);

@@ -1,0 +1,189 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useAtom } from 'jotai';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import {
+  columnVisibilityFeature, createColumnHelper, rowPaginationFeature, rowSortingFeature, tableFeatures, useTable,
+  type SortingState,
+} from '@tanstack/react-table';
+import { Button } from 'primereact/button';
+import { MultiSelect } from 'primereact/multiselect';
+import type { EntityMeta } from '../core/entity-meta.ts';
+import { loc } from '../core/i18n.ts';
+import { tableViewAtom, nextView, type TableView } from '../core/table-view-memory.ts';
+import { useEntityList } from '../core/use-entity-list.ts';
+import { PageTitle } from '../ui/PageTitle.tsx';
+import { defaultHidden, listColumns, listFields, type ListColumn } from './list-columns.ts';
+import { ListFilters } from './ListFilters.tsx';
+import { CellValue } from './CellValue.tsx';
+
+type Row = Record<string, unknown>;
+const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature, rowPaginationFeature });
+const helper = createColumnHelper<typeof features, Row>();
+const PAGE_SIZES = [25, 50, 100, 200];
+const EMPTY: Row[] = [];
+
+export function sortToState(sort: string): SortingState {
+  return sort.split(',').filter(Boolean).map((s) => ({ id: s.replace(/^-/, ''), desc: s.startsWith('-') }));
+}
+export function stateToSort(s: SortingState): string {
+  return s.map((x) => `${x.desc ? '-' : ''}${x.id}`).join(',');
+}
+
+/** The generic list screen: paging, sorting, filtering and search all go to the server's list protocol. */
+export default function EntityList({ meta }: { meta: EntityMeta }) {
+  const { entity, related } = meta;
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [view, setView] = useAtom(tableViewAtom(pathname));
+  const update = (change: Partial<TableView>) => setView((prev) => nextView(prev, change));
+  const cols = useMemo(() => listColumns(entity, related), [entity, related]);
+  const hidden = view.hiddenColumns ?? defaultHidden(entity, cols);
+  const pageSize = view.pageSize ?? entity.list?.pageSize ?? 50;
+  const [searchText, setSearchText] = useState(view.search);
+  const [showFilters, setShowFilters] = useState(Object.keys(view.filter).length > 0);
+  const [reload, setReload] = useState(0);
+
+  // search is debounced; the stored view only changes when typing pauses
+  useEffect(() => {
+    if (searchText === view.search) return;
+    const timer = setTimeout(() => update({ search: searchText }), 300);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  const request = useMemo(() => ({
+    entity: entity.name,
+    fields: listFields(cols, hidden),
+    filter: view.filter,
+    sort: view.sort,
+    search: view.search,
+    page: view.page,
+    limit: pageSize,
+  }), [entity.name, cols, hidden, view.filter, view.sort, view.search, view.page, pageSize]);
+  const { result, loading, error } = useEntityList(request, reload);
+
+  const columns = useMemo(() => cols.map((c: ListColumn) => helper.accessor((row: Row) => row[c.valueKey], {
+    id: c.sortKey,
+    header: loc(c.field.label, lang),
+    cell: (info) => <CellValue field={c.field} value={info.getValue()} lang={lang} />,
+  })), [cols, lang]);
+  const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
+  const sorting = useMemo(() => sortToState(view.sort), [view.sort]);
+  const total = result?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+
+  const table = useTable({
+    features,
+    columns,
+    data: result?.rows ?? EMPTY,
+    manualPagination: true,
+    manualSorting: true,
+    enableMultiSort: false,
+    rowCount: total,
+    state: { sorting, pagination: { pageIndex: view.page - 1, pageSize }, columnVisibility },
+    onSortingChange: (u) => update({ sort: stateToSort(typeof u === 'function' ? u(sorting) : u) }),
+    onPaginationChange: (u) => {
+      const cur = { pageIndex: view.page - 1, pageSize };
+      const n = typeof u === 'function' ? u(cur) : u;
+      update(n.pageSize !== pageSize ? { pageSize: n.pageSize } : { page: n.pageIndex + 1 });
+    },
+    getRowId: (row: Row) => String(row.id),
+  });
+
+  const filterNames = entity.list?.filters ?? (entity.list?.columns ?? []).filter((n) => entity.fields[n]);
+  const title = loc(entity.labelPlural ?? entity.label, lang);
+  const canCreate = entity.kind !== 'ledger';
+  const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
+
+  return (
+    <section className="bo-page bo-list">
+      <PageTitle actions={canCreate && (
+        <Button icon="pi pi-plus" label={t('common.create')} onClick={() => navigate(`/${entity.name}/create`)} />
+      )}>{title}</PageTitle>
+
+      <div className="bo-toolbar">
+        <span className="p-input-icon-left bo-search">
+          <i className="pi pi-search" aria-hidden="true" />
+          <input className="p-inputtext p-component" type="search" aria-label={t('common.search')} placeholder={t('common.search')}
+            value={searchText} onChange={(e) => setSearchText(e.target.value)} />
+        </span>
+        <Button type="button" icon="pi pi-filter" outlined={!showFilters} label={t('list.filters')} aria-expanded={showFilters}
+          badge={Object.keys(view.filter).length ? String(Object.keys(view.filter).length) : undefined}
+          onClick={() => setShowFilters((s) => !s)} severity="secondary" />
+        {Object.keys(view.filter).length > 0 && (
+          <Button type="button" text label={t('list.clear_filters')} onClick={() => update({ filter: {} })} severity="secondary" />
+        )}
+        <span className="bo-toolbar-spacer" />
+        <MultiSelect
+          aria-label={t('list.columns')}
+          value={cols.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}
+          options={cols.map((c) => ({ label: loc(c.field.label, lang), value: c.name }))}
+          onChange={(e) => update({ hiddenColumns: cols.map((c) => c.name).filter((n) => !(e.value as string[]).includes(n)) })}
+          selectedItemsLabel={`${t('list.columns')} ({0})`}
+          maxSelectedLabels={0}
+          placeholder={t('list.columns')}
+          dropdownIcon="pi pi-table"
+          className="bo-columns"
+          display="comma"
+        />
+        <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label="Refresh" onClick={() => setReload((r) => r + 1)} />
+      </div>
+
+      {showFilters && <ListFilters entity={entity} related={related} names={filterNames} filter={view.filter} onChange={(filter) => update({ filter })} />}
+
+      {error && <p role="alert" className="bo-error-text">{error.message}</p>}
+
+      <div className={`bo-table-wrap ${loading ? 'is-loading' : ''}`} aria-busy={loading}>
+        <table className="bo-table" data-testid="entity-list">
+          <thead>
+            {table.getHeaderGroups().map((g) => (
+              <tr key={g.id}>
+                {g.headers.map((h) => {
+                  const dir = h.column.getIsSorted();
+                  return (
+                    <th key={h.id} scope="col" aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+                      <button type="button" className="bo-sort" onClick={h.column.getToggleSortingHandler()}>
+                        <table.FlexRender header={h} />
+                        <i className={`pi ${dir === 'asc' ? 'pi-sort-amount-up-alt' : dir === 'desc' ? 'pi-sort-amount-down' : 'pi-sort-alt bo-sort-idle'}`} aria-hidden="true" />
+                      </button>
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((row) => (
+              <tr key={row.id} tabIndex={0} className="bo-row-link" onClick={() => open(row.original)}
+                onKeyDown={(e) => { if (e.key === 'Enter') open(row.original); }}>
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}><table.FlexRender cell={cell} /></td>
+                ))}
+              </tr>
+            ))}
+            {result && result.rows.length === 0 && (
+              <tr><td colSpan={table.getVisibleLeafColumns().length} className="bo-empty">{t('list.empty')}</td></tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="bo-pager" role="navigation" aria-label={t('list.page')}>
+        <span className="bo-muted" data-testid="list-total">{total.toLocaleString('en-US')} {t('list.records')}</span>
+        <span className="bo-toolbar-spacer" />
+        <label htmlFor="page-size" className="bo-muted">{t('list.rows_per_page')}</label>
+        <select id="page-size" className="p-inputtext p-component p-inputtext-sm" value={pageSize} onChange={(e) => table.setPageSize(Number(e.target.value))}>
+          {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+        <Button type="button" icon="pi pi-angle-double-left" text rounded aria-label={t('list.first_page')} disabled={view.page <= 1} onClick={() => update({ page: 1 })} />
+        <Button type="button" icon="pi pi-angle-left" text rounded aria-label={t('list.prev_page')} disabled={view.page <= 1} onClick={() => update({ page: view.page - 1 })} />
+        <span data-testid="list-page">{t('list.page')} {view.page} {t('list.of')} {pageCount}</span>
+        <Button type="button" icon="pi pi-angle-right" text rounded aria-label={t('list.next_page')} disabled={view.page >= pageCount} onClick={() => update({ page: view.page + 1 })} />
+        <Button type="button" icon="pi pi-angle-double-right" text rounded aria-label={t('list.last_page')} disabled={view.page >= pageCount} onClick={() => update({ page: pageCount })} />
+      </div>
+    </section>
+  );
+}

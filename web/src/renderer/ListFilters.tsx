@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
+import { loc } from '../core/i18n.ts';
+import { fieldCond, filterKind, withFieldFilter } from './list-columns.ts';
+import { displayFieldOf } from './format-value.ts';
+import { LinkSelect } from './fields/LinkSelect.tsx';
+
+export interface ListFiltersProps {
+  entity: EntitySchema;
+  related: Record<string, EntitySchema>;
+  names: string[];
+  filter: Record<string, unknown>;
+  onChange: (filter: Record<string, unknown>) => void;
+}
+
+/** One filter control per field, by type; the result is a filter in the list grammar. */
+export function ListFilters({ entity, related, names, filter, onChange }: ListFiltersProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  return (
+    <div className="bo-filters" role="group" aria-label={t('list.filters')}>
+      {names.map((name) => {
+        const field = entity.fields[name];
+        if (!field) return null;
+        const kind = filterKind(field);
+        if (!kind) return null;
+        const label = loc(field.label, lang);
+        const cond = fieldCond(filter, name);
+        const set = (c: Record<string, unknown> | null) => onChange(withFieldFilter(filter, name, c));
+        const id = `filter-${name}`;
+        return (
+          <div key={name} className={`bo-filter bo-filter-${kind}`}>
+            <label htmlFor={id}>{label}</label>
+            {kind === 'text' && (
+              <input id={id} className="p-inputtext p-component p-inputtext-sm" value={String(cond._icontains ?? '')} placeholder={t('list.contains')}
+                onChange={(e) => set({ _icontains: e.target.value })} />
+            )}
+            {kind === 'enum' && (
+              <select id={id} className="p-inputtext p-component p-inputtext-sm" value={String(cond._eq ?? '')} onChange={(e) => set({ _eq: e.target.value })}>
+                <option value="">{t('common.all')}</option>
+                {field.options!.map((o) => <option key={o.value} value={o.value}>{loc(o.label, lang)}</option>)}
+              </select>
+            )}
+            {kind === 'boolean' && (
+              <select id={id} className="p-inputtext p-component p-inputtext-sm" value={cond._eq === undefined ? '' : String(cond._eq)}
+                onChange={(e) => set(e.target.value === '' ? null : { _eq: e.target.value === 'true' })}>
+                <option value="">{t('common.all')}</option>
+                <option value="true">{t('common.yes')}</option>
+                <option value="false">{t('common.no')}</option>
+              </select>
+            )}
+            {kind === 'link' && (
+              <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, related[field.entity!])}
+                value={typeof cond._eq === 'number' ? cond._eq : null} onChange={(v) => set(v === null ? null : { _eq: v })} />
+            )}
+            {(kind === 'range-number' || kind === 'range-date') && (
+              <div className="bo-range">
+                <input id={id} aria-label={`${label} ${t('list.from')}`} className="p-inputtext p-component p-inputtext-sm"
+                  type={kind === 'range-date' ? 'date' : 'number'} value={String(cond._gte ?? '')}
+                  onChange={(e) => set({ ...cond, _gte: kind === 'range-number' && e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
+                <span aria-hidden="true">–</span>
+                <input aria-label={`${label} ${t('list.to')}`} className="p-inputtext p-component p-inputtext-sm"
+                  type={kind === 'range-date' ? 'date' : 'number'} value={String(cond._lte ?? '')}
+                  onChange={(e) => set({ ...cond, _lte: kind === 'range-number' && e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import type { EntitySchema, FieldDef } from '../../../engine/schema/schema-types.ts';
+import { parseFilter } from '../../../engine/filter/filter-parser.ts';
+import { evaluateFilter } from '../../../engine/filter/filter-evaluator.ts';
+import type { FilterNode } from '../../../engine/filter/filter-types.ts';
+
+export type FormValues = Record<string, unknown>;
+export type Resolve = (name: string) => EntitySchema | undefined;
+
+/** Fields the form edits (everything but system columns), in section order. */
+export function formSections(entity: EntitySchema): Array<{ key: string; label?: { th: string; en: string }; fields: string[]; columns: number }> {
+  if (entity.form?.sections?.length) {
+    const listed = new Set(entity.form.sections.flatMap((s) => s.fields));
+    const rest = Object.keys(entity.fields).filter((n) => !listed.has(n) && !entity.fields[n]!.hidden);
+    const out = entity.form.sections.map((s) => ({ key: s.key, label: s.label, fields: s.fields.filter((f) => entity.fields[f]), columns: s.columns ?? 2 }));
+    if (rest.length) out.push({ key: '_rest', label: undefined as never, fields: rest, columns: 2 });
+    return out;
+  }
+  return [{ key: 'main', fields: Object.keys(entity.fields).filter((n) => !entity.fields[n]!.hidden), columns: 2 }];
+}
+
+function emptyValue(field: FieldDef): unknown {
+  switch (field.type) {
+    case 'boolean': return false;
+    case 'lines': return [];
+    case 'integer': case 'decimal': case 'money': case 'link': return null;
+    case 'json': return '';
+    default: return '';
+  }
+}
+
+/** Form values for a new record: schema defaults, else empty. */
+export function defaultValues(entity: EntitySchema): FormValues {
+  const v: FormValues = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    v[name] = f.default !== undefined ? (f.type === 'json' ? JSON.stringify(f.default, null, 2) : f.default) : emptyValue(f);
+  }
+  return v;
+}
+
+function toInput(field: FieldDef, value: unknown, resolve: Resolve): unknown {
+  if (value === null || value === undefined) return emptyValue(field);
+  if (field.type === 'json') return JSON.stringify(value, null, 2);
+  if (field.type === 'datetime' && typeof value === 'string') {
+    const d = new Date(value);
+    if (Number.isNaN(d.getTime())) return value;
+    const p = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+  }
+  if (field.type === 'lines' && Array.isArray(value)) {
+    const child = resolve(field.entity!);
+    return value.map((row) => (child ? recordToValues(child, row as FormValues, resolve, true) : row));
+  }
+  return value;
+}
+
+/** A stored record as form values (lines rows keep their id). */
+export function recordToValues(entity: EntitySchema, record: FormValues, resolve: Resolve, asLine = false): FormValues {
+  const v: FormValues = {};
+  for (const [name, f] of Object.entries(entity.fields)) v[name] = toInput(f, record[name], resolve);
+  if (asLine && record.id !== undefined) v.id = record.id;
+  return v;
+}
+
+export class JsonFieldError extends Error {
+  constructor(readonly field: string) { super('invalid json'); }
+}
+
+function toBodyValue(field: FieldDef, value: unknown, path: string, resolve: Resolve): unknown {
+  if (field.type === 'lines') {
+    const child = resolve(field.entity!);
+    return (Array.isArray(value) ? value : []).map((row, i) => (child ? valuesToBody(child, row as FormValues, resolve, `${path}.${i}.`, true) : row));
+  }
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    if (field.type === 'json') {
+      if (value.trim() === '') return null;
+      try { return JSON.parse(value); } catch { throw new JsonFieldError(path); }
+    }
+    if (value === '') return field.required ? '' : null;
+    if (field.type === 'integer' || field.type === 'decimal' || field.type === 'money' || field.type === 'link') {
+      const n = Number(value);
+      return Number.isNaN(n) ? value : n;
+    }
+    if (field.type === 'datetime') {
+      const d = new Date(value);
+      return Number.isNaN(d.getTime()) ? value : d.toISOString();
+    }
+  }
+  return value;
+}
+
+/**
+ * Form values as the request body: only schema fields that may be written,
+ * empty optional values as null; invisible fields are left out.
+ */
+export function valuesToBody(entity: EntitySchema, values: FormValues, resolve: Resolve, prefix = '', asLine = false, visible?: (name: string) => boolean): FormValues {
+  const body: FormValues = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.readOnly) continue;
+    if (visible && !visible(name)) continue;
+    const v = toBodyValue(f, values[name], `${prefix}${name}`, resolve);
+    if (v === null && f.required && f.default !== undefined) continue;
+    if (v !== undefined) body[name] = v;
+  }
+  if (asLine && typeof values.id === 'number') body.id = values.id;
+  return body;
+}
+
+export interface Conditions {
+  visible: (name: string, values: FormValues) => boolean;
+  required: (name: string, values: FormValues) => boolean;
+}
+
+/** visibleIf / requiredIf, parsed once with the engine's filter grammar and evaluated live. */
+export function compileConditions(entity: EntitySchema, resolve: Resolve): Conditions {
+  const vis = new Map<string, FilterNode>();
+  const req = new Map<string, FilterNode>();
+  for (const [name, f] of Object.entries(entity.fields)) {
+    try {
+      if (f.visibleIf) vis.set(name, parseFilter(f.visibleIf, entity, { entity: resolve }));
+      if (f.requiredIf) req.set(name, parseFilter(f.requiredIf, entity, { entity: resolve }));
+    } catch (err) {
+      console.error(`condition of ${entity.name}.${name} is not valid`, err);
+    }
+  }
+  return {
+    visible: (name, values) => { const n = vis.get(name); return !n || evaluateFilter(n, values); },
+    required: (name, values) => !!entity.fields[name]?.required || (!!req.get(name) && evaluateFilter(req.get(name)!, values)),
+  };
+}
