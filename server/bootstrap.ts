@@ -10,6 +10,7 @@ import type { Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
+import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
 export interface Started extends BuiltApp {
@@ -32,6 +33,8 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   const sync = await syncSchema(db, registry.fileSchemas());
   await ensureAuthTables(db);
   await ensureBuiltinRoles(db);
+  await ensureOverrideTable(db);
+  await refreshOverrides(db, registry);
   return sync;
 }
 

@@ -5,6 +5,8 @@ import type { EntityService } from './entity-service.ts';
 import type { RequestContext } from './access-policy.ts';
 import type { RawListQuery } from './list-query.ts';
 
+export const MAX_BULK = 500;
+
 export type ContextOf = (request: FastifyRequest) => RequestContext;
 
 export const defaultContext: ContextOf = (request) => ({ userId: null, ip: request.ip });
@@ -52,6 +54,16 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
   app.post(base, async (request, reply) => {
     requireJsonObject(request.body);
     const data = await service.create(entityName, request.body, contextOf(request));
+    return reply.status(201).send({ success: true, data });
+  });
+
+  /** All-or-nothing creation of up to 500 rows: {"items": [ {...}, ... ]}. */
+  app.post<{ Body: { items?: unknown } }>(`${base}/bulk`, async (request, reply) => {
+    const items = (request.body as { items?: unknown } | null)?.items;
+    if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BULK) {
+      throw new AppError('VALIDATION_FAILED', `items must be a list of 1 to ${MAX_BULK} records`, { fields: [{ field: 'items', code: 'type', message: `must be a list of 1 to ${MAX_BULK} records` }] });
+    }
+    const data = await service.createMany(entityName, items, contextOf(request));
     return reply.status(201).send({ success: true, data });
   });
 

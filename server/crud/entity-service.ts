@@ -163,22 +163,42 @@ export class EntityService {
   }
 
   async create(entityName: string, body: unknown, ctx: RequestContext): Promise<Row> {
+    return (await this.createMany(entityName, [body], ctx))[0]!;
+  }
+
+  /**
+   * Creates several rows all-or-nothing: every body is validated and checked
+   * against the caller's scope before anything is written, so one invalid or
+   * forbidden row refuses the whole request.
+   */
+  async createMany(entityName: string, bodies: unknown[], ctx: RequestContext): Promise<Row[]> {
     const entity = this.entity(entityName);
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
-    this.checkBody(entity, 'create', body);
-    const input = withDefaults(entity, body as Row);
-    this.policy.assertWritableRow(ctx, entity, input, 'create', body as Row);
+    const inputs = bodies.map((body, i) => {
+      try {
+        this.checkBody(entity, 'create', body);
+        const input = withDefaults(entity, body as Row);
+        this.policy.assertWritableRow(ctx, entity, input, 'create', body as Row);
+        return input;
+      } catch (err) {
+        throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }) : err;
+      }
+    });
     return this.transaction(entity, async (trx) => {
-      await this.checkLinks(trx, entity, input);
-      const now = new Date().toISOString();
-      const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
-      const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
-      const id = Number(inserted.id);
-      await this.writeLines(trx, entity, id, input, ctx);
-      const after = await this.readWhole(trx, entity, id);
-      await this.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
-      return after;
+      const out: Row[] = [];
+      for (const input of inputs) {
+        await this.checkLinks(trx, entity, input);
+        const now = new Date().toISOString();
+        const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
+        const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
+        const id = Number(inserted.id);
+        await this.writeLines(trx, entity, id, input, ctx);
+        const after = await this.readWhole(trx, entity, id);
+        await this.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
+        out.push(after);
+      }
+      return out;
     });
   }
 

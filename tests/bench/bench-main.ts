@@ -32,7 +32,8 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
 const ROWS = Math.round(num('BENCH_ROWS', 1_000_000));
 const ROUNDS = Math.round(num('BENCH_ROUNDS', 1));
 const EXTRA_INDEX = env.BENCH_EXTRA_INDEX === '1';
-const CPU_PROF = env.BENCH_CPU_PROF === '1';
+/** BENCH_CPU_PROF=1 profiles the generic server, =hand the hand-written one, =both both (node --cpu-prof). */
+const CPU_PROF = env.BENCH_CPU_PROF ?? '';
 const PAGE = 50;
 const TARGET_RATIO = 0.8;
 const TARGET_P99_MS = 30;
@@ -54,7 +55,8 @@ const log = (m: string) => console.log(`[bench] ${m}`);
 interface Server { name: 'generic' | 'hand'; port: number; headers: Record<string, string>; child: ChildProcess }
 
 async function startServer(name: Server['name'], file: string, extraEnv: Record<string, string> = {}): Promise<Server> {
-  const profile = CPU_PROF && name === 'generic' ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH_DIR, 'profiles')] : [];
+  const wanted = CPU_PROF === 'both' || (CPU_PROF === 'hand' ? name === 'hand' : CPU_PROF !== '' && CPU_PROF !== '0' && name === 'generic');
+  const profile = wanted ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH_DIR, 'profiles'), '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', ...profile, join(ROOT, 'tests/bench/bench-server.ts'), name, file], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, BENCH_JWT_SECRET: JWT_SECRET, ...extraEnv },
   });
@@ -161,6 +163,9 @@ async function main(): Promise<void> {
       { key: 'get', title: 'get-by-id: random ids across the table', sql: [handSql.get], path: () => `/api/${LEDGER}/${1 + Math.floor(Math.random() * facts.maxId)}` },
     ];
 
+    const only = env.BENCH_ONLY;
+    if (only && !scenarios.some((s) => s.key === only)) throw new Error(`BENCH_ONLY must be one of ${scenarios.map((s) => s.key).join(', ')}`);
+    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => s.key === only));
     const results = new Map<string, { generic: Measure[]; hand: Measure[] }>();
     for (const sc of scenarios) {
       if (WARMUP > 0) for (const s of [generic, hand]) await measure(s, sc, WARMUP);
@@ -204,7 +209,7 @@ async function main(): Promise<void> {
     console.log(lines.join('\n'));
   } finally {
     for (const s of servers) await stopServer(s);
-    if (CPU_PROF) log(`CPU profile of the generic server written to ${join(BENCH_DIR, 'profiles')}`);
+    if (CPU_PROF && CPU_PROF !== '0') log(`CPU profile(s) written to ${join(BENCH_DIR, 'profiles')}`);
   }
 }
 

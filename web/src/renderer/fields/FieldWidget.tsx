@@ -1,0 +1,105 @@
+import { Controller, type Control } from 'react-hook-form';
+import { InputNumber } from 'primereact/inputnumber';
+import { Dropdown } from 'primereact/dropdown';
+import { Checkbox } from 'primereact/checkbox';
+import type { EntitySchema, FieldDef } from '../../../../engine/schema/schema-types.ts';
+import { loc } from '../../core/i18n.ts';
+import { displayFieldOf, fieldScale } from '../format-value.ts';
+import { LinkSelect } from './LinkSelect.tsx';
+import type { FormValues } from '../form-model.ts';
+
+export interface FieldWidgetProps {
+  name: string;
+  field: FieldDef;
+  control: Control<FormValues>;
+  related: Record<string, EntitySchema>;
+  lang: string;
+  id: string;
+  invalid: boolean;
+  describedBy?: string;
+  /** Inside a lines grid the label is not shown, so the control carries it. */
+  ariaLabel?: string;
+  compact?: boolean;
+  disabled?: boolean;
+}
+
+const TEXT_TYPES: Record<string, { type: string; inputMode?: 'email' | 'url' | 'tel' | 'numeric' }> = {
+  string: { type: 'text' }, email: { type: 'email', inputMode: 'email' }, url: { type: 'url', inputMode: 'url' },
+  phone: { type: 'tel', inputMode: 'tel' }, tax_id: { type: 'text', inputMode: 'numeric' }, file: { type: 'text' }, image: { type: 'text' },
+};
+
+/** One control per field type; every control gets its accessible name from a label or aria-label. */
+export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled }: FieldWidgetProps) {
+  const cls = `p-inputtext p-component ${compact ? 'p-inputtext-sm' : ''} ${invalid ? 'p-invalid' : ''}`;
+  const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-label': ariaLabel };
+  const ro = disabled || field.readOnly;
+  return (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field: f }) => {
+        switch (field.type) {
+          case 'text':
+            return <textarea id={id} className={cls} rows={compact ? 1 : 3} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'json':
+            return <textarea id={id} className={`${cls} bo-mono`} rows={5} spellCheck={false} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'integer': case 'decimal': case 'money': {
+            const scale = fieldScale(field);
+            return (
+              <InputNumber
+                inputId={id} inputRef={f.ref} value={typeof f.value === 'number' ? f.value : null}
+                onValueChange={(e) => f.onChange(e.value ?? null)} onBlur={f.onBlur}
+                minFractionDigits={scale} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
+                locale="en-US" disabled={ro} invalid={invalid} className={compact ? 'p-inputtext-sm' : ''}
+                inputClassName={field.type === 'money' ? 'num' : undefined}
+                aria-describedby={describedBy} ariaLabel={ariaLabel}
+                {...(field.min !== undefined ? { min: field.min } : {})} {...(field.max !== undefined ? { max: field.max } : {})}
+              />
+            );
+          }
+          case 'boolean':
+            return <Checkbox inputId={id} inputRef={f.ref} checked={!!f.value} onChange={(e) => f.onChange(!!e.checked)} onBlur={f.onBlur} disabled={ro} invalid={invalid} aria-label={ariaLabel} aria-describedby={describedBy} />;
+          case 'date':
+            return <input id={id} type="date" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'datetime':
+            return <input id={id} type="datetime-local" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'enum':
+            return (
+              <Dropdown
+                inputId={id} inputRef={f.ref} value={f.value ?? null} onChange={(e) => f.onChange(e.value ?? '')} onBlur={f.onBlur}
+                options={field.options!.map((o) => ({ value: o.value, label: loc(o.label, lang), color: o.color }))}
+                optionLabel="label" optionValue="value" showClear={!field.required} disabled={ro} invalid={invalid}
+                className={`bo-dropdown ${compact ? 'p-inputtext-sm' : ''}`} ariaLabel={ariaLabel} aria-describedby={describedBy}
+                itemTemplate={(o: { label: string; color?: string }) => <span className="bo-option">{o.color && <span className="bo-swatch" style={{ background: o.color }} />}{o.label}</span>}
+                valueTemplate={(o: { label: string; color?: string } | null, p) => o
+                  ? <span className="bo-option">{o.color && <span className="bo-swatch" style={{ background: o.color }} />}{o.label}</span>
+                  : <span>{p.placeholder ?? '\u00a0'}</span>}
+              />
+            );
+          case 'color':
+            return (
+              <div className="bo-color">
+                <input type="color" aria-label={`${ariaLabel ?? loc(field.label, lang)} (picker)`} value={/^#[0-9a-fA-F]{6}$/.test(String(f.value)) ? String(f.value) : '#000000'} disabled={ro} onChange={(e) => f.onChange(e.target.value)} />
+                <input id={id} className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} placeholder="#RRGGBB" />
+              </div>
+            );
+          case 'link': {
+            const target = related[field.entity!];
+            return (
+              <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, target)} value={typeof f.value === 'number' ? f.value : null}
+                onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel} />
+            );
+          }
+          default: {
+            const tt = TEXT_TYPES[field.type] ?? { type: 'text' };
+            return (
+              <input id={id} type={tt.type} inputMode={tt.inputMode} className={cls} {...aria} disabled={ro}
+                maxLength={field.type === 'tax_id' ? 13 : field.maxLength} name={f.name} ref={f.ref}
+                value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />
+            );
+          }
+        }
+      }}
+    />
+  );
+}

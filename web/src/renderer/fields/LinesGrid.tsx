@@ -1,0 +1,88 @@
+import { useRef } from 'react';
+import { useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { Button } from 'primereact/button';
+import type { EntitySchema } from '../../../../engine/schema/schema-types.ts';
+import { loc } from '../../core/i18n.ts';
+import { defaultValues, type FormValues } from '../form-model.ts';
+import { FieldWidget } from './FieldWidget.tsx';
+
+export interface LinesGridProps {
+  name: string;
+  label: string;
+  child: EntitySchema;
+  control: Control<FormValues>;
+  related: Record<string, EntitySchema>;
+  errors: FieldErrors<FormValues>;
+  disabled?: boolean;
+}
+
+const ROW_HEIGHT = 48;
+const VIRTUAL_FROM = 40;
+
+function errorAt(errors: FieldErrors<FormValues>, path: string[]): string | undefined {
+  let cur: unknown = errors;
+  for (const p of path) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+  return (cur as { message?: string } | undefined)?.message;
+}
+
+/** An editable grid of a lines field: add and remove rows; long grids render only the visible rows. */
+export function LinesGrid({ name, label, child, control, related, errors, disabled }: LinesGridProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const { fields: rows, append, remove } = useFieldArray({ control, name: name as never, keyName: '_key' });
+  const parentField = child.parent?.field;
+  const cols = Object.entries(child.fields).filter(([n, f]) => !f.hidden && !f.readOnly && f.type !== 'lines' && n !== parentField);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtual = rows.length >= VIRTUAL_FROM;
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8, enabled: virtual });
+  const items = virtual ? virtualizer.getVirtualItems().map((v) => v.index) : rows.map((_, i) => i);
+  const padTop = virtual ? virtualizer.getVirtualItems()[0]?.start ?? 0 : 0;
+  const padBottom = virtual ? virtualizer.getTotalSize() - (virtualizer.getVirtualItems().at(-1)?.end ?? 0) : 0;
+
+  return (
+    <div className="bo-lines" role="group" aria-label={label}>
+      <div className={`bo-table-wrap ${virtual ? 'bo-lines-virtual' : ''}`} ref={scrollRef}>
+        <table className="bo-table bo-lines-table">
+          <thead>
+            <tr>
+              <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
+              {cols.map(([n, f]) => <th key={n} scope="col">{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {padTop > 0 && <tr style={{ height: padTop }} aria-hidden="true" />}
+            {items.map((i) => {
+              const row = rows[i]!;
+              return (
+                <tr key={row._key}>
+                  <td className="bo-line-no">{i + 1}</td>
+                  {cols.map(([n, f]) => {
+                    const err = errorAt(errors, [name, String(i), n]);
+                    const id = `${name}-${i}-${n}`;
+                    return (
+                      <td key={n}>
+                        <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
+                          invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
+                        {err && <small id={`${id}-error`} className="p-error bo-field-error">{err}</small>}
+                      </td>
+                    );
+                  })}
+                  <td className="bo-line-actions">
+                    <Button type="button" icon="pi pi-trash" text rounded severity="danger" aria-label={`${t('form.remove_line')} ${i + 1}`} onClick={() => remove(i)} disabled={disabled} />
+                  </td>
+                </tr>
+              );
+            })}
+            {padBottom > 0 && <tr style={{ height: padBottom }} aria-hidden="true" />}
+            {rows.length === 0 && <tr><td colSpan={cols.length + 2} className="bo-empty">{t('form.no_lines')}</td></tr>}
+          </tbody>
+        </table>
+      </div>
+      {errorAt(errors, [name]) && <small className="p-error">{errorAt(errors, [name])}</small>}
+      <Button type="button" icon="pi pi-plus" label={t('form.add_line')} size="small" outlined onClick={() => append(defaultValues(child) as never)} disabled={disabled} className="bo-add-line" />
+    </div>
+  );
+}
