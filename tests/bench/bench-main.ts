@@ -56,7 +56,7 @@ interface Server { name: 'generic' | 'hand'; port: number; headers: Record<strin
 
 async function startServer(name: Server['name'], file: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const wanted = CPU_PROF === 'both' || (CPU_PROF === 'hand' ? name === 'hand' : CPU_PROF !== '' && CPU_PROF !== '0' && name === 'generic');
-  const profile = wanted ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH_DIR, 'profiles'), '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : [];
+  const profile = wanted ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH_DIR, 'profiles', name)] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', ...profile, join(ROOT, 'tests/bench/bench-server.ts'), name, file], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, BENCH_JWT_SECRET: JWT_SECRET, ...extraEnv },
   });
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
     console.log(lines.join('\n'));
   } finally {
     for (const s of servers) await stopServer(s);
-    if (CPU_PROF && CPU_PROF !== '0') log(`CPU profile(s) written to ${join(BENCH_DIR, 'profiles')}`);
+    if (CPU_PROF && CPU_PROF !== '0') log(`CPU profiles written to ${join(BENCH_DIR, 'profiles')}/<server>/ (the largest file is the main thread)`);
   }
 }
 

@@ -50,7 +50,6 @@ export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop
       closeOnEscape={!backdrop}
       dismissableMask={false}
       modal
-      role="alertdialog"
       aria-label={header ?? message}
       style={{ width: CONFIRM_MODAL_WIDTH, maxWidth: '95vw' }}
       footer={footer}

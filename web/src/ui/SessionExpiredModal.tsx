@@ -23,7 +23,6 @@ export function SessionExpiredModal() {
       closeOnEscape={false}
       dismissableMask={false}
       modal
-      role="alertdialog"
       style={{ width: MODAL_WIDTH, maxWidth: '95vw' }}
       footer={<Button label={t('session.logout')} onClick={logout} autoFocus />}
       onHide={() => undefined}

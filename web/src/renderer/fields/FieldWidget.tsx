@@ -52,7 +52,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 minFractionDigits={scale} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
                 locale="en-US" disabled={ro} invalid={invalid} className={compact ? 'p-inputtext-sm' : ''}
                 inputClassName={field.type === 'money' ? 'num' : undefined}
-                aria-describedby={describedBy} ariaLabel={ariaLabel}
+                aria-describedby={describedBy} aria-label={ariaLabel}
                 {...(field.min !== undefined ? { min: field.min } : {})} {...(field.max !== undefined ? { max: field.max } : {})}
               />
             );
