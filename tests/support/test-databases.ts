@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -25,8 +26,8 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     const dir = mkdtempSync(join(tmpdir(), 'bo-test-'));
     return { dialect, url: join(dir, 'test.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const base = withDefaultUser(process.env.TEST_DATABASE_URL);
   const name = `bo_test_${process.pid}_${Date.now().toString(36)}_${++counter}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

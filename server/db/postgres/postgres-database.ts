@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { userInfo } from 'node:os';
 import { Kysely, PostgresDialect, sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
@@ -31,8 +32,15 @@ export const postgresAdapter: DialectAdapter = {
   isForeignKeyViolation: (err) => (err as { code?: string })?.code === '23503',
 };
 
+/** Like psql, a URL without a user name connects as the operating-system user (pg itself reads only $USER). */
+export function withDefaultUser(url: string): string {
+  const u = new URL(url);
+  if (!u.username) u.username = process.env.PGUSER ?? userInfo().username;
+  return u.toString();
+}
+
 export function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({ connectionString: withDefaultUser(url), max: Number(process.env.PG_POOL_SIZE ?? 10) });
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, adapter: postgresAdapter, close: () => kysely.destroy() };
 }
