@@ -21,6 +21,7 @@ import { registerSystemLogRoutes } from './audit/system-log-routes.ts';
 import { registerSessionRoutes } from './session/session-routes.ts';
 import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
+import { installAlertNotifier } from './realtime/alert-notifier.ts';
 
 export interface AppOptions {
   db: Database;
@@ -34,6 +35,8 @@ export interface AppOptions {
   hashLogN?: number;
   limiter?: SignInLimiter;
   redisUrl?: string;
+  /** How often to look for alerts that became due (ms). */
+  alertPollMs?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -55,6 +58,8 @@ const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: opts.bodyLimit ?? 1024 * 1024, trustProxy: false });
   installErrorHandler(app);
+  // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
+  app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
   const service = new EntityService(opts.db, opts.registry, policy);
@@ -102,6 +107,10 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   }
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl);
-  app.addHook('onClose', async () => realtime.close());
+  const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
+  app.addHook('onClose', async () => {
+    stopAlerts();
+    await realtime.close();
+  });
   return { app, service, policy, auth, realtime };
 }

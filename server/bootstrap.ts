@@ -11,6 +11,7 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
+import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
 export interface Started extends BuiltApp {
@@ -34,6 +35,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureAuthTables(db);
   await ensureBuiltinRoles(db);
   await ensureOverrideTable(db);
+  await ensureNumberingTable(db);
   await refreshOverrides(db, registry);
   return sync;
 }

@@ -56,6 +56,19 @@ export interface FieldDef {
   renamedFrom?: string[];
   /** file/image: accepted upload categories and mime types (used by the upload endpoint). */
   accept?: string[];
+  /** link: the target's field that holds a colour (#rrggbb), shown as a chip next to the value. */
+  colorField?: string;
+  /** Copies a value from a linked row when the link is set and this field is not: {"link": "contact_id", "field": "mobile_number"}. */
+  fillFrom?: { link: string; field: string };
+}
+
+/** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */
+export interface RelatedList {
+  key: string;
+  entity: string;
+  field: string;
+  label: LocalizedText;
+  columns?: string[];
 }
 
 export interface ListDefaults {
@@ -106,6 +119,8 @@ export interface AccessKeys {
   inventoryField?: string;
   companyField?: string;
   customerField?: string;
+  /** Personal rows (alerts): each user reads and marks only the rows whose ownerField is their own id. */
+  ownerField?: string;
 }
 
 export interface EntitySchema {
@@ -129,7 +144,8 @@ export interface EntitySchema {
   fields: Record<string, FieldDef>;
   indexes?: Array<{ fields: string[]; unique?: boolean }>;
   list?: ListDefaults;
-  form?: { sections: FormSection[] };
+  form?: { sections: FormSection[]; /** edit in a modal box over the list, on create and on edit */ modal?: boolean };
+  related?: RelatedList[];
   numbering?: NumberingSeries;
   workflow?: Workflow;
   access?: AccessKeys;

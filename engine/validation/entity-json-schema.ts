@@ -84,7 +84,13 @@ export function entityJsonSchema(entity: EntitySchema, mode: WriteMode, resolve:
       const c = resolve(child);
       return c ? entityJsonSchema(c, mode === 'patch' ? 'replace' : mode, resolve, true) : {};
     });
-    if (field.required && hasColumn(field) && mode !== 'patch' && field.default === undefined) required.push(name);
+    // a numbering series fills its field on create, so clients may leave it out
+    const numbered = entity.numbering?.field === name;
+    if (field.required && hasColumn(field) && mode !== 'patch' && field.default === undefined && !numbered) required.push(name);
+    if (field.type === 'lines') {
+      // the spec's deleteAddressList: ids of lines to remove, with the other lines merged instead of replaced
+      properties[`delete_${name}`] = { type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 } };
+    }
   }
   if (asLine) properties.id = { type: 'integer', minimum: 1 };
   return { type: 'object', additionalProperties: false, properties, required };

@@ -16,6 +16,9 @@ export function flagsFor(p: Principal, menuKey: string): PermissionFlags {
 
 const nothing = (): FilterNode => ({ kind: 'cond', path: ['id'], op: '_eq', value: 0 });
 const within = (field: string, ids: number[]): FilterNode => (ids.length ? { kind: 'cond', path: [field], op: '_in', value: ids } : nothing());
+/** A filter on a parent document, moved under the line's link to it ("your_company_id" → "billing_note_id.your_company_id"). */
+const underParent = (field: string, node: FilterNode): FilterNode =>
+  (node.kind === 'cond' ? { ...node, path: [field, ...node.path] } : { ...node, children: node.children.map((c) => underParent(field, c)) });
 
 /**
  * Spec section 6 enforced on the server: menu flags per role, the user type's
@@ -51,8 +54,8 @@ export class PermissionPolicy implements AccessPolicy {
     }
     const flags = flagsFor(p, this.menuKeyOf(entity));
     const flag: keyof PermissionFlags = action === 'read' ? 'view' : action === 'create' || action === 'update' || action === 'delete' ? 'edit' : action;
-    // everyone may read and edit their own account (rowFilter keeps them to it)
-    if (this.ownAccount(entity) && (action === 'read' || action === 'update')) return;
+    // everyone may read and edit their own account and their own personal rows (rowFilter keeps them to those)
+    if ((this.ownAccount(entity) || entity.access?.ownerField) && (action === 'read' || action === 'update')) return;
     if (!flags[flag] || (flag !== 'view' && flag !== 'edit' && !flags.view)) {
       throw new AppError('FORBIDDEN', `Your role may not ${flag} ${entity.labelPlural?.en ?? entity.label.en}`);
     }
@@ -63,11 +66,18 @@ export class PermissionPolicy implements AccessPolicy {
     if (!p) return null;
     const parts: FilterNode[] = [];
     const keys = entity.access ?? {};
+    // lines are visible exactly when their document is: they have their own list and export routes
+    const parent = entity.kind === 'lines' && entity.parent ? this.registry.get(entity.parent.entity) : undefined;
+    if (parent) {
+      const scope = this.rowFilter(ctx, parent);
+      if (scope) parts.push(underParent(entity.parent!.field, scope));
+    }
     if (this.ownAccount(entity) && !flagsFor(p, this.menuKeyOf(entity)).view) parts.push({ kind: 'cond', path: ['id'], op: '_eq', value: p.user.id });
     if (p.user.role_id === CUSTOMER_ROLE_ID) {
       if (keys.customerField) parts.push(p.user.customer_id ? { kind: 'cond', path: [keys.customerField], op: '_eq', value: p.user.customer_id } : nothing());
-      else if (!this.ownAccount(entity)) parts.push(nothing());
+      else if (!this.ownAccount(entity) && !parent) parts.push(nothing());
     }
+    if (keys.ownerField) parts.push({ kind: 'cond', path: [keys.ownerField], op: '_eq', value: p.user.id });
     if (p.userType?.is_limit_inventory_to_access && keys.inventoryField) parts.push(within(keys.inventoryField, p.user.inventory_allow));
     if (p.userType?.is_limit_company_to_access && keys.companyField) parts.push(within(keys.companyField, p.user.branch_company));
     if (parts.length === 0) return null;
@@ -77,7 +87,7 @@ export class PermissionPolicy implements AccessPolicy {
   canReadField(ctx: RequestContext, entity: EntitySchema): boolean {
     const p = principalOf(ctx);
     if (!p) return ctx.userId === null;
-    return flagsFor(p, this.menuKeyOf(entity)).view || this.ownAccount(entity);
+    return flagsFor(p, this.menuKeyOf(entity)).view || this.ownAccount(entity) || !!entity.access?.ownerField;
   }
 
   assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void {
@@ -105,6 +115,10 @@ export class PermissionPolicy implements AccessPolicy {
       }
     }
     const keys = entity.access ?? {};
+    if (keys.ownerField && action === 'update' && !flagsFor(p, this.menuKeyOf(entity)).edit) {
+      const other = Object.keys(changes).filter((f) => f !== 'is_read');
+      if (other.length) deny(`You may only mark your own ${entity.labelPlural?.en ?? entity.name} as read`);
+    }
     const inside = (field: string, allowed: number[]) => {
       const v = field === 'id' ? id : row[field];
       return v !== null && v !== undefined && allowed.includes(Number(v));

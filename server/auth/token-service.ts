@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,8 +33,17 @@ export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Uint8Arr
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+const VERIFIED_CACHE_SIZE = 5000;
+
 export class TokenService {
-  constructor(private readonly secret: Uint8Array, readonly ttlSeconds: number) {}
+  /** Imported once: handing jose raw bytes makes it import the key on every call. */
+  private readonly key: KeyObject;
+  /** Verified claims by token text; a token's claims never change, and expiry is re-checked on every hit. */
+  private readonly verified = new Map<string, TokenClaims>();
+
+  constructor(secret: Uint8Array, readonly ttlSeconds: number) {
+    this.key = createSecretKey(secret);
+  }
 
   async sign(userId: number, version: number): Promise<{ token: string; claims: TokenClaims }> {
     const jti = randomUUID();
@@ -45,14 +54,27 @@ export class TokenService {
       .setJti(jti)
       .setIssuedAt()
       .setExpirationTime(exp)
-      .sign(this.secret);
+      .sign(this.key);
     return { token, claims: { userId, version, jti, exp } };
   }
 
   /** Accepts HS256 only: "none" and every other algorithm are refused before the signature is looked at. */
   async verify(token: string): Promise<TokenClaims> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.exp * 1000 > Date.now()) return hit;
+      this.verified.delete(token);
+      throw new TokenError('expired');
+    }
+    const claims = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const userId = Number(payload.sub);
       if (!Number.isInteger(userId) || typeof payload.jti !== 'string' || typeof payload.ver !== 'number' || typeof payload.exp !== 'number') {
         throw new TokenError('invalid');

@@ -47,7 +47,7 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     const e = entity();
     service.policy.assertAllowed(ctx, e, 'read');
     const id = parseId(e, request.params.id);
-    const { fields } = service.parseQuery(e, { fields: request.query.fields }, ctx);
+    const fields = request.query.fields === undefined ? null : service.parseQuery(e, { fields: request.query.fields }, ctx).fields;
     return { success: true, data: await service.get(entityName, id, ctx, fields) };
   });
 

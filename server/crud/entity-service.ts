@@ -13,10 +13,13 @@ import { compileFilter, linkedValue, type CompileContext } from './filter-compil
 import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.ts';
 import { allowEverything, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
+import { nextNumber } from './numbering-series.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
 export type WriteListener = (trx: Kysely<any>, event: WriteEvent) => Promise<void>;
+/** Runs after the write's transaction committed; for side effects that must not happen on rollback (socket events). */
+export type CommitListener = (event: WriteEvent) => void;
 
 export interface ListResult {
   rows: Row[];
@@ -32,6 +35,9 @@ const ALIAS = 't';
 export class EntityService {
   readonly validators: ValidatorCache;
   private readonly listeners: WriteListener[] = [];
+  private readonly commitListeners: CommitListener[] = [];
+  /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
+  private readonly pending = new WeakMap<object, WriteEvent[]>();
   private readonly compileCtx: CompileContext;
 
   constructor(
@@ -45,6 +51,10 @@ export class EntityService {
 
   onWrite(listener: WriteListener): void {
     this.listeners.push(listener);
+  }
+
+  afterCommit(listener: CommitListener): void {
+    this.commitListeners.push(listener);
   }
 
   entity(name: string): EntitySchema {
@@ -75,9 +85,23 @@ export class EntityService {
     return eb.and(parts);
   }
 
+  /** Column definitions per merged schema object; a new override version brings new objects, so this never goes stale. */
+  private readonly columnCache = new WeakMap<EntitySchema, { defs: Map<string, FieldDef>; paths: string[][] }>();
+
+  private columnsOf(entity: EntitySchema): { defs: Map<string, FieldDef>; paths: string[][] } {
+    let c = this.columnCache.get(entity);
+    if (!c) {
+      const defs = columnDefs(entity);
+      c = { defs, paths: [...defs.keys()].map((k) => [k]) };
+      this.columnCache.set(entity, c);
+    }
+    return c;
+  }
+
   private selection(entity: EntitySchema, fields: string[][] | null): { paths: string[][]; defs: Map<string, FieldDef> } {
-    const defs = columnDefs(entity);
-    if (!fields) return { paths: [...defs.keys()].map((c) => [c]), defs };
+    const cached = this.columnsOf(entity);
+    if (!fields) return cached;
+    const defs = new Map(cached.defs);
     const paths = fields.some((p) => p.length === 1 && p[0] === 'id') ? fields : [['id'], ...fields];
     for (const p of paths) {
       if (p.length === 1) continue;
@@ -136,7 +160,7 @@ export class EntityService {
       if (f.type !== 'lines') continue;
       if (only && !only.some((p) => p[0] === name)) continue;
       const child = this.entity(f.entity!);
-      const defs = columnDefs(child);
+      const { defs } = this.columnsOf(child);
       const rows = await k.selectFrom(child.name).selectAll().where(child.parent!.field, '=', id).orderBy('line_no').orderBy('id').execute();
       out[name] = rows.map((r) => decodeRow(defs, r, null));
     }
@@ -178,7 +202,7 @@ export class EntityService {
     const inputs = bodies.map((body, i) => {
       try {
         this.checkBody(entity, 'create', body);
-        const input = withDefaults(entity, body as Row);
+        const input = withDefaults(entity, body as Row, false, ctx.userId);
         this.policy.assertWritableRow(ctx, entity, input, 'create', body as Row);
         return input;
       } catch (err) {
@@ -189,6 +213,9 @@ export class EntityService {
       const out: Row[] = [];
       for (const input of inputs) {
         await this.checkLinks(trx, entity, input);
+        const numbered = entity.numbering?.field;
+        if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
+        await this.applyFills(trx, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
@@ -210,9 +237,10 @@ export class EntityService {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
       this.checkBody(entity, mode, body, before);
-      const input = mode === 'replace' ? withDefaults(entity, body as Row, true) : (body as Row);
+      const input = mode === 'replace' ? withDefaults(entity, body as Row, true, ctx.userId) : (body as Row);
       this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
       await this.checkLinks(trx, entity, input);
+      await this.applyFills(trx, entity, input, body as Row);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)
         .set({ ...columns, updated_at: new Date().toISOString(), updated_by: ctx.userId })
@@ -250,15 +278,36 @@ export class EntityService {
 
   private async emit(trx: Kysely<any>, event: WriteEvent): Promise<void> {
     for (const l of this.listeners) await l(trx, event);
+    this.pending.get(trx)?.push(event);
+  }
+
+  /** Copies values from linked rows (fillFrom) for fields the request did not set itself. */
+  private async applyFills(trx: Kysely<any>, entity: EntitySchema, input: Row, sent: Row): Promise<void> {
+    for (const [name, f] of Object.entries(entity.fields)) {
+      if (!f.fillFrom || name in sent || !(f.fillFrom.link in sent)) continue;
+      const linkId = input[f.fillFrom.link];
+      if (linkId === null || linkId === undefined) { input[name] = null; continue; }
+      const target = this.entity(entity.fields[f.fillFrom.link]!.entity!);
+      const row = await trx.selectFrom(target.name).select(f.fillFrom.field).where('id', '=', Number(linkId)).executeTakeFirst();
+      const source = target.fields[f.fillFrom.field]!;
+      input[name] = row ? decodeRow(new Map([[f.fillFrom.field, source]]), row, null)[f.fillFrom.field] : null;
+    }
   }
 
   /** Runs a write in one transaction and turns constraint failures into catalogue errors. */
   async transaction<T>(entity: EntitySchema, work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    const events: WriteEvent[] = [];
+    let result: T;
     try {
-      return await this.db.kysely.transaction().execute(work);
+      result = await this.db.kysely.transaction().execute(async (trx) => {
+        this.pending.set(trx, events);
+        return work(trx);
+      });
     } catch (err) {
       throw this.translate(entity, err);
     }
+    for (const e of events) for (const l of this.commitListeners) l(e);
+    return result;
   }
 
   private translate(entity: EntitySchema, err: unknown): unknown {
@@ -300,15 +349,19 @@ export class EntityService {
   /** Replaces a document's lines: kept ids are updated, new ones inserted, missing ones deleted. */
   private async writeLines(trx: Kysely<any>, entity: EntitySchema, id: number, input: Row, ctx: RequestContext): Promise<void> {
     for (const [name, f] of Object.entries(entity.fields)) {
-      if (f.type !== 'lines' || !Array.isArray(input[name])) continue;
+      if (f.type !== 'lines' || (!Array.isArray(input[name]) && !Array.isArray(input[`delete_${name}`]))) continue;
+      if (!Array.isArray(input[name])) input = { ...input, [name]: [] };
       const child = this.entity(f.entity!);
       const parentField = child.parent!.field;
       const lines = input[name] as Row[];
+      const removals = Array.isArray(input[`delete_${name}`]) ? (input[`delete_${name}`] as number[]).map(Number) : null;
       const existing = new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
       const kept = new Set<number>();
       const now = new Date().toISOString();
+      // with an explicit delete list, lines not mentioned are kept and new ones go after them
+      const firstNo = removals ? existing.size + 1 : 1;
       for (const [i, line] of lines.entries()) {
-        const values = { ...encodeColumns(child, withDefaults(child, line, false)), line_no: i + 1 };
+        const values = { ...encodeColumns(child, withDefaults(child, line, false, ctx.userId)), ...(removals && line.id !== undefined ? {} : { line_no: firstNo + i }) };
         if (line.id !== undefined) {
           const lineId = Number(line.id);
           if (!existing.has(lineId) || kept.has(lineId)) {
@@ -320,7 +373,11 @@ export class EntityService {
           await trx.insertInto(child.name).values({ ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId }).execute();
         }
       }
-      const gone = [...existing].filter((x) => !kept.has(x));
+      if (removals) {
+        const foreign = removals.filter((x) => !existing.has(x));
+        if (foreign.length) throw new AppError('VALIDATION_FAILED', `delete_${name}: lines ${foreign.join(', ')} do not belong to this ${entity.name}`, { fields: [{ field: `delete_${name}`, code: 'line', message: 'names lines that do not belong to this record' }] });
+      }
+      const gone = removals ?? [...existing].filter((x) => !kept.has(x));
       if (gone.length) await trx.deleteFrom(child.name).where('id', 'in', gone).execute();
     }
   }
@@ -330,6 +387,10 @@ export function searchFields(entity: EntitySchema): string[] {
   const set = new Set(entity.searchFields ?? []);
   for (const [name, f] of Object.entries(entity.fields)) if (f.searchable) set.add(name);
   return [...set];
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
 function notFound(entity: EntitySchema, id: number): AppError {
@@ -345,12 +406,22 @@ export function bodyError(entity: EntitySchema, errors: FieldError[]): AppError 
   return new AppError(code, describeErrors(errors), { fields: errors });
 }
 
+/** "$NOW" and "$CURRENT_USER" are defaults resolved when a row is created. */
+export function resolveDefault(field: FieldDef, userId: number | null): unknown {
+  if (field.default === '$NOW') {
+    const now = new Date().toISOString();
+    return field.type === 'date' ? now.slice(0, 10) : now;
+  }
+  if (field.default === '$CURRENT_USER') return userId;
+  return field.default;
+}
+
 /** Fills field defaults on create; on replace (PUT) absent fields return to their default or empty. */
-function withDefaults(entity: EntitySchema, body: Row, replace = false): Row {
+function withDefaults(entity: EntitySchema, body: Row, replace = false, userId: number | null = null): Row {
   const out: Row = { ...body };
   for (const [name, f] of Object.entries(entity.fields)) {
     if (f.readOnly || !hasColumn(f) || name in out) continue;
-    if (f.default !== undefined) out[name] = f.default;
+    if (f.default !== undefined) out[name] = resolveDefault(f, userId);
     else if (replace) out[name] = null;
   }
   return out;

@@ -8,6 +8,7 @@ import { loadRole, loadUserType, principalOf, type RoleInfo, type UserTypeInfo }
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
+import { unreadAlerts } from '../realtime/alert-notifier.ts';
 
 const bit = (b: boolean) => (b ? 1 : 0);
 
@@ -111,8 +112,7 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
 
   const unread = async (userId: number): Promise<number> => {
     if (!registry.get('alert')) return 0; // alerts arrive with the CRM; until then nobody has any
-    const r = await k.selectFrom('alert').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('is_read', '=', 0).executeTakeFirst();
-    return Number(r?.n ?? 0);
+    return unreadAlerts(k, userId);
   };
 
   app.get<{ Params: { userId: string } }>('/public/alert/user/:userId/number/notread', async (request) => {

@@ -18,6 +18,7 @@ import { prepareDatabase } from '../../server/bootstrap.ts';
 import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp } from '../../server/app.ts';
 import { jwtVerify } from 'jose';
+import { createSecretKey } from 'node:crypto';
 import { LEDGER } from '../../seed/bulk-seed.ts';
 import { SCHEMAS_DIR } from './bench-db.ts';
 
@@ -72,7 +73,7 @@ function handServer(file: string, q: HandSql, checkToken: boolean): { app: Fasti
   const app = Fastify({ logger: false });
   if (checkToken) {
     // any real endpoint authenticates: verify the same HS256 bearer token (no permission lookup)
-    const key = secret();
+    const key = createSecretKey(secret()); // imported once, not on every verify
     app.addHook('onRequest', async (request, reply) => {
       const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
       try {

@@ -41,6 +41,9 @@ export function withDefaultUser(url: string): string {
 
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: withDefaultUser(url), max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
+  // but an unhandled 'error' event would take the process down
+  pool.on('error', (err) => console.error(`[backoffice] PostgreSQL connection lost: ${err.message}`));
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, adapter: postgresAdapter, close: () => kysely.destroy() };
 }

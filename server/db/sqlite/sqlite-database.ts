@@ -72,7 +72,11 @@ export const sqliteAdapter: DialectAdapter = {
     if (!cols.length) return { index: null };
     return { index: `ux_${cols[0]![0]}_${cols.map((c) => c[1]).join('_')}` };
   },
-  isForeignKeyViolation: (err) => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  // ON DELETE RESTRICT reports as SQLITE_CONSTRAINT_TRIGGER, other foreign key failures as ..._FOREIGNKEY
+  isForeignKeyViolation: (err) => {
+    const e = err as { code?: string; message?: string };
+    return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (!!e?.code?.startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY constraint failed/.test(e.message ?? ''));
+  },
 };
 
 export function openSqlite(file: string): Database {

@@ -1,4 +1,5 @@
-import { atomFamily, atomWithStorage, createJSONStorage } from 'jotai/utils';
+import type { WritableAtom } from 'jotai';
+import { atomWithStorage, createJSONStorage, RESET } from 'jotai/utils';
 
 /** The table view choices the product remembers per path (spec section 1). */
 export interface TableView {
@@ -27,10 +28,20 @@ export const TABLE_VIEW_PREFIX = 'tableView:';
 
 const storage = createJSONStorage<TableView>(() => sessionStorage);
 
-/** One storage-backed atom per path; coming back to a list restores its view. */
-export const tableViewAtom = atomFamily((path: string) =>
-  atomWithStorage<TableView>(`${TABLE_VIEW_PREFIX}${path}`, DEFAULT_TABLE_VIEW, storage, { getOnInit: true }),
-);
+type ViewAtom = WritableAtom<TableView, [TableView | typeof RESET | ((prev: TableView) => TableView | typeof RESET)], void>;
+const family = new Map<string, ViewAtom>();
+
+/** One storage-backed atom per path (an atom family); coming back to a list restores its view. */
+export function tableViewAtom(path: string): ViewAtom {
+  let a = family.get(path);
+  if (!a) {
+    a = atomWithStorage<TableView>(`${TABLE_VIEW_PREFIX}${path}`, DEFAULT_TABLE_VIEW, storage, { getOnInit: true });
+    family.set(path, a);
+  }
+  return a;
+}
+/** Forgets the in-memory atom of a path (the stored view stays). */
+tableViewAtom.remove = (path: string): void => { family.delete(path); };
 
 /** Applies a change; a change of anything but the page sends the list back to page 1. */
 export function nextView(prev: TableView, change: Partial<TableView>): TableView {

@@ -18,7 +18,7 @@ export default function Home() {
       <div className="bo-home-grid">
         {groups.map((g) => (
           <div key={g.key} className="bo-card">
-            <h2>{t(`menu_group.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key })}</h2>
+            <h2>{t(`menu.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key })}</h2>
             <ul>
               {g.submenu.slice(0, 8).map((s) => (
                 <li key={s.keyAction}><Link to={s.path}>{t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) })}</Link></li>

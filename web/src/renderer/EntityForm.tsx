@@ -6,6 +6,7 @@ import { Button } from 'primereact/button';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { api, ApiError } from '../core/http-client.ts';
 import { loc } from '../core/i18n.ts';
+import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
 import { toast } from '../core/toast-bus.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
@@ -71,7 +72,7 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
   }, [dirty]);
 
   const listPath = `/${entity.name}`;
-  const entityLabel = loc(entity.label, lang);
+  const entityLabel = entityText(t, entity);
 
   const onSubmit = async (body: FormValues) => {
     try {
@@ -123,7 +124,7 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
   if (!record) return <Spinner />;
 
   const title = singleton
-    ? loc(entity.label, lang)
+    ? entityLabel
     : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${String(record[entity.titleField] ?? `#${id}`)}`;
   const readOnlyEntity = entity.kind === 'ledger';
 
@@ -150,14 +151,14 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
                     if (!child) return null;
                     return (
                       <div key={name} className="bo-field bo-field-wide">
-                        <LinesGrid name={name} label={loc(field.label, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity} />
+                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity} />
                       </div>
                     );
                   }
                   return (
                     <div key={name} className={`bo-field ${field.type === 'text' || field.type === 'json' ? 'bo-field-wide' : ''} ${field.type === 'boolean' ? 'bo-field-check' : ''}`} data-field={name}>
                       <label htmlFor={fid}>
-                        {loc(field.label, lang)}
+                        {fieldLabel(t, entity.name, name, field, lang)}
                         {required && <span className="bo-required" aria-hidden="true"> *</span>}
                       </label>
                       <FieldWidget name={name} field={field} control={control} related={related} lang={lang} id={fid}

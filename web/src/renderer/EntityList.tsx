@@ -10,6 +10,7 @@ import { Button } from 'primereact/button';
 import { MultiSelect } from 'primereact/multiselect';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { loc } from '../core/i18n.ts';
+import { entityLabel, fieldLabel } from '../core/labels.ts';
 import { tableViewAtom, nextView, type TableView } from '../core/table-view-memory.ts';
 import { useEntityList } from '../core/use-entity-list.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
@@ -67,7 +68,7 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
 
   const columns = useMemo(() => cols.map((c: ListColumn) => helper.accessor((row: Row) => row[c.valueKey], {
     id: c.sortKey,
-    header: loc(c.field.label, lang),
+    header: fieldLabel(t, entity.name, c.name, c.field, lang),
     cell: (info) => <CellValue field={c.field} value={info.getValue()} lang={lang} />,
   })), [cols, lang]);
   const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
@@ -94,7 +95,7 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
   });
 
   const filterNames = entity.list?.filters ?? (entity.list?.columns ?? []).filter((n) => entity.fields[n]);
-  const title = loc(entity.labelPlural ?? entity.label, lang);
+  const title = entityLabel(t, entity, true);
   const canCreate = entity.kind !== 'ledger';
   const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
 
@@ -120,7 +121,7 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
         <MultiSelect
           aria-label={t('list.columns')}
           value={cols.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}
-          options={cols.map((c) => ({ label: loc(c.field.label, lang), value: c.name }))}
+          options={cols.map((c) => ({ label: fieldLabel(t, entity.name, c.name, c.field, lang), value: c.name }))}
           onChange={(e) => update({ hiddenColumns: cols.map((c) => c.name).filter((n) => !(e.value as string[]).includes(n)) })}
           selectedItemsLabel={`${t('list.columns')} ({0})`}
           maxSelectedLabels={0}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { loc } from '../core/i18n.ts';
+import { fieldLabel } from '../core/labels.ts';
 import { fieldCond, filterKind, withFieldFilter } from './list-columns.ts';
 import { displayFieldOf } from './format-value.ts';
 import { LinkSelect } from './fields/LinkSelect.tsx';
@@ -24,7 +25,7 @@ export function ListFilters({ entity, related, names, filter, onChange }: ListFi
         if (!field) return null;
         const kind = filterKind(field);
         if (!kind) return null;
-        const label = loc(field.label, lang);
+        const label = fieldLabel(t, entity.name, name, field, lang);
         const cond = fieldCond(filter, name);
         const set = (c: Record<string, unknown> | null) => onChange(withFieldFilter(filter, name, c));
         const id = `filter-${name}`;

@@ -37,8 +37,8 @@ export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop
   };
   const footer = (
     <div className="bo-dialog-footer">
-      {!backdrop && <Button label={t('common.cancel')} severity="secondary" outlined onClick={() => onCancel?.()} disabled={busy} />}
-      <Button label={confirmLabel ?? t('common.delete')} severity={confirmLabel ? undefined : 'danger'} onClick={confirm} loading={busy} autoFocus />
+      {!backdrop && <Button label={t('confirm.cancel')} severity="secondary" outlined onClick={() => onCancel?.()} disabled={busy} />}
+      <Button label={confirmLabel ?? t('confirm.delete')} severity={confirmLabel ? undefined : 'danger'} onClick={confirm} loading={busy} autoFocus />
     </div>
   );
   return (

@@ -6,7 +6,7 @@ export function LoadingScreen() {
   const { t } = useTranslation();
   return (
     <div className="bo-loading" data-testid="loading-screen">
-      <Spinner label={t('loading.text')} />
+      <Spinner label={t('common.loading')} />
     </div>
   );
 }

@@ -18,7 +18,7 @@ export function SessionExpiredModal() {
   return (
     <Dialog
       visible={visible}
-      header={t('session.expired_title')}
+      header={t('session.expired.title')}
       closable={false}
       closeOnEscape={false}
       dismissableMask={false}
@@ -27,7 +27,7 @@ export function SessionExpiredModal() {
       footer={<Button label={t('session.logout')} onClick={logout} autoFocus />}
       onHide={() => undefined}
     >
-      <p>{t('session.expired_message')}</p>
+      <p>{t('session.expired.message')}</p>
     </Dialog>
   );
 }

@@ -35,7 +35,7 @@ export function SideMenu() {
     <nav className="bo-sidemenu" aria-label={t('header.menu')}>
       {groups.length === 0 && <p className="bo-muted bo-menu-empty">{t('menu.empty')}</p>}
       {groups.map((g) => {
-        const title = t(`menu_group.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key });
+        const title = t(`menu.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key });
         const open = !closed[g.key];
         return (
           <div key={g.key} className="bo-menu-group">

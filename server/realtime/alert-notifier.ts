@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { Realtime } from './socket-server.ts';
+
+export const ALERT_EVENT = 'update-alert-number';
+
+/** Unread alerts are those not read and already due. */
+export async function unreadAlerts(k: Kysely<any>, userId: number): Promise<number> {
+  const r = await k.selectFrom('alert').select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId).where('is_read', '=', 0).where('due_at', '<=', new Date().toISOString())
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/**
+ * Tells a user's sockets their unread count whenever it may have moved: an
+ * alert for them was created, changed, read or deleted (after commit), or one
+ * became due (checked every `pollMs`).
+ */
+export function installAlertNotifier(service: EntityService, realtime: Realtime, k: Kysely<any>, opts: { pollMs: number; onError: (err: unknown) => void }): () => void {
+  const push = async (userId: number) => {
+    realtime.toUser(userId, ALERT_EVENT, { notificationNumber: await unreadAlerts(k, userId) });
+  };
+  service.afterCommit((e) => {
+    if (e.entity !== 'alert') return;
+    const users = new Set([e.before?.user_id, e.after?.user_id].filter((u) => u !== null && u !== undefined).map(Number));
+    for (const u of users) push(u).catch(opts.onError);
+  });
+  let last = new Date().toISOString();
+  const timer = setInterval(() => {
+    const now = new Date().toISOString();
+    const since = last;
+    last = now;
+    k.selectFrom('alert').select('user_id').distinct()
+      .where('is_read', '=', 0).where('due_at', '>', since).where('due_at', '<=', now)
+      .execute()
+      .then((rows) => Promise.all(rows.map((r) => push(Number(r.user_id)))))
+      .catch(opts.onError);
+  }, opts.pollMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { readConfig } from '../../server/config/app-config.ts';
+import { bootstrap, type Started } from '../../server/bootstrap.ts';
+import { ensureWebBuilt, registerWebStatic } from '../../server/web/web-static.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const ARTIFACTS = join(ROOT, 'tests', 'artifacts');
+export const ADMIN_PASSWORD = 'E2e-admin-Pass-1';
+export const DEMO_PASSWORD = 'E2e-demo-Pass-1';
+
+export interface E2eServer {
+  baseUrl: string;
+  started: Started;
+  close(): Promise<void>;
+}
+
+/** The real server on a temporary database with the demo data, serving the built web app. */
+export async function startServer(): Promise<E2eServer> {
+  const dist = await ensureWebBuilt(ROOT);
+  const dir = mkdtempSync(join(tmpdir(), 'bo-e2e-'));
+  const config = readConfig({
+    ...process.env, DATA_DIR: dir, DATABASE_URL: join(dir, 'e2e.sqlite'), PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent',
+    ADMIN_PASSWORD, DEMO_PASSWORD, SCHEMAS_DIR: join(ROOT, 'schemas'),
+  });
+  const started = await bootstrap(config, { web: (app) => registerWebStatic(app, dist), hashLogN: 10 });
+  const address = await started.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    baseUrl: address,
+    started,
+    async close() {
+      await started.app.close();
+      await started.db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
+}
+
+/** Collects page errors so a test can assert the app never threw. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}

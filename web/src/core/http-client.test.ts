@@ -1,0 +1,76 @@
+// @vitest-environment happy-dom
+import { describe, expect, it, beforeEach } from 'vitest';
+import { api, ApiError, CANNOT_CONNECT, setTokenSource, useFetchForTests } from './http-client.ts';
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+describe('http client', () => {
+  let seen: Request[] = [];
+  let bodies: string[] = [];
+  beforeEach(() => { seen = []; bodies = []; setTokenSource(() => 'tok-123'); });
+
+  const serve = (answer: (req: Request) => Response | Promise<Response>) =>
+    useFetchForTests((async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(String(input), init);
+      seen.push(req);
+      bodies.push(req.body ? await req.clone().text() : '');
+      return answer(req);
+    }) as typeof fetch);
+
+  it('sends the Bearer token and JSON', async () => {
+    serve(() => json(200, { success: true, data: { ok: 1 } }));
+    const res = await api.post<{ data: { ok: number } }>('http://x.test/api/role/id', { role_id: 1 });
+    expect(res.data.ok).toBe(1);
+    expect(seen[0]!.headers.get('authorization')).toBe('Bearer tok-123');
+    expect(seen[0]!.headers.get('content-type')).toContain('application/json');
+    expect(JSON.parse(bodies[0]!)).toEqual({ role_id: 1 });
+  });
+
+  it('sends no content type on a body-less DELETE', async () => {
+    serve(() => json(200, { success: true, data: { id: 1 } }));
+    await api.delete('http://x.test/api/customer/1');
+    expect(seen[0]!.method).toBe('DELETE');
+    expect(seen[0]!.headers.get('content-type')).toBeNull();
+  });
+
+  it('maps a failure with no response to 408 "Cannot connect to the server"', async () => {
+    serve(() => { throw new TypeError('Failed to fetch'); });
+    const err = await api.get('http://x.test/api/customer').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(408);
+    expect((err as ApiError).message).toBe(CANNOT_CONNECT);
+  });
+
+  it('maps the error envelope: status, code, message and field errors', async () => {
+    serve(() => json(400, {
+      success: false,
+      error: { code: 'VALIDATION_FAILED', message: 'Some fields are not valid', details: { fields: [{ field: 'items.0.qty', code: 'required', message: 'is required' }] } },
+    }));
+    const err = (await api.post('http://x.test/api/customer', {}).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(400);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.message).toBe('Some fields are not valid');
+    expect(err.fields).toEqual([{ field: 'items.0.qty', code: 'required', message: 'is required' }]);
+  });
+
+  it('keeps the status of a non-JSON error answer', async () => {
+    serve(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
+    const err = (await api.get('http://x.test/api/settingsite/1').catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(502);
+    expect(err.code).toBe('HTTP_502');
+  });
+
+  it('maps 401 so callers can show the session-expired modal', async () => {
+    serve(() => json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Sign in to continue' } }));
+    const err = (await api.get('http://x.test/api/menu').catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(401);
+    expect(err.code).toBe('UNAUTHORIZED');
+  });
+
+  it('has no timeout: a slow answer still arrives', async () => {
+    serve(() => new Promise((r) => setTimeout(() => r(json(200, { success: true, data: 1 })), 50)));
+    await expect(api.get('http://x.test/api/slow')).resolves.toEqual({ success: true, data: 1 });
+  });
+});
