@@ -22,6 +22,7 @@ import { registerSessionRoutes } from './session/session-routes.ts';
 import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
+import { registerFileRoutes } from './files/file-routes.ts';
 
 export interface AppOptions {
   db: Database;
@@ -35,6 +36,9 @@ export interface AppOptions {
   hashLogN?: number;
   limiter?: SignInLimiter;
   redisUrl?: string;
+  /** Where uploads are kept, and the largest accepted file. */
+  uploadDir: string;
+  uploadMaxBytes?: number;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
@@ -100,6 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerAuthRoutes(app, { db: k, auth, limiter: opts.limiter ?? new SignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
+  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.can(ctx, policy.menuKeyOf(e), 'view') || e.name === 'user_account');
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);

@@ -1,12 +1,15 @@
 import { readConfig } from './config/app-config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { SchemaLoadError } from '../engine/schema/schema-loader.ts';
+import { resolve } from 'node:path';
+import { ensureWebBuilt, registerWebStatic } from './web/web-static.ts';
 
 const log = (msg: string) => console.log(`[backoffice] ${msg}`);
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const started = await bootstrap(config, { log });
+  const dist = await ensureWebBuilt(resolve(import.meta.dirname, '..'), log);
+  const started = await bootstrap(config, { log, web: (app) => registerWebStatic(app, dist) });
   const close = async () => {
     await started.app.close();
     await started.db.close();

@@ -14,6 +14,7 @@ export interface AppConfig {
   adminPassword?: string;
   demoPassword?: string;
   redisUrl?: string;
+  uploadMaxBytes: number;
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -36,6 +37,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     demoPassword: env.DEMO_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
   };
 }
 

@@ -130,8 +130,10 @@ export class EntityService {
         ? q.orderBy(`${ALIAS}.${s.path[0]}`, s.desc ? 'desc' : 'asc')
         : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileCtx) as never, s.desc ? 'desc' : 'asc');
     }
-    // a stable tiebreaker keeps pages from overlapping when sort values repeat
-    if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, 'asc');
+    // a stable tiebreaker keeps pages from overlapping when sort values repeat; it runs in the
+    // direction of the last key so an index on (filter, sort key) also yields id order (rowid is its last column)
+    const lastDesc = query.sort.length ? query.sort[query.sort.length - 1]!.desc : false;
+    if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, lastDesc ? 'desc' : 'asc');
     const rows = await q.limit(query.limit).offset(query.offset).execute();
     const soft = softDeleteColumn(entity);
     const result: ListResult = { rows: rows.map((r) => decodeRow(defs, r, soft)) };
@@ -316,7 +318,9 @@ export class EntityService {
     if (unique) {
       const fields = uniqueFields(entity, unique.index) ?? uniqueFieldsOfLines(this.registry, entity, unique.index);
       const names = fields?.join(', ') ?? 'a unique field';
-      return new AppError('CONFLICT', `Another ${entity.name} already has this ${names}`, { fields: fields ?? [] });
+      return new AppError('CONFLICT', `Another ${entity.label.en} already has this ${names}`, {
+        fields: (fields ?? []).map((field) => ({ field, code: 'unique', message: 'is already used by another record' })),
+      });
     }
     if (this.db.adapter.isForeignKeyViolation(err)) {
       return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);

@@ -200,11 +200,11 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
 
   it('CONFLICT names the field in details.fields, on create and on update', async () => {
     const res = await PRODUCERS.CONFLICT!();
-    expect(res.json().error.details.fields).toEqual(['code']);
+    expect(res.json().error.details.fields).toEqual([{ field: 'code', code: 'unique', message: 'is already used by another record' }]);
     const other = (await call('POST', '/api/ec_widget', { code: 'W-5', name: 'other' })).json().data.id;
     const patch = await call('PATCH', `/api/ec_widget/${other}`, { code: 'W-1' });
     expect(patch.statusCode).toBe(409);
-    expect(patch.json().error.details.fields).toEqual(['code']);
+    expect(patch.json().error.details.fields).toEqual([{ field: 'code', code: 'unique', message: 'is already used by another record' }]);
   });
 
   it('IN_USE leaves both records in place', async () => {

@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 /**
  * One benchmark server, run as a child process of bench-main.ts so that
  * autocannon and the server do not share an event loop:
@@ -39,7 +42,7 @@ async function genericServer(file: string): Promise<{ app: FastifyInstance; head
   const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
   const db = openDatabase(file);
   await prepareDatabase(db, registry); // schema sync is skipped: the bench database is synced already
-  const built = await buildApp({ db, registry, jwtSecret: secret(), hashLogN: HASH_LOG_N });
+  const built = await buildApp({ db, registry, jwtSecret: secret(), hashLogN: HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bench-uploads-')) });
   await ensureAdmin(db, built.service, ADMIN_PASSWORD, HASH_LOG_N);
   const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
   const token = (res.json() as { data?: { id_token?: string } }).data?.id_token;

@@ -215,7 +215,7 @@ describe.each(testDialects())('accounts and sign-in on %s', (dialect) => {
     const GUARDED = [
       ['GET', '/api/product'], ['GET', '/api/billing_note'], ['GET', '/api/customer'], ['GET', '/api/inventory'], ['GET', '/api/stock_movement'],
       ['GET', '/api/your_company'], ['GET', '/api/user_account'], ['GET', '/api/user_role'], ['GET', '/api/user_type'], ['GET', '/api/staff'],
-      ['GET', '/api/billing_note_item'], ['GET', '/api/product/1'], ['GET', '/api/product/export'], ['POST', '/api/product'], ['PATCH', '/api/product/1'],
+      ['GET', '/api/billing_note_item'], ['GET', '/api/product/1'], ['GET', '/api/product/export'], ['POST', '/api/product'], ['POST', '/api/product/bulk'], ['PATCH', '/api/product/1'],
       ['PUT', '/api/product/1'], ['DELETE', '/api/product/1'], ['GET', '/api/meta/entities'], ['GET', '/api/meta/entities/product'], ['GET', '/api/menu'],
       ['GET', '/api/system_log'], ['GET', '/api/system_log/1'], ['GET', '/api/settingsite/1'], ['GET', '/api/language/content/website_main'],
       ['POST', '/api/role/id'], ['POST', '/api/user_type/role'], ['GET', '/api/user_type/by_role/1'], ['GET', '/api/alert/number/notread'],

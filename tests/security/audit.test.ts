@@ -2,7 +2,7 @@
  * The audit trail (system_log): one row per kind of event, readable by date
  * and by id, never alterable through the API, and safe against log injection.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError, PASSWORD, today, type Headers } from '../support/security-fixtures.ts';
@@ -33,11 +33,13 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
   };
-  const find = async (pred: (r: LogRow) => boolean): Promise<LogRow> => {
-    const row = (await log()).find(pred);
-    expect(row, 'expected audit row').toBeDefined();
-    return row!;
-  };
+  /** access_denied rows are written in onResponse, after the answer is sent, so a lookup waits briefly for them. */
+  const find = async (pred: (r: LogRow) => boolean): Promise<LogRow> =>
+    vi.waitFor(async () => {
+      const row = (await log()).find(pred);
+      expect(row, 'expected audit row').toBeDefined();
+      return row!;
+    }, { timeout: 3000, interval: 50 });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -72,10 +74,10 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
   it('a refused write is not logged as a change, but as access_denied', async () => {
     const res = await c.call('POST', '/api/product', clerk.headers, { code: 'DENIED-1', name_th: 'x', unit: 'ชิ้น' });
     expectError(res, 403, 'FORBIDDEN');
+    const denied = await find((r) => r.action === 'access_denied' && r.user_id === clerk.id);
+    expect(denied).toMatchObject({ username: clerk.username, entity: 'product', message: 'POST /api/product answered 403' });
     const rows = await log();
     expect(rows.some((r) => r.action === 'create' && r.entity === 'product' && JSON.stringify(r.changes).includes('DENIED-1'))).toBe(false);
-    const denied = rows.find((r) => r.action === 'access_denied' && r.user_id === clerk.id);
-    expect(denied).toMatchObject({ username: clerk.username, entity: 'product', message: 'POST /api/product answered 403' });
   });
 
   it('a request without a valid token is logged as access_denied with no user', async () => {
@@ -151,6 +153,7 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
 
   it('control characters in a refused URL do not reach the stored message raw', async () => {
     expectError(await c.call('GET', '/api/customer?x=%0Aforged%20line%0D', { authorization: 'Bearer nope' }), 401, 'UNAUTHORIZED');
+    await find((r) => r.action === 'access_denied' && (r.message ?? '').includes('forged'));
     const rows = await t.db.kysely.selectFrom('system_log').select(['message', 'entity']).where('action', '=', 'access_denied').execute();
     for (const r of rows) expect(`${r.message}${r.entity}`).not.toMatch(/[\u0000-\u001f]/);
   });

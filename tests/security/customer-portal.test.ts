@@ -152,6 +152,15 @@ describe.each(testDialects())('customer portal role on %s', (dialect) => {
       expect((await c.call('GET', `/api/billing_note/${myNote}`, c.admin)).json().data.customer_id).toBe(mine);
     });
 
+    it('a bulk of billing notes with one for another customer is refused whole', async () => {
+      const items = [c.billingNoteBody(mine, company), c.billingNoteBody(other, company)];
+      const res = await c.call('POST', '/api/billing_note/bulk', me.headers, { items });
+      expectError(res, 403, 'FORBIDDEN');
+      expect(res.json().error.details.index).toBe(1);
+      expect(idsOf(await c.call('GET', `/api/billing_note?filter=${q({ bill_no: { _in: items.map((i) => i.bill_no) } })}`, c.admin))).toEqual([]);
+      expectError(await c.call('POST', '/api/customer/bulk', me.headers, { items: [{ code: c.next('CB'), customer_type: 'individual', name_th: 'x' }] }), 403, 'FORBIDDEN');
+    });
+
     it('cannot touch another customer\'s billing note', async () => {
       expectError(await c.call('PATCH', `/api/billing_note/${otherNote}`, me.headers, { note: 'hijack' }), 404, 'NOT_FOUND');
       expectError(await c.call('PUT', `/api/billing_note/${otherNote}`, me.headers, c.billingNoteBody(mine, company)), 404, 'NOT_FOUND');

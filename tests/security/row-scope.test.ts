@@ -194,6 +194,50 @@ describe.each(testDialects())('row restrictions on %s', (dialect) => {
     });
   });
 
+  describe('bulk create (POST /api/{entity}/bulk) with one forbidden row is refused whole', () => {
+    const countByRef = async (refs: unknown[]) =>
+      idsOf(await c.call('GET', `/api/stock_movement?filter=${q({ ref_doc: { _in: refs } })}`, c.admin)).length;
+
+    it('an inventory-limited user: two rows in A and one in B → 403 naming the row, nothing written', async () => {
+      const items = [c.stockMovementBody(product, invA), c.stockMovementBody(product, invA), c.stockMovementBody(product, invB)];
+      const res = await c.call('POST', '/api/stock_movement/bulk', stock, { items });
+      expectError(res, 403, 'FORBIDDEN');
+      expect(res.json().error.details.index).toBe(2);
+      expect(res.json().error.message).toMatch(/^item 2: /);
+      expect(await countByRef(items.map((i) => i.ref_doc))).toBe(0);
+    });
+
+    it('the forbidden row first, or in the middle, changes nothing either', async () => {
+      for (const order of [[invB, invA, invA], [invA, invB, invA]]) {
+        const items = order.map((inv) => c.stockMovementBody(product, inv));
+        expectError(await c.call('POST', '/api/stock_movement/bulk', stock, { items }), 403, 'FORBIDDEN');
+        expect(await countByRef(items.map((i) => i.ref_doc))).toBe(0);
+      }
+    });
+
+    it('control: all rows in allowed inventories are created', async () => {
+      const items = [c.stockMovementBody(product, invA), c.stockMovementBody(product, invA)];
+      const res = await c.call('POST', '/api/stock_movement/bulk', stock, { items });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(await countByRef(items.map((i) => i.ref_doc))).toBe(2);
+    });
+
+    it('a company-limited user: billing notes with one for another company → 403, no note and no line written', async () => {
+      const lines = (await c.call('GET', '/api/billing_note_item?meta=total_count&limit=1', c.admin)).json().meta.total_count;
+      const items = [c.billingNoteBody(customer, coA), c.billingNoteBody(customer, coB)];
+      expectError(await c.call('POST', '/api/billing_note/bulk', office, { items }), 403, 'FORBIDDEN');
+      expect(idsOf(await c.call('GET', `/api/billing_note?filter=${q({ bill_no: { _in: items.map((i) => i.bill_no) } })}`, c.admin))).toEqual([]);
+      expect((await c.call('GET', '/api/billing_note_item?meta=total_count&limit=1', c.admin)).json().meta.total_count).toBe(lines);
+    });
+
+    it('a role without edit cannot bulk create at all', async () => {
+      const viewer = await c.staff('bulkview', { stock_movement: { view: true } });
+      const items = [c.stockMovementBody(product, invA)];
+      expectError(await c.call('POST', '/api/stock_movement/bulk', viewer.headers, { items }), 403, 'FORBIDDEN');
+      expect(await countByRef(items.map((i) => i.ref_doc))).toBe(0);
+    });
+  });
+
   describe('a document with lines is one request: one forbidden part refuses it whole', () => {
     it('a company-limited user saving a billing note with lines for another company writes neither the note nor any line', async () => {
       const before = (await c.call('GET', '/api/billing_note_item?meta=total_count&limit=1', c.admin)).json().meta.total_count;

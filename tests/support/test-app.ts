@@ -6,7 +6,9 @@ import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { createTestDatabase, type DialectName, type TestDatabase } from './test-databases.ts';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 export const TEST_SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret-0123');
 /** scrypt at 2^12 keeps tests fast; production uses 2^17. */
@@ -30,7 +32,7 @@ export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_D
   const registry = new SchemaRegistry(readSchemaDir(schemasDir));
   const db = openDatabase(testDb.url);
   await prepareDatabase(db, registry);
-  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N });
+  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024 });
   await ensureAdmin(db, built.service, ADMIN_PASSWORD, TEST_HASH_LOG_N);
   const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
   const token = res.json().data?.id_token;

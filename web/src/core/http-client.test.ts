@@ -55,6 +55,13 @@ describe('http client', () => {
     expect(err.fields).toEqual([{ field: 'items.0.qty', code: 'required', message: 'is required' }]);
   });
 
+  it('maps a conflict that names only its fields', async () => {
+    serve(() => json(409, { success: false, error: { code: 'CONFLICT', message: 'Another customer already has this code', details: { fields: ['code'] } } }));
+    const err = (await api.put('http://x.test/api/customer/2', { code: 'C001' }).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(409);
+    expect(err.fields).toEqual([{ field: 'code', code: 'CONFLICT', message: 'Another customer already has this code' }]);
+  });
+
   it('keeps the status of a non-JSON error answer', async () => {
     serve(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     const err = (await api.get('http://x.test/api/settingsite/1').catch((e: unknown) => e)) as ApiError;

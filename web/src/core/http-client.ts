@@ -48,9 +48,13 @@ export async function toApiError(err: unknown): Promise<ApiError> {
     const status = err.response.status;
     let body: unknown = null;
     try { body = await err.response.clone().json(); } catch { /* not JSON */ }
-    const e = (body as { error?: { code?: string; message?: string; details?: { fields?: FieldError[] } } } | null)?.error;
+    const e = (body as { error?: { code?: string; message?: string; details?: { fields?: Array<FieldError | string> } } } | null)?.error;
     const message = e?.message ?? (body as { message?: string } | null)?.message ?? (err.response.statusText || `HTTP ${status}`);
-    return new ApiError(status, message, e?.code ?? `HTTP_${status}`, e?.details?.fields ?? [], e?.details);
+    const code = e?.code ?? `HTTP_${status}`;
+    // validation errors list {field, code, message}; a conflict lists just the field names
+    const fields = (Array.isArray(e?.details?.fields) ? e!.details!.fields! : []).map((f) =>
+      typeof f === 'string' ? { field: f, code, message } : f);
+    return new ApiError(status, message, code, fields, e?.details);
   }
   return new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE');
 }

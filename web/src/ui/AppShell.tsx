@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { loadAppData, menuAtom, roleAtom, settingsAtom, translationAtom, userTypeAtom } from '../core/app-data.ts';
+import { loadAppData, menuAtom, roleAtom, sessionExpiredAtom, settingsAtom, translationAtom, userTypeAtom } from '../core/app-data.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
 import { connectSocket, isSocketOpen } from '../core/socket-client.ts';
 import { toast } from '../core/toast-bus.ts';
@@ -24,6 +24,7 @@ export default function AppShell() {
   const session = useAtomValue(sessionAtom);
   const settings = useAtomValue(settingsAtom);
   const loading = useAppDataLoading();
+  const expired = useAtomValue(sessionExpiredAtom);
   const { pathname } = useLocation();
   const { t } = useTranslation();
   const [menuOpen, setMenuOpen] = useState(true);
@@ -45,7 +46,7 @@ export default function AppShell() {
   return (
     <div className="bo-app">
       <Header onToggleMenu={() => setMenuOpen((o) => !o)} />
-      {loading ? (
+      {loading || expired ? (
         <LoadingScreen />
       ) : (
         <div className={`bo-body ${menuOpen ? '' : 'menu-closed'}`}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { NavLink } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { menuAtom, type MenuGroup } from '../core/app-data.ts';
 import { fetchEntitySummaries } from '../core/entity-meta.ts';
@@ -31,6 +31,10 @@ export function SideMenu() {
   const fallback = useFallbackMenu(menu.status === 'error' && menu.error.status === 404);
   const groups = menu.status === 'loaded' ? menu.data.menuList : fallback;
   const [closed, setClosed] = useState<Record<string, boolean>>({});
+  // customer menu paths carry {customerId}: the customer of the page being shown
+  const { pathname } = useLocation();
+  const [first, second] = pathname.split('/').filter(Boolean);
+  const fill = (path: string) => (first === 'customerpage' && second ? path.replace('{customerId}', second) : path);
   return (
     <nav className="bo-sidemenu" aria-label={t('header.menu')}>
       {groups.length === 0 && <p className="bo-muted bo-menu-empty">{t('menu.empty')}</p>}
@@ -48,7 +52,7 @@ export function SideMenu() {
               <ul>
                 {g.submenu.map((s) => (
                   <li key={s.keyAction}>
-                    <NavLink to={s.path} className={({ isActive }) => (isActive ? 'active' : '')}>
+                    <NavLink to={fill(s.path)} className={({ isActive }) => (isActive ? 'active' : '')}>
                       {t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) || s.keyAction })}
                     </NavLink>
                   </li>

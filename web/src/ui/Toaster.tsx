@@ -3,7 +3,7 @@ import { Toast } from 'primereact/toast';
 import { onToast } from '../core/toast-bus.ts';
 import { NOTIFICATION_OFFSET } from '../core/ui-constants.ts';
 
-/** Toasts (3 s, bottom right) and notifications (4.5 s, top right at offset 24). */
+/** Toasts (3 s, top centre, clear of the form's action bar) and notifications (4.5 s, top right at offset 24). */
 export function Toaster() {
   const toastRef = useRef<Toast>(null);
   const noteRef = useRef<Toast>(null);
@@ -13,7 +13,7 @@ export function Toaster() {
   }), []);
   return (
     <>
-      <Toast ref={toastRef} position="bottom-right" />
+      <Toast ref={toastRef} position="top-center" />
       <Toast ref={noteRef} position="top-right" style={{ top: NOTIFICATION_OFFSET, right: NOTIFICATION_OFFSET }} />
     </>
   );

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from '../db/dialect-adapter.ts';
+
+export interface StoredFile {
+  id: string;
+  original_name: string;
+  mime_type: string;
+  size: number;
+  category: string;
+  uploaded_by: number | null;
+  created_at: string;
+  path: string;
+}
+
+export async function ensureFileTable(db: Database): Promise<void> {
+  await db.kysely.schema.createTable('file_upload').ifNotExists()
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('original_name', 'text', (c) => c.notNull())
+    .addColumn('mime_type', 'text', (c) => c.notNull())
+    .addColumn('size', 'integer', (c) => c.notNull())
+    .addColumn('category', 'text', (c) => c.notNull())
+    .addColumn('uploaded_by', 'integer')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('path', 'text', (c) => c.notNull())
+    .execute();
+}
+
+/** Files are kept under a generated name (the id); the original name is only data. */
+export async function storeFile(db: Database, dir: string, f: Omit<StoredFile, 'id' | 'path' | 'created_at'>, content: Buffer, ext: string): Promise<StoredFile> {
+  const now = new Date();
+  const id = `${randomUUID()}.${ext}`;
+  const rel = join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), id);
+  mkdirSync(join(dir, rel, '..'), { recursive: true });
+  writeFileSync(join(dir, rel), content, { flag: 'wx' });
+  const row: StoredFile = { ...f, id, path: rel, created_at: now.toISOString() };
+  await db.kysely.insertInto('file_upload').values(row).execute();
+  return row;
+}
+
+export async function findFile(db: Database, id: string): Promise<StoredFile | undefined> {
+  if (!/^[0-9a-f-]{36}\.[a-z0-9]{1,8}$/.test(id)) return undefined;
+  const row = await db.kysely.selectFrom('file_upload').selectAll().where('id', '=', id).executeTakeFirst();
+  return row as StoredFile | undefined;
+}

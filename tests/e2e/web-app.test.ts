@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, shot, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+
+/**
+ * The web app in headless Chromium against the real server (temporary SQLite
+ * database, demo data, built web app served from the same origin).
+ */
+describe('web app end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let adminToken = '';
+
+  const url = (path: string) => `${server.baseUrl}${path}`;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(url(path), {
+      method, headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return (await res.json()) as { success: boolean; data: any; meta?: any };
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    page = await context.newPage();
+    errors = watchErrors(page);
+    const signin = await fetch(url('/api/auth/signin'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    adminToken = ((await signin.json()) as { data: { id_token: string } }).data.id_token;
+    // enough return reasons to page through
+    for (let i = 1; i <= 60; i++) {
+      const r = await api('POST', '/api/return_reason', { code: `RR${String(i).padStart(3, '0')}`, name_th: `เหตุผลทดสอบ ${i}` });
+      if (!r.success) throw new Error(`seeding return_reason failed: ${JSON.stringify(r)}`);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs in and shows the header and the role menu', async () => {
+    await page.goto(url('/'));
+    await page.waitForURL('**/signin');
+    await page.getByLabel('ชื่อผู้ใช้').waitFor();
+    await shot(page, '01-signin');
+    await page.getByLabel('ชื่อผู้ใช้').fill('admin');
+    await page.getByLabel('รหัสผ่าน').fill('wrong password');
+    await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('รหัสผ่าน').fill(ADMIN_PASSWORD);
+    await page.getByLabel('รหัสผ่าน').press('Enter');
+    await page.locator('.bo-sidemenu').waitFor();
+    const header = page.locator('header.bo-header');
+    await expect(header.getByRole('button', { name: /การแจ้งเตือน/ }).isVisible()).resolves.toBe(true);
+    await expect(header.getByRole('button', { name: 'ตั้งค่า' }).isVisible()).resolves.toBe(true);
+    await expect(header.getByRole('button', { name: 'ออกจากระบบ' }).isVisible()).resolves.toBe(true);
+    expect(await page.evaluate(() => [localStorage.getItem('isAuthenticated'), localStorage.getItem('username'), localStorage.getItem('role_id')])).toEqual(['true', 'admin', '1']);
+    await page.getByRole('heading', { name: /ยินดีต้อนรับ/ }).waitFor();
+    await shot(page, '02-home');
+  }, 60_000);
+
+  it('opens a master-data list from the menu; filters, sorts and pages it on the server', async () => {
+    await page.locator('.bo-sidemenu').getByRole('link', { name: 'ลูกค้า', exact: true }).click();
+    await page.waitForURL('**/customer');
+    const rows = page.locator('[data-testid=entity-list] tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(10);
+    await shot(page, '03-customer-list');
+
+    // sort: code descending
+    await page.getByRole('button', { name: 'รหัสลูกค้า' }).click(); // first click: ascending (server default is also code)
+    await page.getByRole('button', { name: 'รหัสลูกค้า' }).click();
+    await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('C010');
+
+    // filter by a text column, then a boolean column
+    await page.getByRole('button', { name: 'ตัวกรอง' }).click();
+    await page.locator('#filter-province').fill('สมุทร');
+    await expect.poll(() => rows.count()).toBe(2);
+    await shot(page, '04-customer-list-filtered');
+    await page.getByRole('button', { name: 'ล้างตัวกรอง' }).click();
+    await expect.poll(() => rows.count()).toBe(10);
+
+    // search goes to the server too
+    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('ระยอง');
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('');
+    await expect.poll(() => rows.count()).toBe(10);
+
+    // paging on a longer list
+    await page.goto(url('/return_reason'));
+    await rows.first().waitFor();
+    await page.getByLabel('แถวต่อหน้า').selectOption('25');
+    await expect.poll(() => rows.count()).toBe(25);
+    const total = await page.getByTestId('list-total').textContent();
+    const n = Number(total!.replace(/[^0-9]/g, ''));
+    expect(n).toBeGreaterThanOrEqual(60);
+    await page.getByRole('button', { name: 'หน้าถัดไป' }).click();
+    await expect.poll(() => page.getByTestId('list-page').textContent()).toContain('2');
+    const secondPageFirst = await rows.first().textContent();
+    expect(secondPageFirst).not.toContain('RR001');
+
+    // the view is remembered per path
+    await page.goto(url('/customer'));
+    await rows.first().waitFor();
+    await page.goto(url('/return_reason'));
+    await expect.poll(() => page.getByTestId('list-page').textContent()).toContain('2');
+  }, 90_000);
+
+  it('creates, edits and deletes a record through the generated form, with a validation error shown and fixed', async () => {
+    await page.goto(url('/customer'));
+    await page.getByRole('button', { name: 'สร้าง' }).click();
+    await page.waitForURL('**/customer/create');
+    await page.locator('#field-code').fill('E2E-01');
+    await page.locator('#field-email').fill('not-an-email');
+    await page.locator('#field-code').press('Enter'); // Enter submits
+    const nameError = page.locator('#field-name_th-error');
+    await nameError.waitFor();
+    expect(await nameError.textContent()).toBe('is required');
+    expect(await page.locator('#field-email-error').textContent()).toBe('is not a valid email');
+    expect(await page.locator('#field-tax_id-error').textContent()).toBe('is required'); // requiredIf juristic
+    await shot(page, '05-form-validation');
+
+    // fix: name, valid email, and switch to an individual (tax id no longer required, branch fields hidden)
+    await page.locator('#field-name_th').fill('ลูกค้าทดสอบ อีทูอี');
+    await page.locator('#field-email').fill('e2e@example.co.th');
+    expect(await page.locator('#field-branch_code').isVisible()).toBe(true);
+    await page.locator('[data-field=customer_type] .p-dropdown').click();
+    await page.getByRole('option', { name: 'บุคคลธรรมดา' }).click();
+    await expect.poll(() => page.locator('#field-branch_code').count()).toBe(0);
+    await page.keyboard.press('Control+s'); // Ctrl+S saves
+    await page.waitForURL(/\/customer\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    await page.locator('.p-toast-message-success').first().waitFor();
+    const stored = await api('GET', `/api/customer/${id}`);
+    expect(stored.data).toMatchObject({ code: 'E2E-01', name_th: 'ลูกค้าทดสอบ อีทูอี', customer_type: 'individual', email: 'e2e@example.co.th' });
+
+    // edit: a server-side error (duplicate code) appears next to its field, then a real change saves
+    await page.locator('#field-code').fill('C001');
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    await page.locator('.p-toast-message-error').first().waitFor();
+    expect(await page.locator('#field-code-error').textContent()).toBe('Another customer already has this code');
+    await page.locator('#field-code').fill('E2E-01');
+    await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    await expect.poll(async () => (await api('GET', `/api/customer/${id}`)).data.name_th).toBe('ลูกค้าทดสอบ แก้ไขแล้ว');
+    await shot(page, '06-form-edit');
+
+    // leaving with unsaved changes warns first
+    await page.locator('#field-name_th').fill('ยังไม่บันทึก');
+    await page.locator('.bo-sidemenu').getByRole('link', { name: 'ผู้ขาย', exact: true }).click();
+    await page.getByText('มีการแก้ไขที่ยังไม่ได้บันทึก', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'ยกเลิก' }).last().click();
+    expect(page.url()).toMatch(/\/customer\/\d+$/);
+    await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
+
+    // delete with the confirmation dialog
+    await page.getByRole('button', { name: 'ลบ' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await shot(page, '07-confirm-delete');
+    await dialog.getByRole('button', { name: 'ลบ' }).click();
+    await page.waitForURL(/\/customer$/);
+    const gone = await fetch(url(`/api/customer/${id}`), { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(gone.status).toBe(404);
+  }, 90_000);
+
+  it('keeps the language choice across a reload', async () => {
+    await page.goto(url('/customer'));
+    await page.locator('header').getByRole('button', { name: 'EN' }).click();
+    await page.locator('header').getByRole('button', { name: 'Logout' }).waitFor();
+    await page.reload();
+    await page.locator('header').getByRole('button', { name: 'Logout' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
+    await page.getByRole('heading', { name: 'Customers' }).waitFor();
+    await shot(page, '08-customer-list-en');
+    await page.locator('header').getByRole('button', { name: 'TH' }).click();
+    await page.locator('header').getByRole('button', { name: 'ออกจากระบบ' }).waitFor();
+  }, 60_000);
+
+  it('shows a not-found page for an unknown path, and "not available yet" for a later feature', async () => {
+    await page.goto(url('/this/path/does-not-exist'));
+    await page.getByTestId('not-found').waitFor();
+    await shot(page, '09-not-found');
+    await page.goto(url('/stock_aging_report'));
+    await page.getByTestId('not-available-yet').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('รายงานอายุสต็อก');
+    const api404 = await fetch(url('/api/no_such_thing'), { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/html' } });
+    expect(api404.status).toBe(404);
+    expect(((await api404.json()) as { success: boolean }).success).toBe(false);
+  }, 60_000);
+
+  it('an expired token shows the session-expired modal, then LOGOUT goes to /signin', async () => {
+    await page.goto(url('/customer'));
+    await page.locator('.bo-sidemenu').waitFor();
+    await page.evaluate(() => localStorage.setItem('id_token', 'expired.token.value'));
+    await page.reload();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('เซสชันหมดอายุ').waitFor();
+    await shot(page, '10-session-expired');
+    await dialog.getByRole('button').click();
+    await page.waitForURL('**/signin');
+    expect(await page.evaluate(() => localStorage.getItem('id_token'))).toBeNull();
+  }, 60_000);
+
+  it('a customer signs in on the customer page and sees only their billing notes', async () => {
+    const customer = await api('GET', '/api/customer?filter=' + encodeURIComponent(JSON.stringify({ code: { _eq: 'C001' } })));
+    const customerId = customer.data[0].id as number;
+    const all = await api('GET', '/api/billing_note?limit=500&fields=id,bill_no,customer_id');
+    const mine = all.data.filter((b: any) => b.customer_id === customerId).map((b: any) => b.bill_no).sort();
+    const others = all.data.filter((b: any) => b.customer_id !== customerId).map((b: any) => b.bill_no);
+    expect(mine.length).toBeGreaterThan(0);
+
+    await page.goto(url(`/signin/customer/${customerId}`));
+    await page.getByLabel('ชื่อผู้ใช้').fill('customer1');
+    await page.getByLabel('รหัสผ่าน').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
+    await page.waitForURL(`**/customerpage/${customerId}/bill`);
+    const table = page.getByTestId('customer-bills');
+    await table.waitFor();
+    const shown = (await table.locator('tbody tr td:first-child').allTextContents()).sort();
+    expect(shown).toEqual(mine);
+    for (const o of others) expect(shown).not.toContain(o);
+    await shot(page, '11-customer-bills');
+    // the portal menu points at this customer's page
+    expect(await page.locator('.bo-sidemenu a').first().getAttribute('href')).toBe(`/customerpage/${customerId}/bill`);
+    await table.locator('a').first().click();
+    await page.waitForURL(new RegExp(`/customerpage/${customerId}/bill/\\d+$`));
+    await page.locator('.bo-readonly').waitFor();
+    await shot(page, '12-customer-bill');
+
+    // signing out from a customer page returns to that customer's sign-in page
+    await page.locator('header').getByRole('button', { name: 'ออกจากระบบ' }).click();
+    await page.waitForURL(`**/signin/customer/${customerId}`);
+  }, 60_000);
+
+  it('threw no errors in the page', () => {
+    expect(errors).toEqual([]);
+  });
+});
