@@ -6,7 +6,7 @@ import { describeField, type FieldResolver } from '../../engine/filter/filter-pa
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import type { Database } from '../db/dialect-adapter.ts';
-import { columnDefs, decodeRow, toDb } from '../db/field-codec.ts';
+import { columnDefs, decodeRow, rowDecoder, toDb } from '../db/field-codec.ts';
 import { uniqueIndexName } from '../db/schema-sync.ts';
 import { AppError } from '../errors/app-error.ts';
 import { compileFilter, linkedValue, type CompileContext } from './filter-compiler.ts';
@@ -86,19 +86,19 @@ export class EntityService {
   }
 
   /** Column definitions per merged schema object; a new override version brings new objects, so this never goes stale. */
-  private readonly columnCache = new WeakMap<EntitySchema, { defs: Map<string, FieldDef>; paths: string[][] }>();
+  private readonly columnCache = new WeakMap<EntitySchema, { defs: Map<string, FieldDef>; paths: string[][]; decode: (r: Row) => Row }>();
 
-  private columnsOf(entity: EntitySchema): { defs: Map<string, FieldDef>; paths: string[][] } {
+  private columnsOf(entity: EntitySchema): { defs: Map<string, FieldDef>; paths: string[][]; decode: (r: Row) => Row } {
     let c = this.columnCache.get(entity);
     if (!c) {
       const defs = columnDefs(entity);
-      c = { defs, paths: [...defs.keys()].map((k) => [k]) };
+      c = { defs, paths: [...defs.keys()].map((k) => [k]), decode: rowDecoder(defs, softDeleteColumn(entity)) };
       this.columnCache.set(entity, c);
     }
     return c;
   }
 
-  private selection(entity: EntitySchema, fields: string[][] | null): { paths: string[][]; defs: Map<string, FieldDef> } {
+  private selection(entity: EntitySchema, fields: string[][] | null): { paths: string[][]; defs: Map<string, FieldDef>; decode: (r: Row) => Row } {
     const cached = this.columnsOf(entity);
     if (!fields) return cached;
     const defs = new Map(cached.defs);
@@ -110,7 +110,7 @@ export class EntityService {
       for (const step of p) { f = describeField(e, step); if (f?.entity && f.type === 'link') e = this.registry.get(f.entity) ?? e; }
       if (f) defs.set(p.join('.'), f);
     }
-    return { paths, defs };
+    return { paths, defs, decode: rowDecoder(defs, softDeleteColumn(entity)) };
   }
 
   private selectExpressions(eb: EB, entity: EntitySchema, paths: string[][]) {
@@ -121,7 +121,7 @@ export class EntityService {
     const entity = this.entity(entityName);
     this.policy.assertAllowed(ctx, entity, 'read');
     const k = this.db.kysely;
-    const { paths, defs } = this.selection(entity, query.fields);
+    const { paths, decode } = this.selection(entity, query.fields);
     let q = k.selectFrom(`${entity.name} as ${ALIAS}`)
       .select((eb) => this.selectExpressions(eb as EB, entity, paths))
       .where((eb) => this.where(eb as EB, entity, ctx, query));
@@ -135,8 +135,7 @@ export class EntityService {
     const lastDesc = query.sort.length ? query.sort[query.sort.length - 1]!.desc : false;
     if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, lastDesc ? 'desc' : 'asc');
     const rows = await q.limit(query.limit).offset(query.offset).execute();
-    const soft = softDeleteColumn(entity);
-    const result: ListResult = { rows: rows.map((r) => decodeRow(defs, r, soft)) };
+    const result: ListResult = { rows: rows.map(decode) };
     if (query.withTotal) {
       const c = await k.selectFrom(`${entity.name} as ${ALIAS}`)
         .select((eb) => eb.fn.countAll().as('n'))
@@ -148,12 +147,12 @@ export class EntityService {
   }
 
   private async loadRow(k: Kysely<any>, entity: EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row | undefined> {
-    const { paths, defs } = this.selection(entity, fields);
+    const { paths, decode } = this.selection(entity, fields);
     const row = await k.selectFrom(`${entity.name} as ${ALIAS}`)
       .select((eb) => this.selectExpressions(eb as EB, entity, paths))
       .where((eb) => eb.and([eb(`${ALIAS}.id`, '=', id), this.where(eb as EB, entity, ctx, null)]))
       .executeTakeFirst();
-    return row ? decodeRow(defs, row, softDeleteColumn(entity)) : undefined;
+    return row ? decode(row) : undefined;
   }
 
   private async loadLines(k: Kysely<any>, entity: EntitySchema, id: number, only?: string[][] | null): Promise<Row> {
@@ -162,9 +161,9 @@ export class EntityService {
       if (f.type !== 'lines') continue;
       if (only && !only.some((p) => p[0] === name)) continue;
       const child = this.entity(f.entity!);
-      const { defs } = this.columnsOf(child);
+      const { decode } = this.columnsOf(child);
       const rows = await k.selectFrom(child.name).selectAll().where(child.parent!.field, '=', id).orderBy('line_no').orderBy('id').execute();
-      out[name] = rows.map((r) => decodeRow(defs, r, null));
+      out[name] = rows.map(decode);
     }
     return out;
   }

@@ -69,7 +69,7 @@ describe.each(testDialects())('no partial writes on %s', (dialect) => {
     const res = await call('POST', '/api/pw_order', { ref: 'O-3', lines: [line('DUP'), line('DUP')] });
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().error.code).toBe('CONFLICT');
-    expect(res.json().error.details.fields).toEqual(['pw_order_line.serial']);
+    expect(res.json().error.details.fields).toEqual([{ field: 'pw_order_line.serial', code: 'unique', message: 'is already used by another record' }]);
     expect(await counts()).toEqual(before);
     const list = await call('GET', `/api/pw_order?filter=${encodeURIComponent('{"ref":{"_eq":"O-3"}}')}`);
     expect(list.json().data).toEqual([]);

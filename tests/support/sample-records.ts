@@ -130,6 +130,10 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
       ];
       continue;
     }
+    if (field.type === 'link' && entity.access?.ownerField === name) {
+      // personal rows (alerts) are visible only to their owner: leave it to default to the signed-in user
+      continue;
+    }
     if (field.type === 'link') {
       const target = registry.get(field.entity!);
       if (!target) throw new Error(`${entity.name}.${name}: unknown link target ${field.entity}`);

@@ -1,11 +1,18 @@
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { formatCell } from './format-value.ts';
+import { ColorChip } from './ColorChip.tsx';
 
-/** A list cell: enum values as colour chips, booleans as icons, numbers right-aligned. */
-export function CellValue({ field, value, lang }: { field: FieldDef; value: unknown; lang: string }) {
-  if (field.type === 'enum' && value !== null && value !== undefined) {
+/**
+ * A list cell: enum values and coloured links as colour chips, booleans as
+ * icons, numbers right-aligned. `color` is the link target's colorField value.
+ */
+export function CellValue({ field, value, lang, color }: { field: FieldDef; value: unknown; lang: string; color?: string | null }) {
+  if (field.type === 'enum' && value !== null && value !== undefined && value !== '') {
     const o = field.options?.find((x) => x.value === value);
-    return <span className="bo-chip" style={o?.color ? { background: `${o.color}22`, color: o.color, borderColor: `${o.color}66` } : undefined}>{formatCell(field, value, lang)}</span>;
+    return <ColorChip color={o?.color}>{formatCell(field, value, lang)}</ColorChip>;
+  }
+  if (field.type === 'link' && field.colorField && value !== null && value !== undefined && value !== '') {
+    return <ColorChip color={color}>{String(value)}</ColorChip>;
   }
   if (field.type === 'boolean') {
     return value ? <i className="pi pi-check-circle bo-true" aria-label="✓" /> : <i className="pi pi-minus bo-false" aria-label="—" />;

@@ -28,11 +28,36 @@ function emptyValue(field: FieldDef): unknown {
   }
 }
 
-/** Form values for a new record: schema defaults, else empty. */
-export function defaultValues(entity: EntitySchema): FormValues {
+/** What the dynamic defaults resolve to in the browser. */
+export interface DefaultContext {
+  userId?: number | null;
+  now?: Date;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** A local date-time as the value of an <input type="datetime-local"> (minutes). */
+export function localDateTimeInput(d: Date): string {
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}T${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** "$NOW" and "$CURRENT_USER" as the form shows them on create (the server resolves them the same way when left out). */
+export function resolveDynamicDefault(field: FieldDef, ctx: DefaultContext): unknown {
+  if (field.default === '$NOW') {
+    const now = ctx.now ?? new Date();
+    if (field.type === 'date') return localDateTimeInput(now).slice(0, 10);
+    if (field.type === 'datetime') return localDateTimeInput(now);
+    return now.toISOString();
+  }
+  if (field.default === '$CURRENT_USER') return ctx.userId ?? emptyValue(field);
+  return field.default;
+}
+
+/** Form values for a new record: schema defaults (dynamic ones resolved), else empty. */
+export function defaultValues(entity: EntitySchema, ctx: DefaultContext = {}): FormValues {
   const v: FormValues = {};
   for (const [name, f] of Object.entries(entity.fields)) {
-    v[name] = f.default !== undefined ? (f.type === 'json' ? JSON.stringify(f.default, null, 2) : f.default) : emptyValue(f);
+    v[name] = f.default !== undefined ? (f.type === 'json' ? JSON.stringify(f.default, null, 2) : resolveDynamicDefault(f, ctx)) : emptyValue(f);
   }
   return v;
 }
@@ -55,6 +80,7 @@ function toInput(field: FieldDef, value: unknown, resolve: Resolve): unknown {
 
 /** A stored record as form values (lines rows keep their id). */
 export function recordToValues(entity: EntitySchema, record: FormValues, resolve: Resolve, asLine = false): FormValues {
+  // (lines rows keep their id so an edit updates them instead of inserting)
   const v: FormValues = {};
   for (const [name, f] of Object.entries(entity.fields)) v[name] = toInput(f, record[name], resolve);
   if (asLine && record.id !== undefined) v.id = record.id;
@@ -99,6 +125,8 @@ export function valuesToBody(entity: EntitySchema, values: FormValues, resolve: 
     if (f.readOnly) continue;
     if (visible && !visible(name)) continue;
     const v = toBodyValue(f, values[name], `${prefix}${name}`, resolve);
+    // an empty numbered field is filled by the server's series
+    if ((v === '' || v === null) && entity.numbering?.field === name) continue;
     if (v === null && f.required && f.default !== undefined) continue;
     if (v !== undefined) body[name] = v;
   }
@@ -127,4 +155,18 @@ export function compileConditions(entity: EntitySchema, resolve: Resolve): Condi
     visible: (name, values) => { const n = vis.get(name); return !n || evaluateFilter(n, values); },
     required: (name, values) => !!entity.fields[name]?.required || (!!req.get(name) && evaluateFilter(req.get(name)!, values)),
   };
+}
+
+/** Ids of the stored lines of each lines field that the values no longer hold: sent as delete_<field> (the spec's deleteAddressList). */
+export function removedLineIds(entity: EntitySchema, stored: FormValues | null, values: FormValues): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  if (!stored) return out;
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.type !== 'lines') continue;
+    const before = (Array.isArray(stored[name]) ? stored[name] as FormValues[] : []).map((r) => r.id).filter((id): id is number => typeof id === 'number');
+    const kept = new Set((Array.isArray(values[name]) ? values[name] as FormValues[] : []).map((r) => r.id));
+    const gone = before.filter((id) => !kept.has(id));
+    if (gone.length) out[`delete_${name}`] = gone;
+  }
+  return out;
 }
