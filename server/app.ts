@@ -56,6 +56,12 @@ export interface BuiltApp {
 /** Paths that answer without a token; everything else under /api and /public needs one. */
 const PUBLIC = [/^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
 const PROTECTED = /^\/(api|public)(\/|$)/;
+/** For unmatched URLs: decoded, so "/%61pi/x" is judged as "/api/x" and answers 401 like any other API path. */
+function decodedPath(url: string): string {
+  const raw = url.split('?')[0]!;
+  try { return decodeURIComponent(raw); } catch { return raw; }
+}
+
 const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
@@ -70,7 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600));
 
   app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?')[0]!;
+    // the matched route, not the raw URL: "/%61pi/..." is decoded by the router, and must be guarded like "/api/..."
+    const path = request.routeOptions.url ?? decodedPath(request.url);
     if (!PROTECTED.test(path) || PUBLIC.some((re) => re.test(path))) return;
     const token = Authenticator.bearer(request);
     if (!token) throw new AppError('UNAUTHORIZED', 'Sign in to continue: send Authorization: Bearer <id_token>');

@@ -14,8 +14,11 @@ export class FilterError extends Error {
 
 export interface FieldResolver {
   entity(name: string): EntitySchema | undefined;
-  /** Optional field-level read check: filtering on a field you may not read is refused. */
-  canRead?(entity: EntitySchema, field: string): boolean;
+  /**
+   * Optional field-level read check: filtering on a field you may not read is refused.
+   * `viaLink` is true when the entity was reached through a link rather than being the one queried.
+   */
+  canRead?(entity: EntitySchema, field: string, viaLink: boolean): boolean;
 }
 
 const OPERATORS = new Set<string>(FILTER_OPERATORS);
@@ -48,7 +51,7 @@ export function resolvePath(root: EntitySchema, path: string[], resolver: FieldR
     if (!field || field.type === 'lines') {
       throw new FilterError('UNKNOWN_FIELD', `"${name}" is not a field of ${entity.name}`, where);
     }
-    if (resolver.canRead && !resolver.canRead(entity, name)) {
+    if (resolver.canRead && !resolver.canRead(entity, name, i > 0)) {
       throw new FilterError('FIELD_FORBIDDEN', `You may not read "${name}" of ${entity.name}`, where);
     }
     steps.push({ entity, field });

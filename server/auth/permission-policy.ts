@@ -56,7 +56,12 @@ export class PermissionPolicy implements AccessPolicy {
     const flag: keyof PermissionFlags = action === 'read' ? 'view' : action === 'create' || action === 'update' || action === 'delete' ? 'edit' : action;
     // everyone may read and edit their own account and their own personal rows (rowFilter keeps them to those)
     if ((this.ownAccount(entity) || entity.access?.ownerField) && (action === 'read' || action === 'update')) return;
-    if (!flags[flag] || (flag !== 'view' && flag !== 'edit' && !flags.view)) {
+    // the Customer role views and edits its own rows; it never creates or removes them
+    if (p.user.role_id === CUSTOMER_ROLE_ID && (action === 'create' || action === 'delete')) {
+      throw new AppError('FORBIDDEN', 'A customer account may view and edit its own records, not create or delete them');
+    }
+    // a write answers with the row written, so writing needs view too
+    if (!flags[flag] || (flag !== 'view' && !flags.view)) {
       throw new AppError('FORBIDDEN', `Your role may not ${flag} ${entity.labelPlural?.en ?? entity.label.en}`);
     }
   }
@@ -84,10 +89,13 @@ export class PermissionPolicy implements AccessPolicy {
     return parts.length === 1 ? parts[0]! : { kind: 'and', children: parts };
   }
 
-  canReadField(ctx: RequestContext, entity: EntitySchema): boolean {
+  canReadField(ctx: RequestContext, entity: EntitySchema, _field: string, viaLink: boolean): boolean {
     const p = principalOf(ctx);
     if (!p) return ctx.userId === null;
-    return flagsFor(p, this.menuKeyOf(entity)).view || this.ownAccount(entity) || !!entity.access?.ownerField;
+    if (flagsFor(p, this.menuKeyOf(entity)).view) return true;
+    // the own-rows exceptions hold only where the row filter keeps the caller to their own rows:
+    // on the entity queried, not on accounts or alerts reached through someone's created_by
+    return !viaLink && (this.ownAccount(entity) || !!entity.access?.ownerField);
   }
 
   assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void {

@@ -24,8 +24,8 @@ export interface AccessPolicy {
   assertAllowed(ctx: RequestContext, entity: EntitySchema, action: GuardedAction): void;
   /** Restricts which rows the caller may see or touch; null means no restriction. */
   rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null;
-  /** Field-level read permission, checked for filter, sort and fields. */
-  canReadField(ctx: RequestContext, entity: EntitySchema, field: string): boolean;
+  /** Field-level read permission, checked for filter, sort and fields; `viaLink` when reached through a link. */
+  canReadField(ctx: RequestContext, entity: EntitySchema, field: string, viaLink: boolean): boolean;
   /**
    * Checks a row as it will be stored (after merge) stays inside the caller's scope.
    * `changes` is what the request itself sets (the body), for rules about who may change which field.

@@ -63,8 +63,13 @@ export class EntityService {
     return e;
   }
 
+  /** Links are followed inside the caller's row scope: a visible row never reveals a linked row the caller may not see. */
+  private compileContext(ctx: RequestContext): CompileContext {
+    return { ...this.compileCtx, scope: (e) => this.policy.rowFilter(ctx, e) };
+  }
+
   resolver(ctx: RequestContext): FieldResolver {
-    return { entity: (n) => this.registry.get(n), canRead: (e, f) => this.policy.canReadField(ctx, e, f) };
+    return { entity: (n) => this.registry.get(n), canRead: (e, f, viaLink) => this.policy.canReadField(ctx, e, f, viaLink) };
   }
 
   parseQuery(entity: EntitySchema, raw: RawListQuery, ctx: RequestContext, extra?: ReadonlySet<string>): ListQuery {
@@ -75,9 +80,10 @@ export class EntityService {
     const parts: Expression<SqlBool>[] = [];
     const soft = softDeleteColumn(entity);
     if (soft) parts.push(eb(`${ALIAS}.${soft}`, '=', 0));
+    const cc = this.compileContext(ctx);
     const scope = this.policy.rowFilter(ctx, entity);
-    if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, this.compileCtx));
-    if (query?.filter) parts.push(compileFilter(eb, query.filter, entity, ALIAS, this.compileCtx));
+    if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, cc));
+    if (query?.filter) parts.push(compileFilter(eb, query.filter, entity, ALIAS, cc));
     if (query?.search) {
       const fields = searchFields(entity);
       if (fields.length) parts.push(eb.or(fields.map((f) => this.db.adapter.icontains(eb.ref(`${ALIAS}.${f}`), query.search!))));
@@ -113,8 +119,9 @@ export class EntityService {
     return { paths, defs, decode: rowDecoder(defs, softDeleteColumn(entity)) };
   }
 
-  private selectExpressions(eb: EB, entity: EntitySchema, paths: string[][]) {
-    return paths.map((p) => (p.length === 1 ? eb.ref(`${ALIAS}.${p[0]}`).as(p[0]!) : linkedValue(eb, p, entity, ALIAS, this.compileCtx).as(p.join('.'))) as never);
+  private selectExpressions(eb: EB, entity: EntitySchema, paths: string[][], ctx: RequestContext) {
+    const cc = this.compileContext(ctx);
+    return paths.map((p) => (p.length === 1 ? eb.ref(`${ALIAS}.${p[0]}`).as(p[0]!) : linkedValue(eb, p, entity, ALIAS, cc).as(p.join('.'))) as never);
   }
 
   async list(entityName: string, query: ListQuery, ctx: RequestContext): Promise<ListResult> {
@@ -123,12 +130,12 @@ export class EntityService {
     const k = this.db.kysely;
     const { paths, decode } = this.selection(entity, query.fields);
     let q = k.selectFrom(`${entity.name} as ${ALIAS}`)
-      .select((eb) => this.selectExpressions(eb as EB, entity, paths))
+      .select((eb) => this.selectExpressions(eb as EB, entity, paths, ctx))
       .where((eb) => this.where(eb as EB, entity, ctx, query));
     for (const s of query.sort) {
       q = s.path.length === 1
         ? q.orderBy(`${ALIAS}.${s.path[0]}`, s.desc ? 'desc' : 'asc')
-        : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileCtx) as never, s.desc ? 'desc' : 'asc');
+        : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileContext(ctx)) as never, s.desc ? 'desc' : 'asc');
     }
     // a stable tiebreaker keeps pages from overlapping when sort values repeat; it runs in the
     // direction of the last key so an index on (filter, sort key) also yields id order (rowid is its last column)
@@ -149,7 +156,7 @@ export class EntityService {
   private async loadRow(k: Kysely<any>, entity: EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row | undefined> {
     const { paths, decode } = this.selection(entity, fields);
     const row = await k.selectFrom(`${entity.name} as ${ALIAS}`)
-      .select((eb) => this.selectExpressions(eb as EB, entity, paths))
+      .select((eb) => this.selectExpressions(eb as EB, entity, paths, ctx))
       .where((eb) => eb.and([eb(`${ALIAS}.id`, '=', id), this.where(eb as EB, entity, ctx, null)]))
       .executeTakeFirst();
     return row ? decode(row) : undefined;

@@ -8,6 +8,8 @@ import { toDb } from '../db/field-codec.ts';
 export interface CompileContext {
   adapter: DialectAdapter;
   entity(name: string): EntitySchema | undefined;
+  /** The caller's row restriction on an entity reached through a link, applied inside the subquery. */
+  scope?(entity: EntitySchema): FilterNode | null;
 }
 
 type EB = ExpressionBuilder<any, any>;
@@ -58,10 +60,14 @@ export function compileFilter(eb: EB, node: FilterNode, entity: EntitySchema, al
   const target = ctx.entity(field.entity!)!;
   // derived from the outer alias, so the same filter always yields the same SQL (statement cache)
   const sub = `${alias}_f`;
+  const targetScope = ctx.scope?.(target);
   const inner = eb
     .selectFrom(`${target.name} as ${sub}`)
     .select(`${sub}.id`)
-    .where((ieb) => compileFilter(ieb as EB, { ...node, path: rest }, target, sub, ctx));
+    .where((ieb) => {
+      const cond = compileFilter(ieb as EB, { ...node, path: rest }, target, sub, ctx);
+      return targetScope ? (ieb as EB).and([cond, compileFilter(ieb as EB, targetScope, target, sub, ctx)]) : cond;
+    });
   return eb(col, 'in', inner as never);
 }
 
@@ -72,11 +78,13 @@ export function linkedValue(eb: EB, path: string[], entity: EntitySchema, alias:
   const field = describeField(entity, head!)!;
   const target = ctx.entity(field.entity!)!;
   const sub = `${alias}_l`;
-  return eb
+  const targetScope = ctx.scope?.(target);
+  let q = eb
     .selectFrom(`${target.name} as ${sub}`)
     .select(() => linkedValue(eb, rest, target, sub, ctx).as('v'))
-    .whereRef(`${sub}.id`, '=', `${alias}.${head}`)
-    .limit(1) as unknown as AliasableExpression<unknown>;
+    .whereRef(`${sub}.id`, '=', `${alias}.${head}`);
+  if (targetScope) q = q.where((ieb) => compileFilter(ieb as EB, targetScope, target, sub, ctx));
+  return q.limit(1) as unknown as AliasableExpression<unknown>;
 }
 
 export const trueExpression = sql<SqlBool>`1 = 1`;

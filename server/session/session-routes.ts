@@ -81,10 +81,14 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     return { success: true, userType: t ? userTypeData(t) : null };
   });
 
-  app.get('/api/language/content/website_main', async () => ({ success: true, data: languageContent(registry) }));
+  app.get('/api/language/content/website_main', async (request) => {
+    contextOf(request);
+    return { success: true, data: languageContent(registry) };
+  });
   app.get('/public/language', async () => ({ success: true, data: LANGUAGES }));
 
-  app.get('/api/settingsite/1', async () => {
+  app.get('/api/settingsite/1', async (request) => {
+    contextOf(request);
     const entity = registry.get('setting_site')!;
     const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();
     const data: Record<string, unknown> = { id: row ? Number(row.id) : 1 };

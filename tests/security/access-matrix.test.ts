@@ -1,7 +1,8 @@
 /**
  * Table-driven menu-flag checks (spec section 6): every flag combination ×
  * every verb × two entities (a master and a document with lines).
- * view → list and get; edit → create, update (PUT), patch, delete; export → CSV, together with view.
+ * view → list and get; edit → create, update (PUT), patch, delete, together with view (a write answers with the row);
+ * export → CSV, together with view.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -25,7 +26,7 @@ const ROLES: Record<string, Flags> = {
 /** The flags a verb needs, all of them. */
 const NEEDS: Record<Verb, (keyof Flags)[]> = {
   list: ['view'], get: ['view'], export: ['view', 'export'],
-  create: ['edit'], update: ['edit'], patch: ['edit'], delete: ['edit'],
+  create: ['view', 'edit'], update: ['view', 'edit'], patch: ['view', 'edit'], delete: ['view', 'edit'],
 };
 
 const CASES = ENTITIES.flatMap((entity) => Object.keys(ROLES).flatMap((role) => VERBS.map((verb) => ({

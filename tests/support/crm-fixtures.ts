@@ -163,8 +163,13 @@ export class EventLog<T = unknown> {
     });
   }
 
-  /** The first payload from now on (or already received after index `from`) that passes `test`, within `ms`. */
-  next(test: (p: T) => boolean = () => true, ms = 5000, from = this.received.length): Promise<T> {
+  /** Where the log stands now; pass it to next() to ignore what came before an action. */
+  mark(): number {
+    return this.received.length;
+  }
+
+  /** The first payload received at or after index `from` (already, or within `ms`) that passes `test`. */
+  next(test: (p: T) => boolean = () => true, ms = 5000, from = 0): Promise<T> {
     const already = this.received.slice(from).find(test);
     if (already !== undefined) return Promise.resolve(already);
     return new Promise((resolve, reject) => {

@@ -3,10 +3,12 @@
  * this list; `kind` picks the lazily loaded screen.
  *  - entity: generic list/form from the schema of the same name (or "not available yet" while no schema exists)
  *  - later: a feature of a later issue; shows its title and "not available yet"
+ *  - childList: the rows of `entity` whose link `via` points at the record {id} (e.g. a company's files)
+ *  - viewRecord: one record read-only; opening it sets the boolean `mark` to true (an alert is read)
  */
 export type RouteKind =
   | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
-  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading';
+  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord';
 
 export interface RouteEntry {
   path: string;
@@ -16,6 +18,10 @@ export interface RouteEntry {
   entity?: string;
   /** false for the sign-in pages. */
   auth?: boolean;
+  /** childList: the link field of `entity` that points at the record in the path. */
+  via?: string;
+  /** viewRecord: the boolean field set to true when the record is opened. */
+  mark?: string;
 }
 
 const t = (name: string) => `route.${name}`;
@@ -84,7 +90,8 @@ export const ROUTES: RouteEntry[] = [
   later('tax_invoice_sales_order'),
   later('credit_note_datatable'), later('debit_note_datatable'),
   later('collection_summary'),
-  later('attachment', '/attachment/:id'), later('view_alert', '/view_alert/:id'),
+  { path: '/attachment/:id', titleKey: t('attachment'), kind: 'childList', entity: 'attachment', via: 'company_id' },
+  { path: '/view_alert/:id', titleKey: t('view_alert'), kind: 'viewRecord', entity: 'alert', mark: 'is_read' },
   later('goods_receipt_purchase_order'), later('goods_receipt_production_report'),
   later('delivery_order_sales_order'), later('delivery_order_production_report'),
   later('internal_product_transfer_delivery_order'),

@@ -1,21 +1,29 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { useAtomValue } from 'jotai';
 import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
+import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { api, ApiError } from '../core/http-client.ts';
 import { loc } from '../core/i18n.ts';
 import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
+import { readRecord } from '../core/record-api.ts';
+import { sessionAtom } from '../core/session-atoms.ts';
 import { toast } from '../core/toast-bus.ts';
+import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
-import { compileConditions, defaultValues, formSections, recordToValues, type FormValues, type Resolve } from './form-model.ts';
+import { compileConditions, defaultValues, formSections, recordToValues, removedLineIds, type FormValues, type Resolve } from './form-model.ts';
 import { entityResolver } from './entity-resolver.ts';
 import { FieldWidget } from './fields/FieldWidget.tsx';
 import { LinesGrid } from './fields/LinesGrid.tsx';
+import { fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
+import { RelatedList } from './RelatedList.tsx';
 
 export interface EntityFormProps {
   meta: EntityMeta;
@@ -23,47 +31,130 @@ export interface EntityFormProps {
   type: 'create' | 'edit';
   id?: number;
   singleton?: boolean;
+  /** 'modal': an edit box over the current screen (schema `form.modal`, or a related list's add/open). */
+  presentation?: 'page' | 'modal';
+  /** Create: values laid over the defaults (a related list's back-link). */
+  prefill?: FormValues;
+  /** Shown but not editable (the back-link of a related list). */
+  lockedFields?: string[];
+  /** After a create or an update was stored. */
+  onSaved?: (row: FormValues, type: 'create' | 'edit') => void;
+  /** Modal: the box was closed (after the unsaved-changes question when needed). */
+  onClose?: () => void;
+  onDeleted?: () => void;
 }
 
 function messageAt(errors: FieldErrors<FormValues>, name: string): string | undefined {
   return (errors[name] as { message?: string } | undefined)?.message;
 }
 
-/** The generic form: fields by type, live visibleIf/requiredIf, engine validation, server errors by field. */
-export default function EntityForm({ meta, type, id, singleton }: EntityFormProps) {
+/** The forms on screen, innermost last: only the top one answers Esc and Ctrl+S. */
+const formStack: symbol[] = [];
+
+/** Link fields that others copy from (`fillFrom`): link name → [{field, from}]. */
+export function fillFromMap(entity: EntitySchema): Record<string, Array<{ field: string; from: string }>> {
+  const out: Record<string, Array<{ field: string; from: string }>> = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (!f.fillFrom || !entity.fields[f.fillFrom.link]) continue;
+    (out[f.fillFrom.link] ??= []).push({ field: name, from: f.fillFrom.field });
+  }
+  return out;
+}
+
+/** Page mode only: leaving the route with unsaved changes asks first (a router has one blocker). */
+function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: React.RefObject<boolean> }) {
+  const { t } = useTranslation();
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
+  return (
+    <ConfirmDialog
+      visible={blocker.state === 'blocked'}
+      header={t('common.unsaved_header')}
+      message={t('common.leave_unsaved')}
+      confirmLabel={t('common.leave')}
+      onConfirm={() => blocker.proceed?.()}
+      onCancel={() => blocker.reset?.()}
+    />
+  );
+}
+
+/** The generic form: fields by type, live visibleIf/requiredIf, engine validation, server errors by field, related lists. */
+export default function EntityForm(props: EntityFormProps) {
+  const { meta, singleton, prefill, lockedFields, onSaved, onClose, onDeleted } = props;
+  const modal = props.presentation === 'modal';
   const { entity, related } = meta;
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const navigate = useNavigate();
+  const session = useAtomValue(sessionAtom);
+  const formId = useId();
+  // a modal create turns into an edit of the new record (so its related lists can be filled)
+  const [current, setCurrent] = useState<{ type: 'create' | 'edit'; id?: number }>({ type: props.type, id: props.id });
+  const { type, id } = current;
   const resolve: Resolve = useCallback((n: string) => (n === entity.name ? entity : related[n]), [entity, related]);
   const conditions = useMemo(() => compileConditions(entity, resolve), [entity, resolve]);
   const sections = useMemo(() => formSections(entity), [entity]);
   const resolver = useMemo(() => entityResolver(entity, type, resolve, conditions.visible), [entity, type, resolve, conditions]);
+  const resolverRef = useRef(resolver);
+  resolverRef.current = resolver;
+  const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
+  const locked = useMemo(() => new Set(lockedFields ?? []), [lockedFields]);
+  const fills = useMemo(() => fillFromMap(entity), [entity]);
   const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [visible, setVisible] = useState(true);
   const leaving = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
+  const lastFill = useRef<Record<string, unknown>>({});
 
-  const form = useForm<FormValues>({ defaultValues: defaultValues(entity), resolver, mode: 'onSubmit', reValidateMode: 'onChange' });
-  const { control, handleSubmit, reset, setError, formState } = form;
+  const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id }), ...(prefill ?? {}) }), [entity, session.id, prefill]);
+  const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const { control, handleSubmit, reset, setError, setValue, getValues, formState } = form;
   const values = useWatch({ control }) as FormValues;
 
   useEffect(() => {
-    if (type !== 'edit' || id === undefined) return;
+    if (props.type !== 'edit' || props.id === undefined) return;
     let live = true;
-    api.get<{ data: FormValues }>(`/api/${entity.name}/${id}`).then((r) => {
+    void readRecord<FormValues>(entity.name, props.id).then((r) => {
       if (!live) return;
-      setRecord(r.data);
-      reset(recordToValues(entity, r.data, resolve));
-    }, (e: ApiError) => live && setLoadError(e));
+      if (r.success) {
+        setRecord(r.data);
+        reset(recordToValues(entity, r.data, resolve));
+      } else {
+        if (r.error.status !== 404) toast('error', t('common.error'), r.error.message);
+        setLoadError(r.error);
+      }
+    });
     return () => { live = false; };
-  }, [type, id, entity, reset, resolve]);
+  }, [props.type, props.id, entity, reset, resolve, t]);
 
-  // leaving with unsaved changes asks first
+  // fillFrom, live: choosing a link copies the linked row's fields (still editable); a value typed by hand is kept
+  useEffect(() => {
+    if (Object.keys(fills).length === 0) return;
+    const sub = form.watch((all, { name, type: ev }) => {
+      if (!name || ev !== 'change' || !fills[name]) return;
+      const linkId = all[name];
+      if (typeof linkId !== 'number') return;
+      const target = entity.fields[name]!.entity!;
+      const pairs = fills[name]!;
+      api.get<{ data: Record<string, unknown> }>(`/api/${target}/${linkId}`, { searchParams: { fields: ['id', ...new Set(pairs.map((p) => p.from))].join(',') } })
+        .then((r) => {
+          if (getValues(name) !== linkId) return; // chosen again meanwhile
+          for (const { field, from } of pairs) {
+            const now = getValues(field);
+            const untouched = now === '' || now === null || now === undefined || now === lastFill.current[field];
+            if (!untouched) continue;
+            const v = r.data[from] ?? '';
+            lastFill.current[field] = v;
+            setValue(field, v, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+          }
+        }, (e: ApiError) => console.error(`fillFrom ${target}/${linkId} failed:`, e.message));
+    });
+    return () => sub.unsubscribe();
+  }, [form, fills, entity, getValues, setValue, formState.isSubmitted]);
+
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
     if (!dirty) return;
     const h = (e: BeforeUnloadEvent) => { e.preventDefault(); e.returnValue = ''; };
@@ -73,6 +164,17 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
 
   const listPath = `/${entity.name}`;
   const entityLabel = entityText(t, entity);
+  const staysOpenAfterCreate = modal && (entity.related?.length ?? 0) > 0;
+
+  const close = useCallback(() => {
+    setConfirmClose(false);
+    setVisible(false);
+    onClose?.();
+  }, [onClose]);
+  const requestClose = useCallback(() => {
+    if (formState.isDirty && !formState.isSubmitSuccessful) setConfirmClose(true);
+    else close();
+  }, [formState.isDirty, formState.isSubmitSuccessful, close]);
 
   const onSubmit = async (body: FormValues) => {
     try {
@@ -80,13 +182,23 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
         const res = await api.post<{ data: FormValues }>(`/api/${entity.name}`, body);
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         leaving.current = true;
+        setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
-        navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
+        if (!modal) {
+          onSaved?.(res.data, 'create');
+          navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
+        } else {
+          setCurrent({ type: 'edit', id: Number(res.data.id) });
+          onSaved?.(res.data, 'create');
+          if (!staysOpenAfterCreate) close();
+        }
       } else {
-        const res = await api.put<{ data: FormValues }>(`/api/${entity.name}/${id}`, body);
+        const res = await api.put<{ data: FormValues }>(`/api/${entity.name}/${id}`, { ...body, ...removedLineIds(entity, record, body) });
         setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
+        onSaved?.(res.data, 'edit');
+        if (modal) close();
       }
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, String(err));
@@ -96,15 +208,30 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
   };
   const onInvalid = () => toast('error', t('common.error'), t('form.invalid'));
   const submit = handleSubmit(onSubmit, onInvalid);
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  const keys = useRef({ requestClose, confirmOpen: false });
+  keys.current = { requestClose, confirmOpen: confirmClose || confirmDelete };
 
-  // Ctrl+S saves from anywhere on the form
+  // Ctrl+S saves; in a modal Esc closes (asking first when there are unsaved changes). Only the top form listens.
   useEffect(() => {
+    const me = Symbol('form');
+    formStack.push(me);
     const h = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') { e.preventDefault(); void submit(); }
+      if (formStack[formStack.length - 1] !== me) return;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') { e.preventDefault(); void submitRef.current(); return; }
+      if (modal && e.key === 'Escape' && !keys.current.confirmOpen && !document.querySelector('.p-dropdown-panel, .p-multiselect-panel')) {
+        e.preventDefault();
+        keys.current.requestClose();
+      }
     };
     window.addEventListener('keydown', h);
-    return () => window.removeEventListener('keydown', h);
-  }, [submit]);
+    return () => {
+      window.removeEventListener('keydown', h);
+      const i = formStack.indexOf(me);
+      if (i >= 0) formStack.splice(i, 1);
+    };
+  }, [modal]);
 
   const doDelete = async () => {
     setDeleting(true);
@@ -112,7 +239,9 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
       await api.delete(`/api/${entity.name}/${id}`);
       toast('success', t('common.deleted'), entityLabel);
       leaving.current = true;
-      navigate(listPath, { replace: true });
+      onDeleted?.();
+      if (modal) close();
+      else navigate(listPath, { replace: true });
     } catch (err) {
       toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
       setDeleting(false);
@@ -120,49 +249,60 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
     }
   };
 
-  if (loadError) return loadError.status === 404 ? <NotFound /> : <p role="alert" className="bo-error-text">{loadError.message}</p>;
-  if (!record) return <Spinner />;
+  // a file upload fills the form's fields named like the upload answer (file_name, mime_type, size) when they are empty
+  const onUploaded = useCallback((file: UploadedFile) => {
+    for (const [name, v] of Object.entries(fileMetadataValues(entity, file))) {
+      const now = getValues(name);
+      if (now === '' || now === null || now === undefined) setValue(name, v, { shouldDirty: true });
+    }
+  }, [entity, getValues, setValue]);
 
   const title = singleton
     ? entityLabel
-    : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${String(record[entity.titleField] ?? `#${id}`)}`;
+    : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${String(record?.[entity.titleField] ?? `#${id}`)}`;
   const readOnlyEntity = entity.kind === 'ledger';
 
-  return (
-    <section className="bo-page bo-form-page">
-      <PageTitle actions={!singleton && <Button type="button" icon="pi pi-arrow-left" label={t('common.back')} text onClick={() => navigate(listPath)} />}>{title}</PageTitle>
-      <form ref={formRef} className="bo-form" onSubmit={submit} noValidate aria-label={title} data-form-type={type}>
+  let body: React.ReactNode;
+  if (loadError) {
+    body = loadError.status === 404 ? <NotFound /> : <p role="alert" className="bo-error-text">{loadError.message}</p>;
+  } else if (!record) {
+    body = <Spinner />;
+  } else {
+    const fieldsForm = (
+      <form id={formId} className="bo-form" onSubmit={(e) => { e.stopPropagation(); void submit(e); }} noValidate aria-label={title} data-form-type={type} data-entity={entity.name}>
         {sections.map((s) => {
           const shown = s.fields.filter((n) => conditions.visible(n, values) && !entity.fields[n]!.hidden);
           if (shown.length === 0) return null;
           return (
             <fieldset key={s.key} className="bo-section">
               {s.label && <legend>{loc(s.label, lang)}</legend>}
-              <div className={`bo-grid cols-${s.columns}`}>
+              <div className={`bo-grid cols-${modal ? Math.min(s.columns, 2) : s.columns}`}>
                 {shown.map((name) => {
                   const field = entity.fields[name]!;
-                  const fid = `field-${name}`;
+                  const fid = `${modal ? `${entity.name}-` : ''}field-${name}`;
                   const err = messageAt(formState.errors, name);
-                  const required = conditions.required(name, values);
-                  const help = field.help ? loc(field.help, lang) : undefined;
+                  const required = conditions.required(name, values) && !(type === 'create' && entity.numbering?.field === name);
+                  const help = field.help ? loc(field.help, lang) : type === 'create' && entity.numbering?.field === name ? t('form.numbered') : undefined;
                   const describedBy = [err ? `${fid}-error` : '', help ? `${fid}-help` : ''].filter(Boolean).join(' ') || undefined;
                   if (field.type === 'lines') {
                     const child = related[field.entity!];
                     if (!child) return null;
                     return (
-                      <div key={name} className="bo-field bo-field-wide">
+                      <div key={name} className="bo-field bo-field-wide" data-field={name}>
                         <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity} />
                       </div>
                     );
                   }
+                  const wide = field.type === 'text' || field.type === 'json';
                   return (
-                    <div key={name} className={`bo-field ${field.type === 'text' || field.type === 'json' ? 'bo-field-wide' : ''} ${field.type === 'boolean' ? 'bo-field-check' : ''}`} data-field={name}>
+                    <div key={name} className={`bo-field ${wide ? 'bo-field-wide' : ''} ${field.type === 'boolean' ? 'bo-field-check' : ''}`} data-field={name}>
                       <label htmlFor={fid}>
                         {fieldLabel(t, entity.name, name, field, lang)}
                         {required && <span className="bo-required" aria-hidden="true"> *</span>}
                       </label>
                       <FieldWidget name={name} field={field} control={control} related={related} lang={lang} id={fid}
-                        invalid={!!err} describedBy={describedBy} disabled={readOnlyEntity} />
+                        invalid={!!err} describedBy={describedBy} disabled={readOnlyEntity || locked.has(name)}
+                        uploadCategory={uploadCategoryOf(entity, field)} onUploaded={onUploaded} />
                       {help && !err && <small id={`${fid}-help`} className="bo-help">{help}</small>}
                       {err && <small id={`${fid}-error`} className="p-error bo-field-error" role="alert">{err}</small>}
                     </div>
@@ -172,32 +312,92 @@ export default function EntityForm({ meta, type, id, singleton }: EntityFormProp
             </fieldset>
           );
         })}
-        <div className="bo-form-actions">
-          {type === 'edit' && !singleton && !readOnlyEntity && (
-            <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={() => setConfirmDelete(true)} />
-          )}
-          <span className="bo-toolbar-spacer" />
-          <span className="bo-muted bo-shortcuts">{t('form.shortcuts')}</span>
-          {!singleton && <Button type="button" label={t('common.cancel')} severity="secondary" outlined onClick={() => navigate(listPath)} />}
-          {!readOnlyEntity && <Button type="submit" icon="pi pi-check" label={t('common.save')} loading={formState.isSubmitting} />}
-        </div>
       </form>
+    );
+    const relatedLists = !singleton && (entity.related?.length ?? 0) > 0 && (
+      type === 'edit' && id !== undefined
+        ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} def={r} />)
+        : <p className="bo-muted bo-related-hint">{t('related.save_first')}</p>
+    );
+    body = (
+      <>
+        {fieldsForm}
+        {relatedLists && <div className="bo-related-group">{relatedLists}</div>}
+      </>
+    );
+  }
+
+  const actions = record && !loadError && (
+    <div className="bo-form-actions">
+      {type === 'edit' && !singleton && !readOnlyEntity && (
+        <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={() => setConfirmDelete(true)} />
+      )}
+      <span className="bo-toolbar-spacer" />
+      <span className="bo-muted bo-shortcuts">{modal ? t('form.shortcuts_modal') : t('form.shortcuts')}</span>
+      {!singleton && (
+        <Button type="button" label={modal ? t('common.close') : t('common.cancel')} severity="secondary" outlined
+          onClick={() => (modal ? requestClose() : navigate(listPath))} />
+      )}
+      {!readOnlyEntity && <Button type="submit" form={formId} icon="pi pi-check" label={t('common.save')} loading={formState.isSubmitting} />}
+    </div>
+  );
+
+  const dialogs = (
+    <>
       <ConfirmDialog
         visible={confirmDelete}
         header={t('common.confirm_delete_header')}
-        message={`${t('common.confirm_delete')} ${String(record[entity.titleField] ?? '')}`}
+        message={`${t('common.confirm_delete')} ${String(record?.[entity.titleField] ?? '')}`}
         busy={deleting}
         onConfirm={() => void doDelete()}
         onCancel={() => setConfirmDelete(false)}
       />
-      <ConfirmDialog
-        visible={blocker.state === 'blocked'}
-        header={t('common.unsaved_header')}
-        message={t('common.leave_unsaved')}
-        confirmLabel={t('common.leave')}
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      />
+      {modal && (
+        <ConfirmDialog
+          visible={confirmClose}
+          header={t('common.unsaved_header')}
+          message={t('common.close_unsaved')}
+          confirmLabel={t('common.discard')}
+          onConfirm={close}
+          onCancel={() => setConfirmClose(false)}
+        />
+      )}
+    </>
+  );
+
+  if (modal) {
+    return (
+      <>
+        <Dialog
+          visible={visible}
+          header={title}
+          onHide={requestClose}
+          closeOnEscape={false}
+          dismissableMask={false}
+          draggable={false}
+          resizable={false}
+          modal
+          blockScroll
+          className="bo-form-dialog"
+          style={{ width: 'min(920px, 96vw)' }}
+          footer={actions || undefined}
+          data-testid={`form-modal-${entity.name}`}
+        >
+          {body}
+        </Dialog>
+        {dialogs}
+      </>
+    );
+  }
+
+  if (loadError || !record) return <>{body}</>;
+  return (
+    <section className="bo-page bo-form-page">
+      <PageTitle actions={!singleton && <Button type="button" icon="pi pi-arrow-left" label={t('common.back')} text onClick={() => navigate(listPath)} />}>{title}</PageTitle>
+      {body}
+      {actions}
+      {dialogs}
+      <LeaveGuard dirty={dirty} leaving={leaving} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useAtom } from 'jotai';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   columnVisibilityFeature, createColumnHelper, rowPaginationFeature, rowSortingFeature, tableFeatures, useTable,
@@ -22,6 +22,13 @@ type Row = Record<string, unknown>;
 const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature, rowPaginationFeature });
 const helper = createColumnHelper<typeof features, Row>();
 const PAGE_SIZES = [25, 50, 100, 200];
+const EntityForm = lazy(() => import('./EntityForm.tsx'));
+
+/** The record a list shows in its modal edit box (schema `form.modal`): the route /{entity}/create or /{entity}/{id}. */
+export interface ListModal {
+  type: 'create' | 'edit';
+  id?: number;
+}
 const EMPTY: Row[] = [];
 
 export function sortToState(sort: string): SortingState {
@@ -32,13 +39,13 @@ export function stateToSort(s: SortingState): string {
 }
 
 /** The generic list screen: paging, sorting, filtering and search all go to the server's list protocol. */
-export default function EntityList({ meta }: { meta: EntityMeta }) {
+export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: ListModal }) {
   const { entity, related } = meta;
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const [view, setView] = useAtom(tableViewAtom(pathname));
+  const listPath = `/${entity.name}`;
+  const [view, setView] = useAtom(tableViewAtom(listPath));
   const update = (change: Partial<TableView>) => setView((prev) => nextView(prev, change));
   const cols = useMemo(() => listColumns(entity, related), [entity, related]);
   const hidden = view.hiddenColumns ?? defaultHidden(entity, cols);
@@ -69,7 +76,8 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
   const columns = useMemo(() => cols.map((c: ListColumn) => helper.accessor((row: Row) => row[c.valueKey], {
     id: c.sortKey,
     header: fieldLabel(t, entity.name, c.name, c.field, lang),
-    cell: (info) => <CellValue field={c.field} value={info.getValue()} lang={lang} />,
+    cell: (info) => <CellValue field={c.field} value={info.getValue()} lang={lang}
+      color={c.colorKey ? ((info.row.original as Row)[c.colorKey] as string | null) || c.defaultColor : undefined} />,
   })), [cols, lang]);
   const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
   const sorting = useMemo(() => sortToState(view.sort), [view.sort]);
@@ -98,6 +106,16 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
   const title = entityLabel(t, entity, true);
   const canCreate = entity.kind !== 'ledger';
   const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
+  // the modal box keeps its identity when a create turns into an edit of the new record
+  const created = useRef<number | null>(null);
+  const opened = useRef(0);
+  const lastModal = useRef<string>('');
+  const modalSig = modal ? `${modal.type}:${modal.id ?? ''}` : '';
+  if (modalSig !== lastModal.current) {
+    const becameCreated = modal?.type === 'edit' && modal.id !== undefined && modal.id === created.current;
+    if (!becameCreated) opened.current += 1;
+    lastModal.current = modalSig;
+  }
 
   return (
     <section className="bo-page bo-list">
@@ -185,6 +203,26 @@ export default function EntityList({ meta }: { meta: EntityMeta }) {
         <Button type="button" icon="pi pi-angle-right" text rounded aria-label={t('list.next_page')} disabled={view.page >= pageCount} onClick={() => update({ page: view.page + 1 })} />
         <Button type="button" icon="pi pi-angle-double-right" text rounded aria-label={t('list.last_page')} disabled={view.page >= pageCount} onClick={() => update({ page: pageCount })} />
       </div>
+      {modal && (
+        <Suspense fallback={null}>
+          <EntityForm
+            key={opened.current}
+            meta={meta}
+            type={modal.type}
+            id={modal.id}
+            presentation="modal"
+            onSaved={(row, type) => {
+              setReload((r) => r + 1);
+              if (type === 'create') {
+                created.current = Number(row.id);
+                navigate(`/${entity.name}/${String(row.id)}`, { replace: true });
+              }
+            }}
+            onDeleted={() => setReload((r) => r + 1)}
+            onClose={() => { created.current = null; navigate(listPath); }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

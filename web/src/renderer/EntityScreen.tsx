@@ -31,6 +31,14 @@ export default function EntityScreen({ entity, mode, titleKey, dynamic }: Entity
   if (mode === 'singleton') return <Suspense fallback={<Spinner />}><EntityForm key="singleton" meta={meta} type="edit" id={1} singleton /></Suspense>;
   const isCreate = !id || id === 'create';
   if (!isCreate && !/^[1-9][0-9]*$/.test(id)) return <NotFound />;
+  // schema form.modal: the record opens in an edit box over its list, on create and on edit
+  if (meta.entity.form?.modal) {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <EntityList key={entity} meta={meta} modal={isCreate ? { type: 'create' } : { type: 'edit', id: Number(id) }} />
+      </Suspense>
+    );
+  }
   return (
     <Suspense fallback={<Spinner />}>
       <EntityForm key={`${entity}:${id ?? 'create'}`} meta={meta} type={isCreate ? 'create' : 'edit'} id={isCreate ? undefined : Number(id)} />

@@ -8,6 +8,42 @@ export interface ListColumn {
   valueKey: string;
   /** What the server sorts by for this column. */
   sortKey: string;
+  /** Links with a colorField: the key of the target's colour in a list row, and the colour when it is empty. */
+  colorKey?: string;
+  defaultColor?: string;
+}
+
+/** System columns a list may show (docs/schema-format.md section 5). */
+export const SYSTEM_COLUMNS: Record<string, FieldDef> = {
+  id: { type: 'integer', label: { th: 'รหัสระบบ', en: 'ID' } },
+  created_at: { type: 'datetime', label: { th: 'สร้างเมื่อ', en: 'Created at' } },
+  updated_at: { type: 'datetime', label: { th: 'แก้ไขเมื่อ', en: 'Updated at' } },
+};
+
+/** The colour of a link target's row: its colorField, else that field's default (a prospect priority without colour is #000). */
+export function linkColor(field: FieldDef, target: EntitySchema | undefined, value: unknown): string | undefined {
+  if (typeof value === 'string' && value) return value;
+  const d = field.colorField ? target?.fields[field.colorField]?.default : undefined;
+  return typeof d === 'string' && d.startsWith('#') ? d : undefined;
+}
+
+/** One column by name: a field, a system column, or null. */
+export function columnFor(entity: EntitySchema, related: Record<string, EntitySchema>, name: string): ListColumn | null {
+  const field = entity.fields[name] ?? SYSTEM_COLUMNS[name];
+  if (!field || field.type === 'lines' || field.type === 'json') return null;
+  if (field.type === 'link') {
+    const target = related[field.entity!];
+    const shown = displayFieldOf(field, target);
+    const key = target ? `${name}.${shown}` : name;
+    const col: ListColumn = { name, field, valueKey: key, sortKey: key };
+    if (field.colorField && target?.fields[field.colorField]) {
+      col.colorKey = `${name}.${field.colorField}`;
+      const d = target.fields[field.colorField]!.default;
+      if (typeof d === 'string') col.defaultColor = d;
+    }
+    return col;
+  }
+  return { name, field, valueKey: name, sortKey: name };
 }
 
 /** Columns the user can choose from: every field with a column, default ones first. */
@@ -16,16 +52,8 @@ export function listColumns(entity: EntitySchema, related: Record<string, Entity
   const names = [...defaults, ...Object.keys(entity.fields).filter((n) => !defaults.includes(n))];
   const out: ListColumn[] = [];
   for (const name of names) {
-    const field = entity.fields[name];
-    if (!field || field.type === 'lines' || field.type === 'json') continue;
-    if (field.type === 'link') {
-      const target = related[field.entity!];
-      const shown = displayFieldOf(field, target);
-      const key = target ? `${name}.${shown}` : name;
-      out.push({ name, field, valueKey: key, sortKey: key });
-    } else {
-      out.push({ name, field, valueKey: name, sortKey: name });
-    }
+    const col = columnFor(entity, related, name);
+    if (col) out.push(col);
   }
   return out;
 }
@@ -42,6 +70,7 @@ export function listFields(cols: ListColumn[], hidden: string[]): string[] {
     if (hidden.includes(c.name)) continue;
     f.add(c.name);
     if (c.valueKey !== c.name) f.add(c.valueKey);
+    if (c.colorKey) f.add(c.colorKey);
   }
   return [...f];
 }

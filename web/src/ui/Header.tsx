@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -8,6 +9,7 @@ import { notificationNumberAtom } from '../core/socket-client.ts';
 import { setLanguage, type Lang } from '../core/i18n.ts';
 import { isCustomer, sessionAtom } from '../core/session-atoms.ts';
 import { useSignOut } from './use-sign-out.ts';
+import { NotificationPanel } from './NotificationPanel.tsx';
 
 /** True when the site setting hides the Notification button. */
 export function hidesNotification(v: unknown): boolean {
@@ -24,6 +26,8 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
   const signOut = useSignOut();
   const showNotification = settings.status === 'loaded' && !hidesNotification(settings.data.is_hide_notification);
   const lang = (i18n.language === 'en' ? 'en' : 'th') as Lang;
+  const [panel, setPanel] = useState(false);
+  const closePanel = useCallback(() => setPanel(false), []);
 
   return (
     <header className="bo-header">
@@ -45,14 +49,18 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
           ))}
         </div>
         {showNotification && (
-          <Button
-            text severity="secondary" className="bo-header-btn p-overlay-badge" icon="pi pi-bell"
-            aria-label={`${t('header.notification')}${unread ? ` (${unread})` : ''}`}
-            onClick={() => navigate('/alert')}
-            data-testid="notification-button"
-          >
-            {unread > 0 && <Badge value={unread > 99 ? '99+' : unread} severity="danger" />}
-          </Button>
+          <span className="bo-notify">
+            <Button
+              text severity="secondary" className="bo-header-btn p-overlay-badge" icon="pi pi-bell"
+              aria-label={`${t('header.notification')}${unread ? ` (${unread})` : ''}`}
+              aria-expanded={panel} aria-haspopup="dialog"
+              onClick={() => setPanel((p) => !p)}
+              data-testid="notification-button"
+            >
+              {unread > 0 && <Badge value={unread > 99 ? '99+' : unread} severity="danger" data-testid="notification-badge" />}
+            </Button>
+            {panel && <NotificationPanel onClose={closePanel} />}
+          </span>
         )}
         {!isCustomer(session) && (
           <Button text severity="secondary" className="bo-header-btn" icon="pi pi-cog" aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />

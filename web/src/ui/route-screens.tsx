@@ -12,6 +12,8 @@ const EntityScreen = lazy(() => import('../renderer/EntityScreen.tsx'));
 const NotAvailableYet = lazy(() => import('./NotAvailableYet.tsx'));
 const NotFound = lazy(() => import('./NotFound.tsx'));
 const LoadingPage = lazy(() => import('./LoadingPage.tsx'));
+const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
+const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
 
 export function ShellLayout() {
   return <AppShell />;
@@ -30,6 +32,8 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'entityDetail': return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
     case 'singleton': return <EntityScreen entity={entry.entity!} mode="singleton" titleKey={entry.titleKey} />;
     case 'loading': return <LoadingPage />;
+    case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
+    case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
   }
 }

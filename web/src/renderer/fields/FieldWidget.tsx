@@ -5,7 +5,10 @@ import { Checkbox } from 'primereact/checkbox';
 import type { EntitySchema, FieldDef } from '../../../../engine/schema/schema-types.ts';
 import { loc } from '../../core/i18n.ts';
 import { displayFieldOf, fieldScale } from '../format-value.ts';
+import { linkColor } from '../list-columns.ts';
 import { LinkSelect } from './LinkSelect.tsx';
+import { FileField } from './FileField.tsx';
+import type { UploadedFile } from '../../core/file-api.ts';
 import type { FormValues } from '../form-model.ts';
 
 export interface FieldWidgetProps {
@@ -21,15 +24,18 @@ export interface FieldWidgetProps {
   ariaLabel?: string;
   compact?: boolean;
   disabled?: boolean;
+  /** file/image: the upload category (the entity name) and a hook after a successful upload. */
+  uploadCategory?: string;
+  onUploaded?: (file: UploadedFile) => void;
 }
 
 const TEXT_TYPES: Record<string, { type: string; inputMode?: 'email' | 'url' | 'tel' | 'numeric' }> = {
   string: { type: 'text' }, email: { type: 'email', inputMode: 'email' }, url: { type: 'url', inputMode: 'url' },
-  phone: { type: 'tel', inputMode: 'tel' }, tax_id: { type: 'text', inputMode: 'numeric' }, file: { type: 'text' }, image: { type: 'text' },
+  phone: { type: 'tel', inputMode: 'tel' }, tax_id: { type: 'text', inputMode: 'numeric' },
 };
 
 /** One control per field type; every control gets its accessible name from a label or aria-label. */
-export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled }: FieldWidgetProps) {
+export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled, uploadCategory, onUploaded }: FieldWidgetProps) {
   const cls = `p-inputtext p-component ${compact ? 'p-inputtext-sm' : ''} ${invalid ? 'p-invalid' : ''}`;
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-label': ariaLabel };
   const ro = disabled || field.readOnly;
@@ -87,9 +93,16 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
             const target = related[field.entity!];
             return (
               <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, target)} value={typeof f.value === 'number' ? f.value : null}
-                onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel} />
+                onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel}
+                colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
+                defaultColor={field.colorField ? linkColor(field, target, null) : undefined} />
             );
           }
+          case 'file': case 'image':
+            return (
+              <FileField id={id} field={field} value={typeof f.value === 'string' && f.value ? f.value : null} onChange={(v) => f.onChange(v ?? '')}
+                onUploaded={onUploaded} category={uploadCategory ?? 'default'} disabled={ro} invalid={invalid} ariaLabel={ariaLabel} describedBy={describedBy} />
+            );
           default: {
             const tt = TEXT_TYPES[field.type] ?? { type: 'text' };
             return (

@@ -15,16 +15,23 @@ export interface LinkSelectProps {
   invalid?: boolean;
   disabled?: boolean;
   onBlur?: () => void;
+  /** The target's field holding a colour (#rrggbb): shown as a swatch on the value and the options. */
+  colorField?: string;
+  /** Colour shown when the target row has none (the colour field's default). */
+  defaultColor?: string;
 }
 
-type Option = { id: number; label: string };
+type Option = { id: number; label: string; color?: string };
 const ROW = 36;
 
 /** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
-export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur }: LinkSelectProps) {
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor }: LinkSelectProps) {
   const { t } = useTranslation();
   const listId = useId();
   const [label, setLabel] = useState(initialLabel ?? '');
+  const [color, setColor] = useState<string | undefined>(undefined);
+  const fields = colorField ? `id,${displayField},${colorField}` : `id,${displayField}`;
+  const colorOf = (row: Record<string, unknown>) => (colorField ? (typeof row[colorField] === 'string' && row[colorField] ? String(row[colorField]) : defaultColor) : undefined);
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<Option[]>([]);
@@ -35,13 +42,14 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
 
   // the label of a value set from outside (a loaded record)
   useEffect(() => {
-    if (value === null || value === undefined) { setLabel(''); return; }
-    if (initialLabel) { setLabel(initialLabel); return; }
+    if (value === null || value === undefined) { setLabel(''); setColor(undefined); return; }
+    if (initialLabel && !colorField) { setLabel(initialLabel); return; }
     let live = true;
-    api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${value}`, { searchParams: { fields: `id,${displayField}` } })
-      .then((r) => live && setLabel(String(r.data[displayField] ?? value)), () => live && setLabel(`#${value}`));
+    api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${value}`, { searchParams: { fields } })
+      .then((r) => { if (live) { setLabel(String(r.data[displayField] ?? value)); setColor(colorOf(r.data)); } }, () => live && setLabel(initialLabel || `#${value}`));
     return () => { live = false; };
-  }, [entity, displayField, value, initialLabel]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [entity, displayField, value, initialLabel, fields]);
 
   useEffect(() => {
     if (!open) return;
@@ -49,21 +57,23 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     const timer = setTimeout(() => {
       setLoading(true);
       api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
-        searchParams: { search: query, fields: `id,${displayField}`, limit: 200, sort: displayField },
+        searchParams: { search: query, fields, limit: 200, sort: displayField },
         signal: ctl.signal,
       }).then((r) => {
-        setOptions(r.data.map((row) => ({ id: Number(row.id), label: String(row[displayField] ?? row.id) })));
+        setOptions(r.data.map((row) => ({ id: Number(row.id), label: String(row[displayField] ?? row.id), color: colorOf(row) })));
         setActive(0);
       }, () => undefined).finally(() => { if (!ctl.signal.aborted) setLoading(false); });
     }, 200);
     return () => { clearTimeout(timer); ctl.abort(); };
-  }, [open, query, entity, displayField]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, query, entity, displayField, fields]);
 
   const virtualizer = useVirtualizer({ count: options.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
 
   const choose = (o: Option | null) => {
     onChange(o ? o.id : null, o ? o.label : '');
     setLabel(o ? o.label : '');
+    setColor(o?.color);
     setOpen(false);
     setQuery('');
   };
@@ -77,10 +87,12 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
 
   return (
     <div
-      className={`bo-link-select ${invalid ? 'p-invalid' : ''}`}
+      className={`bo-link-select ${invalid ? 'p-invalid' : ''} ${colorField ? 'has-color' : ''}`}
+      data-color={!open && color ? color : undefined}
       ref={rootRef}
       onBlur={(e) => { if (!rootRef.current?.contains(e.relatedTarget as Node)) { setOpen(false); setQuery(''); onBlur?.(); } }}
     >
+      {colorField && !open && color && <span className="bo-link-swatch" style={{ background: color }} aria-hidden="true" />}
       <input
         id={id}
         className={`p-inputtext p-component ${invalid ? 'p-invalid' : ''}`}
@@ -123,6 +135,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
                   onMouseDown={(e) => { e.preventDefault(); choose(o); }}
                   onMouseEnter={() => setActive(v.index)}
                 >
+                  {o.color && <span className="bo-swatch" style={{ background: o.color }} aria-hidden="true" />}
                   {o.label}
                 </li>
               );
