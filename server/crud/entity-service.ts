@@ -1,4 +1,4 @@
-import type { Kysely, ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import { sql, type Kysely, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { hasColumn, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -120,8 +120,16 @@ export class EntityService {
   }
 
   private selectExpressions(eb: EB, entity: EntitySchema, paths: string[][], ctx: RequestContext) {
-    const cc = this.compileContext(ctx);
-    return paths.map((p) => (p.length === 1 ? eb.ref(`${ALIAS}.${p[0]}`).as(p[0]!) : linkedValue(eb, p, entity, ALIAS, cc).as(p.join('.'))) as never);
+    // plain columns go in as one raw list: building an aliased reference per column costs more than the query itself
+    // (names are schema identifiers, [a-z][a-z0-9_]*, checked by the loader, so quoting them is safe)
+    const plain = paths.filter((p) => p.length === 1);
+    const out: unknown[] = plain.length ? [sql.raw(plain.map((p) => `"${ALIAS}"."${p[0]}"`).join(', '))] : [];
+    const linked = paths.filter((p) => p.length > 1);
+    if (linked.length) {
+      const cc = this.compileContext(ctx);
+      for (const p of linked) out.push(linkedValue(eb, p, entity, ALIAS, cc).as(p.join('.')));
+    }
+    return out as never;
   }
 
   async list(entityName: string, query: ListQuery, ctx: RequestContext): Promise<ListResult> {
@@ -246,6 +254,9 @@ export class EntityService {
       if (!before) throw notFound(entity, id);
       this.checkBody(entity, mode, body, before);
       const input = mode === 'replace' ? withDefaults(entity, body as Row, true, ctx.userId) : (body as Row);
+      // a replace that leaves out the numbering field keeps the number the record was given
+      const numbered = entity.numbering?.field;
+      if (mode === 'replace' && numbered && !(numbered in (body as Row))) delete input[numbered];
       this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
       await this.checkLinks(trx, entity, input);
       await this.applyFills(trx, entity, input, body as Row);

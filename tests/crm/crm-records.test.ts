@@ -298,6 +298,10 @@ describe.each(testDialects())('CRM records on %s', (dialect) => {
       expect(fourth.json().data.runnumber).toBe(`${prefix}0004`);
       const dup = await call('POST', '/api/order', { customer_id: companyId, runnumber: `${prefix}0001` });
       expect(dup.statusCode, dup.body).toBe(409);
+      // a PUT that leaves the number out keeps it
+      const put = await call('PUT', `/api/order/${first.json().data.id}`, { customer_id: companyId, status: 'Cancelled' });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(put.json().data).toMatchObject({ runnumber: `${prefix}0001`, status: 'Cancelled' });
     });
   });
 

@@ -56,3 +56,35 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
 }
+
+export type ApiAnswer = { success: boolean; data: any; meta?: any; error?: any };
+export type ApiCall = (method: string, path: string, body?: unknown) => Promise<ApiAnswer>;
+
+/** Signs in through the API and answers the token. */
+export async function apiSignIn(baseUrl: string, username: string, password: string): Promise<string> {
+  const res = await fetch(new URL('/api/auth/signin', baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const body = (await res.json()) as { data?: { id_token: string } };
+  if (!body.data?.id_token) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(body)}`);
+  return body.data.id_token;
+}
+
+/** A JSON API caller with a Bearer token (for arranging data and checking what the browser stored). */
+export function apiClient(baseUrl: string, token: string): ApiCall {
+  return async (method, path, body) => {
+    const res = await fetch(new URL(path, baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return (await res.json()) as ApiAnswer;
+  };
+}
+
+/** Signs in through the sign-in page (Thai labels) and waits for the shell. */
+export async function signInInBrowser(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(new URL('/signin', baseUrl).toString());
+  await page.getByLabel('ชื่อผู้ใช้').fill(username);
+  await page.getByLabel('รหัสผ่าน').fill(password);
+  await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
+  await page.locator('.bo-sidemenu').waitFor();
+}

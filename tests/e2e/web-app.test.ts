@@ -143,7 +143,7 @@ describe('web app end to end', () => {
     await page.locator('#field-code').fill('C001');
     await page.getByRole('button', { name: 'บันทึก' }).click();
     await page.locator('.p-toast-message-error').first().waitFor();
-    expect(await page.locator('#field-code-error').textContent()).toBe('Another customer already has this code');
+    expect(await page.locator('#field-code-error').textContent()).toBe('is already used by another record');
     await page.locator('#field-code').fill('E2E-01');
     await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
     await page.getByRole('button', { name: 'บันทึก' }).click();
