@@ -36,6 +36,8 @@ export interface AppOptions {
   hashLogN?: number;
   limiter?: SignInLimiter;
   redisUrl?: string;
+  /** Channel prefix in Redis; deployments sharing one Redis need different keys. */
+  redisKey?: string;
   /** Where uploads are kept, and the largest accepted file. */
   uploadDir: string;
   uploadMaxBytes?: number;
@@ -118,7 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
   if (opts.web) await opts.web(app);
-  const realtime = await attachRealtime(app, auth, opts.redisUrl);
+  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey);
   const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
   app.addHook('onClose', async () => {
     stopAlerts();

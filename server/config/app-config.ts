@@ -14,6 +14,7 @@ export interface AppConfig {
   adminPassword?: string;
   demoPassword?: string;
   redisUrl?: string;
+  redisKey: string;
   uploadMaxBytes: number;
 }
 
@@ -37,6 +38,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     demoPassword: env.DEMO_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKey: env.REDIS_KEY || 'backoffice',
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
   };
 }

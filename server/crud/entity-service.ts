@@ -34,6 +34,8 @@ const ALIAS = 't';
  */
 export class EntityService {
   readonly validators: ValidatorCache;
+  /** Set by the file routes: may this caller point a file/image field at this stored file? */
+  fileGuard: ((ctx: RequestContext, ref: string) => Promise<boolean>) | null = null;
   private readonly listeners: WriteListener[] = [];
   private readonly commitListeners: CommitListener[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
@@ -225,6 +227,8 @@ export class EntityService {
         throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }) : err;
       }
     });
+    // file checks read through the service, so they run before the transaction takes SQLite's only connection
+    for (const input of inputs) await this.checkFiles(ctx, entity, input, null);
     return this.transaction(entity, async (trx) => {
       const out: Row[] = [];
       for (const input of inputs) {
@@ -249,6 +253,10 @@ export class EntityService {
     const entity = this.entity(entityName);
     this.assertWritable(entity, 'update');
     this.policy.assertAllowed(ctx, entity, 'update');
+    if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in body)) {
+      // before the transaction: the check reads through the service (one SQLite connection)
+      await this.checkFiles(ctx, entity, body as Row, (await this.loadRow(this.db.kysely, entity, id, ctx)) ?? null);
+    }
     return this.transaction(entity, async (trx) => {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
@@ -343,6 +351,19 @@ export class EntityService {
       return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);
     }
     return err;
+  }
+
+  /** File and image fields may only be set to files the writer may read (unchanged values are not re-checked). */
+  private async checkFiles(ctx: RequestContext, entity: EntitySchema, input: Row, before: Row | null): Promise<void> {
+    if (!this.fileGuard) return;
+    const errors: FieldError[] = [];
+    for (const [name, f] of Object.entries(entity.fields)) {
+      if (f.type !== 'file' && f.type !== 'image') continue;
+      const v = input[name];
+      if (v === null || v === undefined || v === '' || (before && before[name] === v)) continue;
+      if (!(await this.fileGuard(ctx, String(v)))) errors.push({ field: name, code: 'file', message: 'is not a file you uploaded or may see; upload it first' });
+    }
+    if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
   }
 
   /** Link values must point at rows that exist (and are not archived), checked before writing for a precise message. */

@@ -7,7 +7,8 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { AppError } from '../errors/app-error.ts';
 import { ALLOWED_DESCRIPTION, cleanFileName, extensionOf, sniff } from './file-sniffer.ts';
-import { findFile, storeFile, type StoredFile } from './file-store.ts';
+import { findFile, removeFiles, storeFile, type StoredFile } from './file-store.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
 
 export interface FileRouteOptions {
   dir: string;
@@ -45,6 +46,7 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
         saved.push(await storeFile(db, opts.dir, { original_name: name, mime_type: type.mime, size: content.length, category, uploaded_by: ctx.userId }, content, extensionOf(name)));
       }
     } catch (err) {
+      await removeFiles(db, opts.dir, saved);
       const code = (err as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', `A file is larger than the limit of ${Math.round(opts.maxBytes / 1024 / 1024)} MB`);
       if (code === 'FST_FILES_LIMIT') throw new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_FILES} files per upload`);
@@ -61,20 +63,34 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
   /** The entities and fields that can hold a file reference. */
   const holders = () => service.registry.all().flatMap((e) => Object.entries(e.fields).filter(([, f]) => f.type === 'file' || f.type === 'image').map(([n]) => ({ entity: e, field: n })));
 
+  /** The uploader, or anyone who may see a record that references the file. */
+  const mayRead = async (ctx: RequestContext, file: StoredFile): Promise<boolean> => {
+    if (ctx.userId === null && ctx.principal === undefined) return true;
+    if (file.uploaded_by !== null && file.uploaded_by === ctx.userId) return true;
+    for (const { entity, field } of holders()) {
+      try {
+        const query = service.parseQuery(entity, { filter: JSON.stringify({ [field]: { _eq: file.id } }), limit: '1', fields: 'id' }, ctx);
+        if ((await service.list(entity.name, query, ctx)).rows.length) return true;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err; // no permission on that entity: not a way in
+      }
+    }
+    return false;
+  };
+
+  // a record may only point at a file its writer may already read; otherwise anyone could
+  // reference a guessed or leaked file id from their own avatar and download it from there
+  service.fileGuard = async (ctx, ref) => {
+    const file = await findFile(db, ref);
+    return !!file && (await mayRead(ctx, file));
+  };
+
   app.get<{ Params: { id: string } }>('/api/file/:id', async (request, reply) => {
     const ctx = contextOf(request);
     const file = await findFile(db, request.params.id);
     const missing = new AppError('NOT_FOUND', 'The file does not exist or you may not see it');
     if (!file) throw missing;
-    let allowed = file.uploaded_by !== null && file.uploaded_by === ctx.userId;
-    for (const { entity, field } of allowed ? [] : holders()) {
-      try {
-        const query = service.parseQuery(entity, { filter: JSON.stringify({ [field]: { _eq: file.id } }), limit: '1', fields: 'id' }, ctx);
-        if ((await service.list(entity.name, query, ctx)).rows.length) { allowed = true; break; }
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err; // no permission on that entity: not a way in
-      }
-    }
+    const allowed = await mayRead(ctx, file);
     const path = join(opts.dir, file.path);
     if (!allowed || !existsSync(path)) throw missing;
     reply.header('content-type', file.mime_type);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../db/dialect-adapter.ts';
 
@@ -43,4 +43,12 @@ export async function findFile(db: Database, id: string): Promise<StoredFile | u
   if (!/^[0-9a-f-]{36}\.[a-z0-9]{1,8}$/.test(id)) return undefined;
   const row = await db.kysely.selectFrom('file_upload').selectAll().where('id', '=', id).executeTakeFirst();
   return row as StoredFile | undefined;
+}
+
+/** Takes back files stored by a request that then failed, so a refused upload leaves nothing behind. */
+export async function removeFiles(db: Database, dir: string, files: StoredFile[]): Promise<void> {
+  for (const f of files) {
+    rmSync(join(dir, f.path), { force: true });
+    await db.kysely.deleteFrom('file_upload').where('id', '=', f.id).execute();
+  }
 }

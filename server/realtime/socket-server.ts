@@ -17,7 +17,7 @@ export const userRoom = (userId: number) => `user:${userId}`;
  * socket.io on the Fastify server. The handshake must carry a valid token
  * (auth.token); each socket joins only its own user's room.
  */
-export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string): Promise<Realtime> {
+export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string, redisKey = 'backoffice'): Promise<Realtime> {
   const io = new SocketServer(app.server, { serveClient: false, cors: { origin: false } });
   const clients: { quit(): Promise<unknown> }[] = [];
   if (redisUrl) {
@@ -25,7 +25,8 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
     clients.push(pub, sub);
-    io.adapter(createAdapter(pub, sub));
+    // a deployment's own channel, so two deployments sharing one Redis never hear each other's events
+    io.adapter(createAdapter(pub, sub, { key: redisKey }));
   }
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
-  ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer,
+  ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer,
 } from './e2e-support.ts';
 
 /**
@@ -66,7 +66,8 @@ describe('CRM end to end', () => {
     await page.locator('#address_list-1-address_line').fill('1 นิคมอุตสาหกรรมบางปู');
     await page.locator('#address_list-1-province').fill('สมุทรปราการ');
     await page.locator('#address_list-1-postal_code').fill('10280');
-    await shot(page, '20-company-create', true);
+    await page.locator('[data-field=address_list]').scrollIntoViewIfNeeded();
+    await shot(page, '20-company-create');
     await page.keyboard.press('Control+s');
     await page.waitForURL(/\/company\/\d+$/);
     companyId = Number(page.url().split('/').pop());
@@ -97,6 +98,7 @@ describe('CRM end to end', () => {
     await page.locator('#contact-field-position').fill('ผู้จัดการฝ่ายจัดซื้อ');
     await page.locator('#contact-field-mobile_number').fill('081-234-5678');
     await page.locator('#contact-field-email').fill('somsri@example.co.th');
+    await dismissToasts(page);
     await shot(page, '21-contact-modal');
     await page.locator('#contact-field-email').press('Enter'); // Enter saves
     await contactBox.waitFor({ state: 'detached' });
@@ -119,7 +121,8 @@ describe('CRM end to end', () => {
     await expect.poll(() => prospectBox.locator('[data-field=prospect_priority_id] .bo-link-select').getAttribute('data-color')).toBe('#EF4444');
     await pickLink(page.locator('#prospect-field-prospect_type_id'), (await api('GET', '/api/prospect_type?limit=1&sort=code')).data[0].name_th);
     await page.locator('#prospect-field-product_detail').fill('ฟิล์มยืดพันพาเลท 500 ม้วน');
-    await page.locator('#prospect-field-prospect_price').fill('125000');
+    await page.locator('#prospect-field-prospect_price').pressSequentially('125000');
+    await dismissToasts(page);
     await shot(page, '22-prospect-modal');
     await page.keyboard.press('Control+s');
     await prospectBox.waitFor({ state: 'detached' });
@@ -127,7 +130,7 @@ describe('CRM end to end', () => {
     await expect.poll(() => row.textContent()).toContain('สูง');
     expect(await row.locator('.bo-chip', { hasText: 'สูง' }).getAttribute('data-color')).toBe('#ef4444');
     const stored = await api('GET', `/api/prospect?filter=${encodeURIComponent(JSON.stringify({ customer_id: { _eq: companyId } }))}`);
-    expect(stored.data[0]).toMatchObject({ contact_id: contactId, contact_mobile: '081-234-5678', contact_email: 'somsri.buyer@example.co.th', owner_id: adminId });
+    expect(stored.data[0]).toMatchObject({ prospect_price: 125000, contact_id: contactId, contact_mobile: '081-234-5678', contact_email: 'somsri.buyer@example.co.th', owner_id: adminId });
 
     // a priority without a colour shows #000 (the colour field's default)
     const plain = await api('POST', '/api/prospect_priority', { code: 'NOCOLOR', name_th: 'ไม่ระบุสี', level: 9, color: null });
@@ -139,6 +142,7 @@ describe('CRM end to end', () => {
     await list.locator('tbody tr').first().waitFor();
     expect(await list.locator('.bo-chip', { hasText: 'ไม่ระบุสี' }).getAttribute('data-color')).toBe('#000000');
     expect(await list.locator('.bo-chip', { hasText: 'สูง' }).getAttribute('data-color')).toBe('#ef4444');
+    await dismissToasts(page);
     await shot(page, '23-prospect-list');
   }, 90_000);
 
@@ -162,14 +166,16 @@ describe('CRM end to end', () => {
     await page.keyboard.press('Escape');
     const confirm = page.getByRole('dialog', { name: 'ยังไม่ได้บันทึก' });
     await confirm.waitFor();
+    await dismissToasts(page);
     await shot(page, '24-working-record-unsaved');
-    await confirm.getByRole('button', { name: 'ยกเลิก' }).click();
+    await confirm.getByRole('button', { name: /CANCEL|ยกเลิก/ }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await page.locator('#working_record-field-subject').inputValue()).toBe('โทรติดตามใบเสนอราคา');
 
     await pickLink(page.locator('#working_record-field-company_id'), 'บริษัท ซีอาร์เอ็ม ทดสอบ จำกัด');
     await pickLink(page.locator('#working_record-field-contact_id'), 'สมศรี ใจดี');
     await page.locator('#working_record-field-detail').fill('ลูกค้าขอให้ส่งตัวอย่างฟิล์มเพิ่ม 2 ม้วน');
+    await dismissToasts(page);
     await shot(page, '25-working-record-create');
     await page.locator('#working_record-field-subject').press('Enter'); // Enter saves
     // the box turns into the edit of the new record, numbered by the server
@@ -189,6 +195,7 @@ describe('CRM end to end', () => {
     await expect.poll(() => page.locator('#alert-field-working_record_id').inputValue()).toBe('โทรติดตามใบเสนอราคา');
     await page.locator('#alert-field-title').fill('ส่งตัวอย่างฟิล์มให้คุณสมศรี');
     await page.locator('#alert-field-message').fill('นัดส่งตัวอย่างภายในสัปดาห์นี้');
+    await dismissToasts(page);
     await shot(page, '26-alert-modal');
     await page.locator('#alert-field-title').press('Enter');
     await alertBox.waitFor({ state: 'detached' });
@@ -196,6 +203,7 @@ describe('CRM end to end', () => {
     // the socket pushes the new unread count: the badge moves with no reload
     await expect.poll(badgeCount, { timeout: 10_000 }).toBe(before + 1);
     await page.getByTestId('notification-badge').waitFor();
+    await dismissToasts(page);
     await shot(page, '27-working-record-with-alert');
 
     // Esc without changes closes the box, back on the list
@@ -203,6 +211,7 @@ describe('CRM end to end', () => {
     await page.waitForURL(/\/working_record$/);
     await box.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('entity-list').locator('tbody tr').first().textContent()).toContain('โทรติดตามใบเสนอราคา');
+    await dismissToasts(page);
     await shot(page, '28-working-record-list');
 
     // a row opens the same box for edit
@@ -223,6 +232,7 @@ describe('CRM end to end', () => {
     await badge().click();
     const panel = page.getByTestId('notification-panel');
     await panel.getByRole('link', { name: /ส่งตัวอย่างฟิล์มให้คุณสมศรี/ }).waitFor();
+    await dismissToasts(page);
     await shot(page, '29-notification-panel');
     await panel.getByRole('link', { name: /ส่งตัวอย่างฟิล์มให้คุณสมศรี/ }).click();
     await page.waitForURL(/\/view_alert\/\d+$/);
@@ -231,6 +241,7 @@ describe('CRM end to end', () => {
     await expect.poll(async () => (await api('GET', `/api/alert/${alertId}`)).data.is_read).toBe(true);
     await expect.poll(badgeCount, { timeout: 10_000 }).toBe(before - 1);
     await page.getByTestId('view-record').getByText('อ่านแล้ว', { exact: true }).last().waitFor();
+    await dismissToasts(page);
     await shot(page, '30-view-alert');
 
     // /alert lists my alerts
@@ -249,6 +260,7 @@ describe('CRM end to end', () => {
     const stored = await api('GET', `/api/attachment?filter=${encodeURIComponent(JSON.stringify({ company_id: { _eq: companyId } }))}`);
     expect(stored.data).toHaveLength(1);
     expect(stored.data[0]).toMatchObject({ file_name: 'ใบเสนอราคา-QT001.pdf', mime_type: 'application/pdf', size: content.length });
+    await dismissToasts(page);
     await shot(page, '31-attachments');
 
     // a refused file: the person sees a toast, nothing is attached
@@ -274,11 +286,13 @@ describe('CRM end to end', () => {
     await box.locator('.bo-file-name', { hasText: 'รายชื่อสินค้า.csv' }).waitFor();
     await expect.poll(() => page.locator('#attachment-field-file_name').inputValue()).toBe('รายชื่อสินค้า.csv');
     await page.locator('#attachment-field-description').fill('รายการสินค้าที่ลูกค้าสนใจ');
+    await dismissToasts(page);
     await shot(page, '32-attachment-modal');
     await page.keyboard.press('Control+s');
     await box.waitFor({ state: 'detached' });
     await expect.poll(() => onCompany.locator('tbody tr').count()).toBe(2);
     await page.locator('[data-related=contacts] tbody tr').first().waitFor();
+    await dismissToasts(page);
     await shot(page, '33-company-detail', true);
   }, 90_000);
 

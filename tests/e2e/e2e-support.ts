@@ -88,3 +88,13 @@ export async function signInInBrowser(page: Page, baseUrl: string, username: str
   await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
   await page.locator('.bo-sidemenu').waitFor();
 }
+
+/** Closes the toasts on screen (so a screenshot shows the screen, not the messages stacked over it). */
+export async function dismissToasts(page: Page): Promise<void> {
+  const close = page.locator('.p-toast-message .p-toast-icon-close');
+  for (let i = 0; i < 10 && (await close.count()) > 0; i++) {
+    await close.first().click({ timeout: 2000 }).catch(() => undefined);
+    await page.waitForTimeout(50);
+  }
+  await page.locator('.p-toast-message').first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => undefined);
+}

@@ -1,3 +1,4 @@
+import { multipart, PNG } from './crm-fixtures.ts';
 /**
  * Builds valid request bodies from schema field definitions, so tests can be
  * generated for every entity in schemas/ without writing one per entity.
@@ -101,6 +102,22 @@ export function sampleFieldValue(entity: EntitySchema, name: string, field: Fiel
 /** Ids of link targets already created, per app and entity, so a chain of links is built once. */
 const targets = new WeakMap<FastifyInstance, Map<string, number>>();
 
+const uploads = new WeakMap<FastifyInstance, Promise<string>>();
+
+/** One tiny PNG uploaded per app through the real upload route; its id is what file and image fields hold. */
+function uploadedFile(api: SampleApi): Promise<string> {
+  let known = uploads.get(api.app);
+  if (!known) {
+    const { payload, headers } = multipart([{ filename: 'sample.png', contentType: 'image/png', content: PNG }]);
+    known = api.app.inject({ method: 'POST', url: '/api/file/upload/sample', headers: { ...api.headers, ...headers }, payload }).then((res) => {
+      if (res.statusCode !== 200) throw new Error(`sample upload failed: ${res.body}`);
+      return res.json().data[0].id as string;
+    });
+    uploads.set(api.app, known);
+  }
+  return known;
+}
+
 async function linkTarget(target: EntitySchema, registry: SchemaRegistry, api: SampleApi, stack: string[]): Promise<number> {
   let cache = targets.get(api.app);
   if (!cache) { cache = new Map(); targets.set(api.app, cache); }
@@ -128,6 +145,11 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
         await buildRecord(child, registry, index, api, stack),
         await buildRecord(child, registry, index, api, stack),
       ];
+      continue;
+    }
+    if (field.type === 'file' || field.type === 'image') {
+      // a record may only point at a file its writer uploaded (or may see), so upload a real one
+      body[name] = await uploadedFile(api);
       continue;
     }
     if (field.type === 'link' && entity.access?.ownerField === name) {

@@ -120,7 +120,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   return (
     <section className="bo-page bo-list">
       <PageTitle actions={canCreate && (
-        <Button icon="pi pi-plus" label={t('common.create')} onClick={() => navigate(`/${entity.name}/create`)} />
+        <Button icon="pi pi-plus" label={t('common.create')} onClick={() => navigate(`/${entity.name}/create`)} data-testid="list-create" />
       )}>{title}</PageTitle>
 
       <div className="bo-toolbar">

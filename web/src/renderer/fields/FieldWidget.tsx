@@ -55,6 +55,8 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
               <InputNumber
                 inputId={id} inputRef={f.ref} value={typeof f.value === 'number' ? f.value : null}
                 onValueChange={(e) => f.onChange(e.value ?? null)} onBlur={f.onBlur}
+                // typing reports through onChange (onValueChange only on blur): Ctrl+S right after typing keeps the number
+                onChange={(e) => f.onChange(e.value ?? null)}
                 minFractionDigits={scale} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
                 locale="en-US" disabled={ro} invalid={invalid} className={compact ? 'p-inputtext-sm' : ''}
                 inputClassName={field.type === 'money' ? 'num' : undefined}
