@@ -1,19 +1,21 @@
 import { sql, type Kysely, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
-import { hasColumn, softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { describeField, type FieldResolver } from '../../engine/filter/filter-parser.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import type { Database } from '../db/dialect-adapter.ts';
-import { columnDefs, decodeRow, rowDecoder, toDb } from '../db/field-codec.ts';
-import { uniqueIndexName } from '../db/schema-sync.ts';
+import { columnDefs, rowDecoder } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { compileFilter, linkedValue, type CompileContext } from './filter-compiler.ts';
 import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.ts';
 import { allowEverything, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
+import { applyFills, checkLinks } from './link-values.ts';
+import { writeLines } from './line-writer.ts';
+import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
@@ -58,6 +60,9 @@ export class EntityService {
   afterCommit(listener: CommitListener): void {
     this.commitListeners.push(listener);
   }
+
+  /** The merged schema of an entity; NOT_FOUND for a name no schema file defines. */
+  readonly lookup = (name: string): EntitySchema => this.entity(name);
 
   entity(name: string): EntitySchema {
     const e = this.registry.get(name);
@@ -232,15 +237,15 @@ export class EntityService {
     return this.transaction(entity, async (trx) => {
       const out: Row[] = [];
       for (const input of inputs) {
-        await this.checkLinks(trx, entity, input);
+        await checkLinks(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
         if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
-        await this.applyFills(trx, entity, input, input);
+        await applyFills(trx, this.lookup, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
         const id = Number(inserted.id);
-        await this.writeLines(trx, entity, id, input, ctx);
+        await writeLines(trx, this.lookup, entity, id, input, ctx);
         const after = await this.readWhole(trx, entity, id);
         await this.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
         out.push(after);
@@ -266,14 +271,14 @@ export class EntityService {
       const numbered = entity.numbering?.field;
       if (mode === 'replace' && numbered && !(numbered in (body as Row))) delete input[numbered];
       this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
-      await this.checkLinks(trx, entity, input);
-      await this.applyFills(trx, entity, input, body as Row);
+      await checkLinks(trx, this.lookup, entity, input);
+      await applyFills(trx, this.lookup, entity, input, body as Row);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)
         .set({ ...columns, updated_at: new Date().toISOString(), updated_by: ctx.userId })
         .where('id', '=', id).execute();
       const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
-      await this.writeLines(trx, entity, id, input, ctx);
+      await writeLines(trx, this.lookup, entity, id, input, ctx);
       const after = await this.readWhole(trx, entity, id);
       await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx });
       return after;
@@ -308,18 +313,6 @@ export class EntityService {
     this.pending.get(trx)?.push(event);
   }
 
-  /** Copies values from linked rows (fillFrom) for fields the request did not set itself. */
-  private async applyFills(trx: Kysely<any>, entity: EntitySchema, input: Row, sent: Row): Promise<void> {
-    for (const [name, f] of Object.entries(entity.fields)) {
-      if (!f.fillFrom || name in sent || !(f.fillFrom.link in sent)) continue;
-      const linkId = input[f.fillFrom.link];
-      if (linkId === null || linkId === undefined) { input[name] = null; continue; }
-      const target = this.entity(entity.fields[f.fillFrom.link]!.entity!);
-      const row = await trx.selectFrom(target.name).select(f.fillFrom.field).where('id', '=', Number(linkId)).executeTakeFirst();
-      const source = target.fields[f.fillFrom.field]!;
-      input[name] = row ? decodeRow(new Map([[f.fillFrom.field, source]]), row, null)[f.fillFrom.field] : null;
-    }
-  }
 
   /** Runs a write in one transaction and turns constraint failures into catalogue errors. */
   async transaction<T>(entity: EntitySchema, work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
@@ -366,133 +359,8 @@ export class EntityService {
     if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
   }
 
-  /** Link values must point at rows that exist (and are not archived), checked before writing for a precise message. */
-  private async checkLinks(trx: Kysely<any>, entity: EntitySchema, input: Row): Promise<void> {
-    const errors: FieldError[] = [];
-    const check = async (e: EntitySchema, row: Row, prefix: string) => {
-      for (const [name, f] of Object.entries(e.fields)) {
-        if (f.type !== 'link' || row[name] === null || row[name] === undefined) continue;
-        const target = this.entity(f.entity!);
-        const soft = softDeleteColumn(target);
-        let q = trx.selectFrom(target.name).select('id').where('id', '=', Number(row[name]));
-        if (soft) q = q.where(soft, '=', 0);
-        if (!(await q.executeTakeFirst())) errors.push({ field: `${prefix}${name}`, code: 'link', message: `points to a ${target.name} that does not exist (id ${row[name]})` });
-      }
-    };
-    await check(entity, input, '');
-    for (const [name, f] of Object.entries(entity.fields)) {
-      if (f.type !== 'lines' || !Array.isArray(input[name])) continue;
-      const child = this.entity(f.entity!);
-      for (const [i, line] of (input[name] as Row[]).entries()) await check(child, line, `${name}.${i}.`);
-    }
-    if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
-  }
 
-  /** Replaces a document's lines: kept ids are updated, new ones inserted, missing ones deleted. */
-  private async writeLines(trx: Kysely<any>, entity: EntitySchema, id: number, input: Row, ctx: RequestContext): Promise<void> {
-    for (const [name, f] of Object.entries(entity.fields)) {
-      if (f.type !== 'lines' || (!Array.isArray(input[name]) && !Array.isArray(input[`delete_${name}`]))) continue;
-      if (!Array.isArray(input[name])) input = { ...input, [name]: [] };
-      const child = this.entity(f.entity!);
-      const parentField = child.parent!.field;
-      const lines = input[name] as Row[];
-      const removals = Array.isArray(input[`delete_${name}`]) ? (input[`delete_${name}`] as number[]).map(Number) : null;
-      const existing = new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
-      const kept = new Set<number>();
-      const now = new Date().toISOString();
-      // with an explicit delete list, lines not mentioned are kept and new ones go after them
-      const firstNo = removals ? existing.size + 1 : 1;
-      for (const [i, line] of lines.entries()) {
-        const values = { ...encodeColumns(child, withDefaults(child, line, false, ctx.userId)), ...(removals && line.id !== undefined ? {} : { line_no: firstNo + i }) };
-        if (line.id !== undefined) {
-          const lineId = Number(line.id);
-          if (!existing.has(lineId) || kept.has(lineId)) {
-            throw new AppError('VALIDATION_FAILED', `${name}.${i}.id: line ${lineId} does not belong to this ${entity.name}`, { fields: [{ field: `${name}.${i}.id`, code: 'line', message: 'does not belong to this record' }] });
-          }
-          kept.add(lineId);
-          await trx.updateTable(child.name).set({ ...values, updated_at: now, updated_by: ctx.userId }).where('id', '=', lineId).execute();
-        } else {
-          await trx.insertInto(child.name).values({ ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId }).execute();
-        }
-      }
-      if (removals) {
-        const foreign = removals.filter((x) => !existing.has(x));
-        if (foreign.length) throw new AppError('VALIDATION_FAILED', `delete_${name}: lines ${foreign.join(', ')} do not belong to this ${entity.name}`, { fields: [{ field: `delete_${name}`, code: 'line', message: 'names lines that do not belong to this record' }] });
-      }
-      const gone = removals ?? [...existing].filter((x) => !kept.has(x));
-      if (gone.length) await trx.deleteFrom(child.name).where('id', 'in', gone).execute();
-    }
-  }
 }
 
-export function searchFields(entity: EntitySchema): string[] {
-  const set = new Set(entity.searchFields ?? []);
-  for (const [name, f] of Object.entries(entity.fields)) if (f.searchable) set.add(name);
-  return [...set];
-}
-
-function isEmpty(v: unknown): boolean {
-  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-}
-
-function notFound(entity: EntitySchema, id: number): AppError {
-  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`);
-}
-
-function describeErrors(errors: FieldError[]): string {
-  return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
-}
-
-export function bodyError(entity: EntitySchema, errors: FieldError[]): AppError {
-  const code = errors.some((e) => e.code === 'unknown_field') ? 'UNKNOWN_FIELD' : errors.some((e) => e.code === 'read_only') ? 'READ_ONLY_FIELD' : 'VALIDATION_FAILED';
-  return new AppError(code, describeErrors(errors), { fields: errors });
-}
-
-/** "$NOW" and "$CURRENT_USER" are defaults resolved when a row is created. */
-export function resolveDefault(field: FieldDef, userId: number | null): unknown {
-  if (field.default === '$NOW') {
-    const now = new Date().toISOString();
-    return field.type === 'date' ? now.slice(0, 10) : now;
-  }
-  if (field.default === '$CURRENT_USER') return userId;
-  return field.default;
-}
-
-/** Fills field defaults on create; on replace (PUT) absent fields return to their default or empty. */
-function withDefaults(entity: EntitySchema, body: Row, replace = false, userId: number | null = null): Row {
-  const out: Row = { ...body };
-  for (const [name, f] of Object.entries(entity.fields)) {
-    if (f.readOnly || !hasColumn(f) || name in out) continue;
-    if (f.default !== undefined) out[name] = resolveDefault(f, userId);
-    else if (replace) out[name] = null;
-  }
-  return out;
-}
-
-function encodeColumns(entity: EntitySchema, input: Row): Row {
-  const out: Row = {};
-  for (const [name, f] of Object.entries(entity.fields)) {
-    if (!hasColumn(f) || f.readOnly || !(name in input)) continue;
-    out[name] = toDb(f, input[name]);
-  }
-  return out;
-}
-
-function uniqueFields(entity: EntitySchema, index: string | null): string[] | null {
-  if (!index) return null;
-  for (const [name, f] of Object.entries(entity.fields)) if (f.unique && uniqueIndexName(entity.name, [name]) === index) return [name];
-  for (const ix of entity.indexes ?? []) if (ix.unique && uniqueIndexName(entity.name, ix.fields) === index) return ix.fields;
-  return null;
-}
-
-function uniqueFieldsOfLines(registry: SchemaRegistry, entity: EntitySchema, index: string | null): string[] | null {
-  for (const f of Object.values(entity.fields)) {
-    if (f.type !== 'lines') continue;
-    const child = registry.get(f.entity!);
-    const found = child && uniqueFields(child, index);
-    if (found) return found.map((n) => `${f.entity}.${n}`);
-  }
-  return null;
-}
 
 export type { FilterNode };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
-import { searchFields } from '../../server/crud/entity-service.ts';
+import { searchFields } from '../../server/crud/record-values.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
 import { createTestApp, SCHEMAS_DIR, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';

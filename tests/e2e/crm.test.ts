@@ -229,10 +229,10 @@ describe('CRM end to end', () => {
   it('the Notification button lists unread alerts; opening one marks it read and the badge goes down', async () => {
     const before = await badgeCount();
     expect(before).toBeGreaterThan(0);
+    await dismissToasts(page);
     await badge().click();
     const panel = page.getByTestId('notification-panel');
     await panel.getByRole('link', { name: /ส่งตัวอย่างฟิล์มให้คุณสมศรี/ }).waitFor();
-    await dismissToasts(page);
     await shot(page, '29-notification-panel');
     await panel.getByRole('link', { name: /ส่งตัวอย่างฟิล์มให้คุณสมศรี/ }).click();
     await page.waitForURL(/\/view_alert\/\d+$/);
@@ -293,7 +293,8 @@ describe('CRM end to end', () => {
     await expect.poll(() => onCompany.locator('tbody tr').count()).toBe(2);
     await page.locator('[data-related=contacts] tbody tr').first().waitFor();
     await dismissToasts(page);
-    await shot(page, '33-company-detail', true);
+    await page.locator('[data-related=contacts]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot(page, '33-company-related-lists');
   }, 90_000);
 
   it('threw no errors in the page', () => {

@@ -1,0 +1,81 @@
+import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
+import { hasColumn } from '../../engine/schema/schema-types.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import { toDb } from '../db/field-codec.ts';
+import { uniqueIndexName } from '../db/schema-sync.ts';
+import { AppError } from '../errors/app-error.ts';
+
+/** Pure helpers that turn request bodies into stored values and failures into catalogue errors. */
+
+type Row = Record<string, unknown>;
+
+export function searchFields(entity: EntitySchema): string[] {
+  const set = new Set(entity.searchFields ?? []);
+  for (const [name, f] of Object.entries(entity.fields)) if (f.searchable) set.add(name);
+  return [...set];
+}
+
+export function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+export function notFound(entity: EntitySchema, id: number): AppError {
+  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`);
+}
+
+export function describeErrors(errors: FieldError[]): string {
+  return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+}
+
+export function bodyError(entity: EntitySchema, errors: FieldError[]): AppError {
+  const code = errors.some((e) => e.code === 'unknown_field') ? 'UNKNOWN_FIELD' : errors.some((e) => e.code === 'read_only') ? 'READ_ONLY_FIELD' : 'VALIDATION_FAILED';
+  return new AppError(code, describeErrors(errors), { fields: errors });
+}
+
+/** "$NOW" and "$CURRENT_USER" are defaults resolved when a row is created. */
+export function resolveDefault(field: FieldDef, userId: number | null): unknown {
+  if (field.default === '$NOW') {
+    const now = new Date().toISOString();
+    return field.type === 'date' ? now.slice(0, 10) : now;
+  }
+  if (field.default === '$CURRENT_USER') return userId;
+  return field.default;
+}
+
+/** Fills field defaults on create; on replace (PUT) absent fields return to their default or empty. */
+export function withDefaults(entity: EntitySchema, body: Row, replace = false, userId: number | null = null): Row {
+  const out: Row = { ...body };
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.readOnly || !hasColumn(f) || name in out) continue;
+    if (f.default !== undefined) out[name] = resolveDefault(f, userId);
+    else if (replace) out[name] = null;
+  }
+  return out;
+}
+
+export function encodeColumns(entity: EntitySchema, input: Row): Row {
+  const out: Row = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (!hasColumn(f) || f.readOnly || !(name in input)) continue;
+    out[name] = toDb(f, input[name]);
+  }
+  return out;
+}
+
+export function uniqueFields(entity: EntitySchema, index: string | null): string[] | null {
+  if (!index) return null;
+  for (const [name, f] of Object.entries(entity.fields)) if (f.unique && uniqueIndexName(entity.name, [name]) === index) return [name];
+  for (const ix of entity.indexes ?? []) if (ix.unique && uniqueIndexName(entity.name, ix.fields) === index) return ix.fields;
+  return null;
+}
+
+export function uniqueFieldsOfLines(registry: SchemaRegistry, entity: EntitySchema, index: string | null): string[] | null {
+  for (const f of Object.values(entity.fields)) {
+    if (f.type !== 'lines') continue;
+    const child = registry.get(f.entity!);
+    const found = child && uniqueFields(child, index);
+    if (found) return found.map((n) => `${f.entity}.${n}`);
+  }
+  return null;
+}
