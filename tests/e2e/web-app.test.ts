@@ -154,7 +154,7 @@ describe('web app end to end', () => {
     await page.locator('#field-name_th').fill('ยังไม่บันทึก');
     await page.locator('.bo-sidemenu').getByRole('link', { name: 'ผู้ขาย', exact: true }).click();
     await page.getByText('มีการแก้ไขที่ยังไม่ได้บันทึก', { exact: false }).waitFor();
-    await page.getByRole('button', { name: 'ยกเลิก' }).last().click();
+    await page.getByRole('dialog').getByRole('button', { name: /^(CANCEL|ยกเลิก)$/ }).click();
     expect(page.url()).toMatch(/\/customer\/\d+$/);
     await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
 
@@ -163,7 +163,7 @@ describe('web app end to end', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await shot(page, '07-confirm-delete');
-    await dialog.getByRole('button', { name: 'ลบ' }).click();
+    await dialog.getByRole('button', { name: /^(DELETE|ลบ)$/ }).click();
     await page.waitForURL(/\/customer$/);
     const gone = await fetch(url(`/api/customer/${id}`), { headers: { authorization: `Bearer ${adminToken}` } });
     expect(gone.status).toBe(404);
@@ -200,7 +200,7 @@ describe('web app end to end', () => {
     await page.evaluate(() => localStorage.setItem('id_token', 'expired.token.value'));
     await page.reload();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('เซสชันหมดอายุ').waitFor();
+    await dialog.getByText(/^(Session expired|เซสชันหมดอายุ)$/).waitFor();
     await shot(page, '10-session-expired');
     await dialog.getByRole('button').click();
     await page.waitForURL('**/signin');

@@ -1,4 +1,6 @@
 import { Controller, type Control } from 'react-hook-form';
+import { useAtomValue } from 'jotai';
+import { sessionAtom } from '../../core/session-atoms.ts';
 import { InputNumber } from 'primereact/inputnumber';
 import { Dropdown } from 'primereact/dropdown';
 import { Checkbox } from 'primereact/checkbox';
@@ -39,6 +41,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
   const cls = `p-inputtext p-component ${compact ? 'p-inputtext-sm' : ''} ${invalid ? 'p-invalid' : ''}`;
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-label': ariaLabel };
   const ro = disabled || field.readOnly;
+  const session = useAtomValue(sessionAtom);
   return (
     <Controller
       name={name}
@@ -95,6 +98,8 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
             const target = related[field.entity!];
             return (
               <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, target)} value={typeof f.value === 'number' ? f.value : null}
+                // the signed-in user ($CURRENT_USER) is named from the session, even without view on the accounts
+                initialLabel={field.default === '$CURRENT_USER' && f.value === session.id && displayFieldOf(field, target) === 'username' ? session.username || undefined : undefined}
                 onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel}
                 colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
                 defaultColor={field.colorField ? linkColor(field, target, null) : undefined} />
