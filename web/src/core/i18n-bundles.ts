@@ -1,6 +1,10 @@
 import { ROUTE_TITLES } from './route-titles.ts';
 
-/** Fallback interface texts for the first paint and offline; the server's language content overrides them. */
+/**
+ * Fallback interface texts for the first paint and offline; the server's language content overrides them.
+ * The texts spec sections 1 and 8 fix word for word (Loading... Please Wait, Session expired, LOGOUT,
+ * CANCEL/DELETE, the connection errors) read the same in both languages.
+ */
 const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['app.name', 'ระบบหลังบ้าน', 'Back Office'],
   ['header.notification', 'การแจ้งเตือน', 'Notification'],
@@ -8,15 +12,15 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['header.logout', 'ออกจากระบบ', 'Logout'],
   ['header.language', 'ภาษา', 'Language'],
   ['header.menu', 'เมนู', 'Menu'],
-  ['common.loading', 'กำลังโหลด... กรุณารอสักครู่', 'Loading... Please Wait'],
+  ['common.loading', 'Loading... Please Wait', 'Loading... Please Wait'],
   ['common.not_available_yet', 'หน้านี้ยังไม่เปิดให้ใช้งาน', 'This screen is not available yet.'],
   ['common.not_found', 'ไม่พบหน้าที่ต้องการ', 'Page not found'],
   ['common.not_found_text', 'ไม่มีหน้านี้ในระบบ ตรวจสอบที่อยู่อีกครั้ง', 'There is no page at this address.'],
   ['common.back_home', 'กลับหน้าหลัก', 'Back to home'],
   ['common.cancel', 'ยกเลิก', 'Cancel'],
-  ['confirm.cancel', 'ยกเลิก', 'CANCEL'],
+  ['confirm.cancel', 'CANCEL', 'CANCEL'],
   ['common.delete', 'ลบ', 'Delete'],
-  ['confirm.delete', 'ลบ', 'DELETE'],
+  ['confirm.delete', 'DELETE', 'DELETE'],
   ['common.save', 'บันทึก', 'Save'],
   ['common.edit', 'แก้ไข', 'Edit'],
   ['common.create', 'สร้างใหม่', 'New'],
@@ -38,9 +42,9 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['common.select', 'เลือก', 'Select'],
   ['common.clear', 'ล้าง', 'Clear'],
   ['common.none', '—', '—'],
-  ['session.expired.title', 'เซสชันหมดอายุ', 'Session expired'],
-  ['session.expired.message', 'เซสชันของคุณหมดอายุ กรุณาเข้าสู่ระบบใหม่', 'Your session is expired. Please log in.'],
-  ['session.logout', 'ออกจากระบบ', 'LOGOUT'],
+  ['session.expired.title', 'Session expired', 'Session expired'],
+  ['session.expired.message', 'Your session is expired. Please log in.', 'Your session is expired. Please log in.'],
+  ['session.logout', 'LOGOUT', 'LOGOUT'],
   ['signin.title', 'เข้าสู่ระบบ', 'Sign in'],
   ['signin.customer_title', 'เข้าสู่ระบบสำหรับลูกค้า', 'Customer sign in'],
   ['signin.username', 'ชื่อผู้ใช้', 'Username'],
@@ -107,8 +111,8 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['home.welcome', 'ยินดีต้อนรับ {{name}}', 'Welcome, {{name}}'],
   ['home.intro', 'เลือกเมนูทางซ้ายเพื่อเริ่มทำงาน', 'Pick a screen from the menu to start.'],
   ['customer.bills_empty', 'ยังไม่มีใบวางบิล', 'No billing notes yet'],
-  ['error.bad_response', 'เซิร์ฟเวอร์ตอบกลับผิดพลาด', 'Bad response from server'],
-  ['error.cannot_connect', 'ไม่สามารถเชื่อมต่อเซิร์ฟเวอร์ได้', 'Cannot connect to the server'],
+  ['error.bad_response', 'Bad response from server', 'Bad response from server'],
+  ['error.cannot_connect', 'Cannot connect to the server', 'Cannot connect to the server'],
   ['menu.sales', 'การขายและการเงิน', 'Sales and finance'],
   ['menu.crm', 'ลูกค้าสัมพันธ์', 'CRM'],
   ['menu.purchasing_stock', 'จัดซื้อและสต็อก', 'Purchasing and stock'],
