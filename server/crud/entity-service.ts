@@ -1,4 +1,4 @@
-import { sql, type Kysely, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -29,6 +29,9 @@ export interface ListResult {
 }
 
 const ALIAS = 't';
+/** A value no id or scope filter can hold; it marks the id's parameter slot in a cached compiled query. */
+const ID_MARKER = -987_654_321_987;
+const ROW_QUERY_CACHE = 1000;
 
 /**
  * Generic reads and writes for every entity, driven by its schema.
@@ -168,13 +171,38 @@ export class EntityService {
     return result;
   }
 
+  /**
+   * Reading one row by id has one shape per entity, field list and caller scope; only the id
+   * changes. Its compiled SQL is kept by that shape and the id is put in the parameter slot that
+   * a marker value took when it was compiled.
+   */
+  private readonly rowQueries = new Map<string, { compiled: CompiledQuery; idSlot: number }>();
+
   private async loadRow(k: Kysely<any>, entity: EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row | undefined> {
     const { paths, decode } = this.selection(entity, fields);
-    const row = await k.selectFrom(`${entity.name} as ${ALIAS}`)
+    const build = (idValue: number) => k.selectFrom(`${entity.name} as ${ALIAS}`)
       .select((eb) => this.selectExpressions(eb as EB, entity, paths, ctx))
-      .where((eb) => eb.and([eb(`${ALIAS}.id`, '=', id), this.where(eb as EB, entity, ctx, null)]))
-      .executeTakeFirst();
-    return row ? decode(row) : undefined;
+      .where((eb) => eb.and([eb(`${ALIAS}.id`, '=', idValue), this.where(eb as EB, entity, ctx, null)]));
+    // links read through dotted fields carry their targets' scopes, which the key below does not name
+    if (paths.some((p) => p.length > 1)) {
+      const row = await build(id).executeTakeFirst();
+      return row ? decode(row) : undefined;
+    }
+    const scope = this.policy.rowFilter(ctx, entity);
+    const key = [entity.name, this.registry.version, fields ? JSON.stringify(fields) : '*', ctx.userId ?? 'system', scope ? JSON.stringify(scope) : ''].join('\u0000');
+    let q = this.rowQueries.get(key);
+    if (!q) {
+      const compiled = build(ID_MARKER).compile();
+      const idSlot = compiled.parameters.indexOf(ID_MARKER);
+      if (idSlot < 0) throw new Error('the id marker is missing from the compiled row query');
+      q = { compiled, idSlot };
+      if (this.rowQueries.size >= ROW_QUERY_CACHE) this.rowQueries.delete(this.rowQueries.keys().next().value!);
+      this.rowQueries.set(key, q);
+    }
+    const parameters = [...q.compiled.parameters];
+    parameters[q.idSlot] = id;
+    const { rows } = await k.executeQuery<Row>({ ...q.compiled, parameters });
+    return rows[0] ? decode(rows[0]) : undefined;
   }
 
   private async loadLines(k: Kysely<any>, entity: EntitySchema, id: number, only?: string[][] | null): Promise<Row> {
