@@ -30,7 +30,7 @@ export interface ListResult {
 
 const ALIAS = 't';
 /** A value no id or scope filter can hold; it marks the id's parameter slot in a cached compiled query. */
-const ID_MARKER = -987_654_321_987;
+export const ID_MARKER = -987_654_321_987;
 const ROW_QUERY_CACHE = 1000;
 
 /**

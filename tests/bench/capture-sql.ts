@@ -1,7 +1,7 @@
 import type { CompiledQuery, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
-import { EntityService } from '../../server/crud/entity-service.ts';
+import { EntityService, ID_MARKER } from '../../server/crud/entity-service.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import type { RawListQuery } from '../../server/crud/list-query.ts';
 
@@ -31,6 +31,7 @@ export async function captureGenericSql(db: Database, registry: SchemaRegistry, 
     return plugin.queries;
   };
   const list = await run((s) => s.list(entity, s.parseQuery(s.entity(entity), rawQuery, systemContext), systemContext));
-  const get = await run((s) => s.get(entity, id, systemContext));
+  // get-by-id compiles once with a marker in the id's slot and then runs with the id put there
+  const get = (await run((s) => s.get(entity, id, systemContext))).map((q) => ({ ...q, parameters: q.parameters.map((p) => (p === ID_MARKER ? id : p)) }));
   return { list, get };
 }
