@@ -47,7 +47,14 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     const e = entity();
     service.policy.assertAllowed(ctx, e, 'read');
     const id = parseId(e, request.params.id);
-    const fields = request.query.fields === undefined ? null : service.parseQuery(e, { fields: request.query.fields }, ctx).fields;
+    let fields: string[][] | null = null;
+    if (request.query.fields !== undefined) {
+      // a record's lines may be asked for by name too; they are not columns, so the list protocol's check skips them
+      const names = request.query.fields.split(',').map((f) => f.trim()).filter(Boolean);
+      const lines = names.filter((n) => e.fields[n]?.type === 'lines');
+      const columns = names.filter((n) => !lines.includes(n)).join(',');
+      fields = [...(columns ? service.parseQuery(e, { fields: columns }, ctx).fields ?? [] : [['id']]), ...lines.map((n) => [n])];
+    }
     return { success: true, data: await service.get(entityName, id, ctx, fields) };
   });
 

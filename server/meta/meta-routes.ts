@@ -38,6 +38,8 @@ export function registerMetaRoutes(app: FastifyInstance, service: EntityService,
         if (r && r.name !== entity.name) related[r.name] = r;
       }
     }
-    return { success: true, data: { entity, related }, meta: { version: service.registry.version } };
+    // which related entities the caller may read, so screens show names only where the server will answer
+    const readable = Object.values(related).filter((r) => visible(ctx, r)).map((r) => r.name);
+    return { success: true, data: { entity, related, readable }, meta: { version: service.registry.version } };
   });
 }

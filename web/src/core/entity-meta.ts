@@ -14,6 +14,8 @@ export interface EntitySummary {
 export interface EntityMeta {
   entity: EntitySchema;
   related: Record<string, EntitySchema>;
+  /** The related entities the signed-in user may read (the server answers for these only). */
+  readable?: string[];
 }
 
 let summaries: Promise<EntitySummary[]> | null = null;

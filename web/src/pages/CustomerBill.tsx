@@ -16,10 +16,19 @@ export default function CustomerBill() {
   const [meta, setMeta] = useState<EntityMeta | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    fetchEntityMeta('billing_note').then(setMeta, () => setMeta(null));
-    api.get<{ data: Record<string, unknown> }>(`/api/billing_note/${id}`).then((r) => setRow(r.data), (e: ApiError) => setError(e.message));
+    fetchEntityMeta('billing_note').then((m) => {
+      setMeta(m);
+      // links show their target's name where the customer may read it; other links are left out, never shown as raw ids
+      const names = Object.entries(m.entity.fields).flatMap(([n, f]) => {
+        if (f.type === 'lines') return [n];
+        if (f.type !== 'link') return [n];
+        return f.displayField && m.readable?.includes(f.entity!) ? [n, `${n}.${f.displayField}`] : [];
+      });
+      return api.get<{ data: Record<string, unknown> }>(`/api/billing_note/${id}?fields=${encodeURIComponent(names.join(','))}`).then((r) => setRow(r.data));
+    }).catch((e: ApiError) => setError(e.message));
   }, [id]);
-  const fields = meta?.entity.fields ?? {};
+  const fields = Object.fromEntries(Object.entries(meta?.entity.fields ?? {}).filter(([n, f]) => f.type !== 'link' || (row && `${n}.${f.displayField}` in row)));
+  const shown = (name: string, f: (typeof fields)[string]) => (f.type === 'link' ? row?.[`${name}.${f.displayField}`] : row?.[name]);
   const lines = meta && row ? Object.entries(fields).filter(([, f]) => f.type === 'lines') : [];
   return (
     <section className="bo-page">
@@ -31,7 +40,7 @@ export default function CustomerBill() {
       {row && (
         <dl className="bo-readonly">
           {Object.entries(fields).filter(([, f]) => f.type !== 'lines').map(([name, f]) => (
-            <div key={name}><dt>{loc(f.label, i18n.language)}</dt><dd>{formatCell(f, row[name], i18n.language) || '—'}</dd></div>
+            <div key={name}><dt>{loc(f.label, i18n.language)}</dt><dd>{(f.type === 'link' ? String(shown(name, f) ?? '') : formatCell(f, row[name], i18n.language)) || '—'}</dd></div>
           ))}
         </dl>
       )}
