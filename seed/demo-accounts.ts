@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../server/db/dialect-adapter.ts';
 import type { EntityService } from '../server/crud/entity-service.ts';
 import { createAccount } from '../server/auth/builtin-accounts.ts';
-import { CUSTOMER_ROLE_ID } from '../server/auth/principal.ts';
+import { CUSTOMER_ROLE_ID } from '../engine/permissions/customer-role.ts';
 
 /** Every demo account shares one password: DEMO_PASSWORD, or a random one printed once. */
 export const DEMO_ACCOUNTS = [

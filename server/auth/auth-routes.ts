@@ -5,7 +5,8 @@ import { writeAudit } from '../audit/audit-log.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { contextOf, type Authenticator } from './authenticator.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password-hasher.ts';
-import { CUSTOMER_ROLE_ID, principalOf } from './principal.ts';
+import { principalOf } from './principal.ts';
+import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 import type { PermissionPolicy } from './permission-policy.ts';
 

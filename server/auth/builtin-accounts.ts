@@ -3,7 +3,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import { hashPassword, passwordProblem } from './password-hasher.ts';
-import { CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from './principal.ts';
+import { CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 
 export const ADMIN_ROLE_DETAIL = { '*': { view: true, email: true, print: true, export: true, edit: true } };
 

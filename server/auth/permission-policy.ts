@@ -3,7 +3,8 @@ import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { AccessPolicy, CrudAction, GuardedAction, RequestContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
-import { CUSTOMER_ROLE_ID, principalOf, type PermissionFlags, type Principal } from './principal.ts';
+import { principalOf, type Principal } from './principal.ts';
+import { CUSTOMER_ROLE_ID, type PermissionFlags } from '../../engine/permissions/customer-role.ts';
 
 const NONE: PermissionFlags = { view: false, email: false, print: false, export: false, edit: false };
 /** Fields of one's own account that only someone else may change. */

@@ -2,23 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { TokenClaims } from './token-service.ts';
-
-export interface PermissionFlags {
-  view: boolean;
-  email: boolean;
-  print: boolean;
-  export: boolean;
-  edit: boolean;
-}
-
-export type RoleDetail = Record<string, Partial<PermissionFlags>>;
-
-export interface RoleInfo {
-  id: number;
-  name: string;
-  role_detail: RoleDetail;
-  production_report_print_times: number;
-}
+import { CUSTOMER_ROLE, CUSTOMER_ROLE_ID, type RoleDetail, type RoleInfo } from '../../engine/permissions/customer-role.ts';
 
 export interface UserTypeInfo {
   id: number;
@@ -48,19 +32,6 @@ export interface Principal {
   jti: string;
   exp: number;
 }
-
-export const CUSTOMER_ROLE_ID = -1;
-
-/** The built-in Customer role of spec section 6; the code, not the database row, is authoritative. */
-export const CUSTOMER_ROLE: RoleInfo = {
-  id: CUSTOMER_ROLE_ID,
-  name: 'Customer',
-  production_report_print_times: 2,
-  role_detail: {
-    customer: { view: true, edit: true, email: false, print: false, export: false },
-    billing_note: { view: true, edit: true, email: false, print: false, export: false },
-  },
-};
 
 export function principalOf(ctx: RequestContext): Principal | null {
   return (ctx.principal as Principal | undefined) ?? null;

@@ -2,7 +2,8 @@ import { atom } from 'jotai';
 import { api, ApiError } from './http-client.ts';
 import { appStore } from './app-store.ts';
 import { applyLanguageContent, type LanguageContentRow } from './i18n.ts';
-import { CUSTOMER_ROLE_ID, type Session } from './session-atoms.ts';
+import { type Session } from './session-atoms.ts';
+import { CUSTOMER_ROLE as BUILTIN_CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from '../../../engine/permissions/customer-role.ts';
 import { notificationNumberAtom } from './socket-client.ts';
 
 export type Permission = { view?: boolean; email?: boolean; print?: boolean; export?: boolean; edit?: boolean };
@@ -48,16 +49,8 @@ export interface MenuGroup {
 
 type Loadable<T> = { status: 'loading' } | { status: 'loaded'; data: T } | { status: 'error'; error: ApiError };
 
-/** Role -1: the built-in Customer role (spec section 6). */
-export const CUSTOMER_ROLE: Role = {
-  id: CUSTOMER_ROLE_ID,
-  name: 'Customer',
-  production_report_print_times: 2,
-  role_detail: {
-    customer: { view: true, edit: true, email: false, print: false, export: false },
-    billing_note: { view: true, edit: true, email: false, print: false, export: false },
-  },
-};
+/** Role -1: the built-in Customer role (spec section 6), the same definition the server enforces. */
+export const CUSTOMER_ROLE: Role = BUILTIN_CUSTOMER_ROLE;
 
 export const EMPTY_USER_TYPE: UserType = {
   id: null, name: '', type_detail: {}, display_detail: {}, is_show_all_menu: 0, is_limit_inventory_to_access: 0, is_limit_company_to_access: 0,

@@ -85,5 +85,5 @@ export function signOut(): void {
   appStore.set(sessionAtom, EMPTY_SESSION);
 }
 
-export const CUSTOMER_ROLE_ID = -1;
+import { CUSTOMER_ROLE_ID } from '../../../engine/permissions/customer-role.ts';
 export const isCustomer = (s: Session) => s.role_id === CUSTOMER_ROLE_ID;
