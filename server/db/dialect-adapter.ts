@@ -17,6 +17,8 @@ export interface DialectAdapter {
   /** The index name of a unique violation, or null when the error is something else. */
   uniqueViolation(err: unknown): { index: string | null } | null;
   isForeignKeyViolation(err: unknown): boolean;
+  /** Names of the indexes on a table (to rename derived indexes when the table is renamed). */
+  indexNames(k: Kysely<any>, table: string): Promise<string[]>;
   /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
   readonly returnsDates: boolean;
 }

@@ -106,6 +106,11 @@ export async function syncSchema(db: Database, entities: EntitySchema[], opts: {
         const old = e.renamedFrom?.find((n) => tables.has(n));
         if (old) {
           await trx.schema.alterTable(old).renameTo(e.name).execute();
+          // indexes are named after their table (ux_<table>_<cols>, how a 409 finds its field): drop the old
+          // names here, and the index step below creates them under the new one. Indexes hold no data.
+          for (const ix of await db.adapter.indexNames(trx, e.name)) {
+            if (ix.startsWith(`ux_${old}_`) || ix.startsWith(`ix_${old}_`)) await sql`drop index if exists ${sql.id(ix)}`.execute(trx);
+          }
           tables.set(e.name, tables.get(old)!);
           tables.delete(old);
           report.renamed.push(`${old} -> ${e.name}`);

@@ -107,6 +107,20 @@ describe.each(testDialects())('schema sync on %s', (dialect) => {
     expect(report.orphanTables).toEqual([]);
   });
 
+  it('a renamed entity gets its indexes under the new name, so a duplicate still names its field', async () => {
+    await sync();
+    unlinkSync(join(dir, 'thing.json'));
+    write('item.json', { ...thing(), name: 'item', renamedFrom: ['thing'] });
+    write('owner.json', { ...owner, fields: { ...owner.fields, thing_id: { type: 'link', entity: 'item', label: l('Item') } } });
+    await sync();
+    const names = await db.adapter.indexNames(db.kysely, 'item');
+    expect(names).toContain('ux_item_code');
+    expect(names.filter((n) => n.startsWith('ux_thing') || n.startsWith('ix_thing'))).toEqual([]);
+    await db.kysely.insertInto('item').values({ code: 'A', name: 'first' }).execute();
+    const err = await db.kysely.insertInto('item').values({ code: 'A', name: 'again' }).execute().then(() => null, (e: unknown) => e);
+    expect(db.adapter.uniqueViolation(err)).toEqual({ index: 'ux_item_code' });
+  });
+
   it('removing a field reports an orphan column and keeps its data', async () => {
     write('thing.json', thing({ note: { type: 'text', label: l('Note') } }));
     await sync();

@@ -30,6 +30,10 @@ export const postgresAdapter: DialectAdapter = {
     return e?.code === '23505' ? { index: e.constraint ?? null } : null;
   },
   isForeignKeyViolation: (err) => (err as { code?: string })?.code === '23503',
+  async indexNames(k, table) {
+    const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(k);
+    return rows.map((r) => r.name);
+  },
 };
 
 /** Like psql, a URL without a user name connects as the operating-system user (pg itself reads only $USER). */

@@ -73,6 +73,10 @@ export const sqliteAdapter: DialectAdapter = {
     return { index: `ux_${cols[0]![0]}_${cols.map((c) => c[1]).join('_')}` };
   },
   // ON DELETE RESTRICT reports as SQLITE_CONSTRAINT_TRIGGER, other foreign key failures as ..._FOREIGNKEY
+  async indexNames(k, table) {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(k);
+    return rows.map((r) => r.name);
+  },
   isForeignKeyViolation: (err) => {
     const e = err as { code?: string; message?: string };
     return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (!!e?.code?.startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY constraint failed/.test(e.message ?? ''));
