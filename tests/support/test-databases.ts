@@ -41,6 +41,12 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
+      // let connections that are closing (a pool ending, a late audit write) finish before forcing the rest
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
