@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
@@ -68,7 +68,16 @@ const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: opts.bodyLimit ?? 1024 * 1024, trustProxy: false });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    trustProxy: false,
+    // failures before routing (a malformed URL, bad percent-encoding) answer in the same envelope as everything else
+    frameworkErrors: (error, _request, reply) => {
+      const e = new AppError('BAD_REQUEST', `The request could not be read: ${error.message}`);
+      void (reply as unknown as FastifyReply).status(e.status).send(e.toBody());
+    },
+  });
   installErrorHandler(app);
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');

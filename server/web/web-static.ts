@@ -30,7 +30,12 @@ export async function registerWebStatic(app: FastifyInstance, distDir: string): 
   await app.register(fastifyStatic, { root, serve: false });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = decodeURIComponent(request.url.split('?')[0]!);
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0]!);
+    } catch {
+      return reply.callNotFound();
+    }
     if (isApiPath(path)) return reply.callNotFound();
     const file = resolve(root, `.${path}`);
     if (file.startsWith(root + sep) && !path.endsWith('/') && existsSync(file) && statSync(file).isFile()) {

@@ -146,6 +146,14 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('BAD_REQUEST also for a URL that cannot be decoded, in the same envelope', async () => {
+    for (const url of ['/api/ec_widget/%E0%A4%A', '/%ZZ']) {
+      const res = await call('GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ success: false, error: expect.objectContaining({ code: 'BAD_REQUEST' }) });
+    }
+  });
+
   it('VALIDATION_FAILED names each field with "is required"', async () => {
     const res = await call('POST', '/api/ec_widget', { code: 'W-2', name: '   ' });
     expect(res.json().error.details.fields).toEqual([{ field: 'name', code: 'required', message: 'is required' }]);
