@@ -1,5 +1,5 @@
 import type { EntitySchema, FieldDef } from '../schema/schema-types.ts';
-import { SYSTEM_FIELDS } from '../schema/schema-types.ts';
+import { SYSTEM_FIELDS, fieldOf } from '../schema/schema-types.ts';
 import { FILTER_OPERATORS, TEXT_OPERATORS, type FilterNode, type FilterOperator, type FilterScalar } from './filter-types.ts';
 
 export class FilterError extends Error {
@@ -28,7 +28,7 @@ const STRING_TYPES = new Set(['string', 'text', 'email', 'url', 'phone', 'tax_id
 
 /** A field as a filter/sort sees it: schema fields plus the system columns every table has. */
 export function describeField(entity: EntitySchema, name: string): FieldDef | undefined {
-  const own = entity.fields[name];
+  const own = fieldOf(entity, name);
   if (own) return own;
   if ((SYSTEM_FIELDS as readonly string[]).includes(name)) {
     const type = name.endsWith('_at') ? 'datetime' : name.endsWith('_by') ? 'link' : 'integer';

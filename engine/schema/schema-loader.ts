@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { EntitySchema } from './schema-types.ts';
-import { SYSTEM_FIELDS, hasColumn } from './schema-types.ts';
+import { SYSTEM_FIELDS, fieldOf, hasColumn } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 
 export interface SchemaSource {
@@ -85,7 +85,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   e.related?.forEach((r, i) => {
     const target = byName.get(r.entity);
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);
-    else if (target.fields[r.field]?.type !== 'link' || target.fields[r.field]?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
+    else if (fieldOf(target, r.field)?.type !== 'link' || fieldOf(target, r.field)?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
   });
   if (e.workflow && !e.workflow.states.some((s) => s.value === e.workflow!.initial)) bad('/workflow/initial', 'is not one of the states');
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
@@ -98,18 +98,18 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       if (f.type === 'lines' && (target.kind !== 'lines' || target.parent?.entity !== e.name)) {
         bad(`${at}/entity`, `"${f.entity}" must be of kind "lines" with parent.entity "${e.name}"`);
       }
-      if (f.displayField && !target.fields[f.displayField]) bad(`${at}/displayField`, `"${f.displayField}" is not a field of ${target.name}`);
+      if (f.displayField && !fieldOf(target, f.displayField)) bad(`${at}/displayField`, `"${f.displayField}" is not a field of ${target.name}`);
     }
     if (f.type === 'lines' && (f.unique || f.indexed)) bad(at, 'a lines field has no column to index');
     if (f.colorField) {
       const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
-      if (!target?.fields[f.colorField]) bad(`${at}/colorField`, `"${f.colorField}" is not a field of the linked entity`);
+      if (!target || !fieldOf(target, f.colorField)) bad(`${at}/colorField`, `"${f.colorField}" is not a field of the linked entity`);
     }
     if (f.fillFrom) {
-      const link = e.fields[f.fillFrom.link];
+      const link = fieldOf(e, f.fillFrom.link);
       const target = link?.type === 'link' ? byName.get(link.entity!) : undefined;
       if (!target) bad(`${at}/fillFrom/link`, `"${f.fillFrom.link}" is not a link field of ${e.name}`);
-      else if (!target.fields[f.fillFrom.field]) bad(`${at}/fillFrom/field`, `"${f.fillFrom.field}" is not a field of ${target.name}`);
+      else if (!fieldOf(target, f.fillFrom.field)) bad(`${at}/fillFrom/field`, `"${f.fillFrom.field}" is not a field of ${target.name}`);
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
     for (const cond of ['visibleIf', 'requiredIf'] as const) {

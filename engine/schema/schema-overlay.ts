@@ -1,4 +1,4 @@
-import type { EntitySchema, FieldDef, LocalizedText } from './schema-types.ts';
+import { fieldOf, type EntitySchema, type FieldDef, type LocalizedText } from './schema-types.ts';
 
 /**
  * A runtime override an admin stores in the database (table schema_override).
@@ -25,17 +25,17 @@ export function applyOverrides(base: EntitySchema, overrides: readonly SchemaOve
     if (o.field === null) {
       if (o.property === 'label') merged = { ...merged, label: o.value };
       else if (o.property === 'listColumns') {
-        const cols = o.value.filter((c) => c in fields || c === 'id' || c.includes('.'));
+        const cols = o.value.filter((c) => Object.hasOwn(fields, c) || c === 'id' || c.includes('.'));
         if (cols.length) merged = { ...merged, list: { ...(merged.list ?? { columns: [] }), columns: cols } };
       } else if (o.property === 'fieldOrder') {
         const ordered: Record<string, FieldDef> = {};
-        for (const name of o.value) if (fields[name]) ordered[name] = fields[name]!;
+        for (const name of o.value) { const f = fieldOf({ fields }, name); if (f) ordered[name] = f; }
         for (const [name, f] of Object.entries(fields)) if (!(name in ordered)) ordered[name] = f;
         merged = { ...merged, fields: ordered };
       }
       continue;
     }
-    const f = merged.fields[o.field];
+    const f = fieldOf(merged, o.field);
     if (!f) continue; // an override for a field that was since removed from the file is ignored
     merged.fields[o.field] = { ...f, [o.property]: o.value };
   }

@@ -160,6 +160,14 @@ export function softDeleteColumn(entity: EntitySchema): string | null {
   return entity.softDelete === true ? 'is_deleted' : entity.softDelete.field;
 }
 
+/**
+ * The field of that name, looked up as an own property only: names come from
+ * requests, and "constructor" or "__proto__" must not find Object's members.
+ */
+export function fieldOf(entity: Pick<EntitySchema, 'fields'>, name: string): FieldDef | undefined {
+  return Object.hasOwn(entity.fields, name) ? entity.fields[name] : undefined;
+}
+
 /** Field types that own a column in the entity's table. */
 export function hasColumn(field: FieldDef): boolean {
   return field.type !== 'lines';

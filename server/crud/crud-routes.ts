@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { fieldOf, type EntitySchema } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from './entity-service.ts';
 import type { RequestContext } from './access-policy.ts';
@@ -51,7 +51,7 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     if (request.query.fields !== undefined) {
       // a record's lines may be asked for by name too; they are not columns, so the list protocol's check skips them
       const names = request.query.fields.split(',').map((f) => f.trim()).filter(Boolean);
-      const lines = names.filter((n) => e.fields[n]?.type === 'lines');
+      const lines = names.filter((n) => fieldOf(e, n)?.type === 'lines');
       const columns = names.filter((n) => !lines.includes(n)).join(',');
       fields = [...(columns ? service.parseQuery(e, { fields: columns }, ctx).fields ?? [] : [['id']]), ...lines.map((n) => [n])];
     }
