@@ -1,5 +1,6 @@
 import type { EntitySchema, FieldDef } from '../schema/schema-types.ts';
 import { SYSTEM_FIELDS, fieldOf } from '../schema/schema-types.ts';
+import { MAX_ID } from '../validation/record-id.ts';
 import { FILTER_OPERATORS, TEXT_OPERATORS, type FilterNode, type FilterOperator, type FilterScalar } from './filter-types.ts';
 
 export class FilterError extends Error {
@@ -71,8 +72,46 @@ function isScalar(v: unknown): v is FilterScalar {
   return v === null || ['string', 'number', 'boolean'].includes(typeof v);
 }
 
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A value must fit the column it is compared with: PostgreSQL refuses "x" for
+ * an integer column or 99999999999 for an int4, and such a refusal must be the
+ * caller's 400, not the server's 500.
+ */
+function typeProblem(field: FieldDef, v: FilterScalar): string | null {
+  if (v === null) return null;
+  switch (field.type) {
+    case 'integer': case 'link': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && NUMBER_TEXT.test(v) ? Number(v) : NaN;
+      return Number.isInteger(n) && Math.abs(n) <= MAX_ID ? null : 'takes whole numbers';
+    }
+    case 'money': case 'decimal': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && NUMBER_TEXT.test(v) ? Number(v) : NaN;
+      const scale = field.type === 'money' ? 2 : field.scale ?? 0;
+      return Number.isFinite(n) && Math.abs(n) * 10 ** scale <= Number.MAX_SAFE_INTEGER ? null : 'takes numbers';
+    }
+    case 'boolean':
+      return [true, false, 0, 1, 'true', 'false', '0', '1'].includes(v) ? null : 'takes true or false';
+    case 'date':
+      return typeof v === 'string' && DATE_TEXT.test(v) && !Number.isNaN(Date.parse(v)) ? null : 'takes dates as YYYY-MM-DD';
+    case 'datetime':
+      return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'takes ISO 8601 dates and times';
+    default:
+      return null;
+  }
+}
+
 function checkValue(op: FilterOperator, value: unknown, field: FieldDef, where: string): FilterScalar | FilterScalar[] {
   const bad = (why: string) => new FilterError('INVALID_FILTER', `${op} ${why}`, where);
+  const typed = <T extends FilterScalar | FilterScalar[]>(v: T): T => {
+    for (const x of Array.isArray(v) ? v : [v]) {
+      const problem = typeProblem(field, x);
+      if (problem) throw bad(`on ${field.type} field ${problem}, not ${JSON.stringify(x)}`);
+    }
+    return v;
+  };
   if (op === '_null' || op === '_nnull') {
     if (value !== true && value !== false && value !== 'true' && value !== 'false') throw bad('takes true or false');
     return value === true || value === 'true';
@@ -83,7 +122,7 @@ function checkValue(op: FilterOperator, value: unknown, field: FieldDef, where: 
     if (op === '_between' && list.length !== 2) throw bad('takes exactly two values [from, to]');
     if (list.length > MAX_IN_VALUES) throw bad(`takes at most ${MAX_IN_VALUES} values`);
     if (list.length === 0) throw bad('takes at least one value');
-    return list;
+    return typed(list);
   }
   if (!isScalar(value)) throw bad('takes a single value');
   if (TEXT_OPERATORS.has(op)) {
@@ -92,7 +131,7 @@ function checkValue(op: FilterOperator, value: unknown, field: FieldDef, where: 
     return String(value);
   }
   if (field.type === 'json') throw bad('cannot compare JSON fields; use _null or _nnull');
-  return value;
+  return typed(value);
 }
 
 /**

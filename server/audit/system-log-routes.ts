@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -33,8 +34,9 @@ export function registerSystemLogRoutes(app: FastifyInstance, k: Kysely<any>, po
 
   app.get<{ Params: { id: string } }>('/api/system_log/:id', async (request) => {
     guard(request);
-    if (!/^[1-9]\d{0,14}$/.test(request.params.id)) throw new AppError('NOT_FOUND', 'No such log entry');
-    const row = await k.selectFrom('system_log').selectAll().where('id', '=', Number(request.params.id)).executeTakeFirst();
+    const id = parseRecordId(request.params.id);
+    if (id === null) throw new AppError('NOT_FOUND', 'No such log entry');
+    const row = await k.selectFrom('system_log').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'No such log entry');
     return { success: true, data: decode(row) };
   });

@@ -9,6 +9,7 @@ import { principalOf } from './principal.ts';
 import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 import type { PermissionPolicy } from './permission-policy.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
 
 export interface AuthRouteDeps {
   db: Kysely<any>;
@@ -78,8 +79,9 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
 
   app.post('/api/auth/signin', async (request) => signIn(request, null));
   app.post<{ Params: { customerId: string } }>('/api/auth/signin/customer/:customerId', async (request) => {
-    if (!/^[1-9]\d{0,9}$/.test(request.params.customerId)) throw new AppError('NOT_FOUND', 'There is no such customer page');
-    return signIn(request, Number(request.params.customerId));
+    const customerId = parseRecordId(request.params.customerId);
+    if (customerId === null) throw new AppError('NOT_FOUND', 'There is no such customer page');
+    return signIn(request, customerId);
   });
 
   app.post('/api/auth/signout', async (request) => {
@@ -127,7 +129,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
   app.put<{ Params: { id: string } }>('/api/user_account/:id/password', async (request) => {
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
-    const id = /^[1-9]\d{0,14}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+    const id = parseRecordId(request.params.id) ?? NaN;
     if (!d.policy.can(ctx, 'user_account', 'edit')) throw new AppError('FORBIDDEN', 'Your role may not set passwords');
     if (id === p.user.id) throw new AppError('FORBIDDEN', 'Change your own password with your current password (POST /api/auth/password)');
     await d.service.get('user_account', id, ctx, [['id']]);

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from './entity-service.ts';
 import type { RequestContext } from './access-policy.ts';
 import type { RawListQuery } from './list-query.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
 
 export const MAX_BULK = 500;
 
@@ -12,8 +13,9 @@ export type ContextOf = (request: FastifyRequest) => RequestContext;
 export const defaultContext: ContextOf = (request) => ({ userId: null, ip: request.ip });
 
 function parseId(entity: EntitySchema, raw: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`);
-  return Number(raw);
+  const id = parseRecordId(raw);
+  if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`);
+  return id;
 }
 
 function requireJsonObject(body: unknown): void {

@@ -10,6 +10,7 @@ import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
+import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
 
 const bit = (b: boolean) => (b ? 1 : 0);
 
@@ -26,8 +27,8 @@ function userTypeData(t: UserTypeInfo) {
 
 function roleIdOf(body: unknown): number {
   const v = (body as { role_id?: unknown } | null)?.role_id;
-  const n = typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw new AppError('VALIDATION_FAILED', 'role_id: is required', { fields: [{ field: 'role_id', code: 'required', message: 'is required' }] });
+  const n = parseAnyId(v);
+  if (n === null) throw new AppError('VALIDATION_FAILED', 'role_id: is required', { fields: [{ field: 'role_id', code: 'required', message: 'is required' }] });
   return n;
 }
 
@@ -136,8 +137,8 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
     const raw = (request.body as { user_id?: unknown } | null)?.user_id;
-    const id = typeof raw === 'string' && /^\d{1,12}$/.test(raw) ? Number(raw) : raw;
-    if (typeof id !== 'number' || !Number.isInteger(id)) throw new AppError('VALIDATION_FAILED', 'not found userId', { fields: [{ field: 'user_id', code: 'required', message: 'not found userId' }] });
+    const id = parseRecordId(raw);
+    if (id === null) throw new AppError('VALIDATION_FAILED', 'not found userId', { fields: [{ field: 'user_id', code: 'required', message: 'not found userId' }] });
     if (id !== p.user.id && !policy.can(ctx, 'user_account', 'view')) throw new AppError('NOT_FOUND', 'not found userId');
     const u = await k.selectFrom('user_account').select(['id', 'username', 'email', 'first_name', 'last_name', 'role_id', 'user_type_id', 'user_avatar', 'inventory_allow', 'branch_company', 'customer_id', 'is_active'])
       .where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();
