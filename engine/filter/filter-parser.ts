@@ -69,7 +69,8 @@ export function resolvePath(root: EntitySchema, path: string[], resolver: FieldR
 }
 
 function isScalar(v: unknown): v is FilterScalar {
-  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  // U+0000 cannot be compared with PostgreSQL text; refusing it keeps both dialects alike
+  return v === null || (typeof v === 'string' ? !v.includes('\u0000') : ['number', 'boolean'].includes(typeof v));
 }
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;

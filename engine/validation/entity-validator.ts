@@ -99,6 +99,13 @@ function simplify(errors: ErrorObject[]): FieldError[] {
   return [...out.values()];
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000, so no value may carry it on either dialect. */
+export function containsNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 20 || v === null || typeof v !== 'object') return false;
+  return Object.entries(v).some(([k, x]) => k.includes('\u0000') || containsNul(x, depth + 1));
+}
+
 export interface EntityValidator {
   /** Returns the problems of a body, empty when it is valid. `current` is the stored row, for requiredIf on updates. */
   (body: unknown, current?: Record<string, unknown>): FieldError[];
@@ -118,6 +125,9 @@ export function createEntityValidator(ajv: Ajv2020, entity: EntitySchema, mode: 
     const own: FieldError[] = [];
     for (const key of Object.keys(body)) {
       if (system.has(key) || readOnly.has(key)) own.push({ field: key, code: 'read_only', message: 'cannot be written' });
+    }
+    for (const [key, v] of Object.entries(body)) {
+      if (containsNul(v)) own.push({ field: key, code: 'nul', message: 'must not contain the NUL character' });
     }
     const rest = own.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !system.has(k) && !readOnly.has(k))) : body;
     const errors = compiled(rest) ? [] : simplify(compiled.errors ?? []);

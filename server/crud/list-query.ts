@@ -85,6 +85,7 @@ export function parseListQuery(raw: RawListQuery, entity: EntitySchema, resolver
   const offset = positiveInt(raw, 'offset', 0) ?? positiveInt(raw, 'offSet', 0) ?? (page - 1) * limit;
   const search = single(raw, 'search')?.trim() || null;
   if (search && search.length > MAX_SEARCH) throw new AppError('INVALID_QUERY', `search is limited to ${MAX_SEARCH} characters`);
+  if (search?.includes('\u0000')) throw new AppError('INVALID_QUERY', 'search must not contain the NUL character');
   const meta = single(raw, 'meta');
   if (meta && !['total_count', '*'].includes(meta)) throw new AppError('INVALID_QUERY', 'meta takes total_count');
   return { filter, sort, limit, offset, page, search, fields, withTotal: !!meta };

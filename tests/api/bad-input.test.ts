@@ -12,7 +12,7 @@ const QUERIES = [
   'filter={"id":{"_in":"1,2,x"}}', 'filter={"id":{"_between":[1]}}', 'filter={"_and":{}}', 'filter={"_or":[1,2]}',
   'filter={"id":{"_eq":1e400}}', 'filter={"created_at":{"_gt":"not a date"}}', 'filter={"id":{"_null":"maybe"}}',
   `filter=${'{"_and":['.repeat(30)}{}${']}'.repeat(30)}`, 'filter={"id.x":{"_eq":1}}', 'filter={"__proto__":{"_eq":1}}',
-  'filter={"constructor":{"_eq":1}}', 'filter={"id":{"_eq":99999999999}}', 'filter={"id":{"_in":[1,"x"]}}',
+  'filter={"constructor":{"_eq":1}}', 'filter={"id":{"_eq":"\u0000"}}', 'search=a\u0000b', 'filter={"id":{"_eq":99999999999}}', 'filter={"id":{"_in":[1,"x"]}}',
   'filter={"created_at":{"_between":["x","y"]}}', 'filter={"created_by":{"_gt":"abc"}}', 'filter={"id":{"_eq":true}}', 'sort=', 'sort=,,,', 'sort=--id', 'sort=id.', 'sort=__proto__', 'sort=id;drop',
   'limit=-1', 'limit=0', 'limit=1e3', 'limit=99999999999999999999', 'page=0', 'page=abc', 'offset=-5', 'fields=', 'fields=,',
   'fields=id.', 'fields=__proto__', 'meta=everything', 'search=' + 'x'.repeat(500), 'limit=1&limit=2', 'unknown=1',
@@ -20,7 +20,7 @@ const QUERIES = [
 
 const BODIES: unknown[] = [
   null, [], 'text', 42, true, { __proto__: { admin: true } }, { id: 1 }, { created_by: 1 }, { constructor: { prototype: {} } },
-  { nope: 1 }, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, i])),
+  { nope: 1 }, { code: 'A\u0000B', name_th: 'x\u0000' }, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, i])),
 ];
 
 describe.each(testDialects())('bad input never answers 500 (%s)', (dialect) => {
