@@ -35,10 +35,23 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
     if (!CATEGORY.test(category)) throw new AppError('VALIDATION_FAILED', 'category may use a-z, 0-9, _ and - (at most 40 characters)');
     if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send files as multipart/form-data');
     const saved: StoredFile[] = [];
+    /** What reading the request can fail with is the sender's problem (4xx); storing is ours. */
+    const readFailure = (err: unknown): unknown => {
+      if (err instanceof AppError) return err;
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', `A file is larger than the limit of ${Math.round(opts.maxBytes / 1024 / 1024)} MB`);
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_FILES} files per upload`);
+      if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send files as multipart/form-data');
+      return new AppError('BAD_REQUEST', `The upload is not valid multipart/form-data: ${(err as Error).message}`);
+    };
     try {
-      for await (const part of request.files()) {
+      const parts = request.files()[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await parts.next().catch((err: unknown) => { throw readFailure(err); });
+        if (next.done) break;
+        const part = next.value;
         const name = cleanFileName(part.filename);
-        const content = await part.toBuffer();
+        const content = await part.toBuffer().catch((err: unknown) => { throw readFailure(err); });
         const type = sniff(content, name);
         if (!type || !type.extensions.includes(extensionOf(name))) {
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', `"${name}" is not an allowed file: its content must be ${ALLOWED_DESCRIPTION}, and its name must end with the matching extension`);
@@ -47,10 +60,6 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
       }
     } catch (err) {
       await removeFiles(db, opts.dir, saved);
-      const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', `A file is larger than the limit of ${Math.round(opts.maxBytes / 1024 / 1024)} MB`);
-      if (code === 'FST_FILES_LIMIT') throw new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_FILES} files per upload`);
-      if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send files as multipart/form-data');
       throw err;
     }
     if (saved.length === 0) throw new AppError('VALIDATION_FAILED', 'No file was sent');

@@ -105,6 +105,22 @@ describe.each(testDialects())('file upload and download on %s', (dialect) => {
       expect(res.statusCode, res.body).toBe(415);
     });
 
+    it('a malformed multipart body: 400 BAD_REQUEST, never 500, nothing stored', async () => {
+      const before = await snapshot();
+      const bodies: [string, string][] = [
+        ['multipart/form-data; boundary=xyz', 'garbage'],
+        ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 cut short'],
+        ['multipart/form-data', '--xyz\r\n'],
+      ];
+      for (const [type, payload] of bodies) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/file/upload', headers: { ...t.headers, 'content-type': type }, payload });
+        expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, res.body).toBeLessThan(500);
+        expect(res.json().error.code).toMatch(/^(BAD_REQUEST|UNSUPPORTED_MEDIA_TYPE)$/);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('a multipart body without a file: 400', async () => {
       const res = await upload([{ name: 'note', content: 'just a field' }]);
       expect(res.statusCode, res.body).toBe(400);
