@@ -64,6 +64,7 @@ function decodedPath(url: string): string {
   try { return decodeURIComponent(raw); } catch { return raw; }
 }
 
+const AUTH_INVALIDATED = 'auth-invalidated';
 const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
@@ -130,6 +131,11 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   }
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey);
+  if (opts.redisUrl) {
+    // a sign-out, password or role change on one instance ends the session on all of them at once
+    realtime.io.on(AUTH_INVALIDATED, () => auth.invalidate(true));
+    auth.broadcast = () => realtime.io.serverSideEmit(AUTH_INVALIDATED);
+  }
   const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
   app.addHook('onClose', async () => {
     stopAlerts();

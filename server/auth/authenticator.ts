@@ -15,16 +15,22 @@ declare module 'fastify' {
 
 /**
  * Turns a bearer token into a principal. Principals are cached for a few
- * seconds by token id; any local change to accounts, roles, user types or
- * credentials clears the cache at once (other instances see it within 5 s).
+ * seconds by token id; any change to accounts, roles, user types or
+ * credentials clears the cache at once, on every instance when Redis links them
+ * (without Redis, other instances see it within 5 s).
  */
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; at: number }>();
 
   constructor(private readonly db: Database, readonly tokens: TokenService) {}
 
-  invalidate(): void {
+  /** Tells the other server instances to drop their cached principals too (set when Redis links them). */
+  broadcast: (() => void) | null = null;
+
+  /** Drops every cached principal here and, unless the call came from another instance, everywhere else. */
+  invalidate(fromPeer = false): void {
     this.cache.clear();
+    if (!fromPeer) this.broadcast?.();
   }
 
   async principalFor(token: string): Promise<Principal> {

@@ -79,6 +79,23 @@ describe.each(testDialects())('alert count across two instances with Redis on %s
     await aOnOne.next((p) => p.notificationNumber === 1, 5000);
   });
 
+  it('a sign-out on instance 1 ends the session on instance 2 at once, not after its 5 s principal cache', async () => {
+    const who = await c.staff('rd_out', { alert: { view: true } });
+    // instance 2 now holds this session's principal in its cache
+    expect((await two.app.inject({ method: 'GET', url: '/api/alert', headers: who.headers })).statusCode).toBe(200);
+    const out = await one.app.inject({ method: 'POST', url: '/api/auth/signout', headers: who.headers });
+    expect(out.statusCode, out.body).toBe(200);
+    const started = Date.now();
+    let status = 200;
+    while (Date.now() - started < 2000) {
+      status = (await two.app.inject({ method: 'GET', url: '/api/alert', headers: who.headers })).statusCode;
+      if (status === 401) break;
+      await sleep(50);
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('control: without Redis, a second instance does not hear of it', async () => {
     const plain = await buildInstance(one.testDb.url);
     try {
