@@ -300,6 +300,25 @@ describe('CRM end to end', () => {
     await shot(page, '33-company-related-lists');
   }, 90_000);
 
+  it('pages a related list longer than one page', async () => {
+    const items = Array.from({ length: 105 }, (_, i) => ({ contact_name: `ผู้ติดต่อหน้า ${String(i + 1).padStart(3, '0')}`, customer_id: companyId }));
+    const res = await api('POST', '/api/contact/bulk', { items });
+    expect(res.success, JSON.stringify(res).slice(0, 300)).toBe(true);
+    await page.goto(url(`/company/${companyId}`));
+    const pager = page.getByTestId('related-pager-contacts');
+    await pager.waitFor();
+    const rows = page.locator('[data-related=contacts] tbody tr');
+    await expect.poll(() => rows.count()).toBe(100);
+    const total = 105 + 1; // plus the contact added through the form above
+    await expect.poll(async () => pager.textContent()).toContain(`1–100`);
+    await pager.getByRole('button', { name: 'หน้าถัดไป' }).click();
+    await expect.poll(() => rows.count()).toBe(total - 100);
+    await expect.poll(async () => pager.textContent()).toContain(`101–${total}`);
+    expect(await pager.getByRole('button', { name: 'หน้าถัดไป' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'หน้าก่อนหน้า' }).click();
+    await expect.poll(() => rows.count()).toBe(100);
+  }, 90_000);
+
   it('threw no errors in the page', () => {
     expect(errors).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import type { EntitySchema, RelatedList as RelatedListDef } from '../../../engine/schema/schema-types.ts';
@@ -43,6 +43,8 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
   const [reload, setReload] = useState(0);
   const [editing, setEditing] = useState<{ type: 'create' | 'edit'; id?: number; n: number } | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [parentId]);
   const fileInput = useRef<HTMLInputElement>(null);
   const headingId = `related-${def.key}`;
 
@@ -61,9 +63,9 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
     if (child.entity.fields.file_name) fields.add('file_name');
     return {
       entity: def.entity, fields: [...fields], filter: { [def.field]: { _eq: parentId } },
-      sort: child.entity.defaultSort ?? '-id', search: '', page: 1, limit: LIMIT,
+      sort: child.entity.defaultSort ?? '-id', search: '', page, limit: LIMIT,
     };
-  }, [child, cols, def, parentId, fileField]);
+  }, [child, cols, def, parentId, fileField, page]);
   const { result, loading, error } = useEntityList(request, reload);
   const rows = result?.rows ?? [];
 
@@ -156,7 +158,13 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
           </tbody>
         </table>
       </div>
-      {result && result.total > rows.length && <p className="bo-muted bo-related-more">{t('related.more', { shown: rows.length, total: result.total })}</p>}
+      {result && result.total > LIMIT && (
+        <div className="bo-muted bo-related-more" data-testid={`related-pager-${def.key}`}>
+          <Button type="button" icon="pi pi-angle-left" text size="small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} aria-label={t('related.prev')} />
+          <span>{t('related.range', { from: (page - 1) * LIMIT + 1, to: (page - 1) * LIMIT + rows.length, total: result.total })}</span>
+          <Button type="button" icon="pi pi-angle-right" text size="small" disabled={page * LIMIT >= result.total} onClick={() => setPage((p) => p + 1)} aria-label={t('related.next')} />
+        </div>
+      )}
       {editing && child && (
         <Suspense fallback={null}>
           <EntityForm
