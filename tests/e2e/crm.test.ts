@@ -175,6 +175,15 @@ describe('CRM end to end', () => {
     await confirm.waitFor({ state: 'detached' });
     expect(await page.locator('#working_record-field-subject').inputValue()).toBe('โทรติดตามใบเสนอราคา');
 
+    // so does the browser's Back button: the box stands for the route /working_record/create
+    await page.goBack({ waitUntil: 'commit', timeout: 5000 }).catch(() => undefined);
+    const leave = page.getByRole('dialog', { name: 'ยังไม่ได้บันทึก' });
+    await leave.waitFor();
+    await leave.getByRole('button', { name: /CANCEL|ยกเลิก/ }).click();
+    await leave.waitFor({ state: 'detached' });
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/working_record/create');
+    expect(await page.locator('#working_record-field-subject').inputValue()).toBe('โทรติดตามใบเสนอราคา');
+
     await pickLink(page.locator('#working_record-field-company_id'), 'บริษัท ซีอาร์เอ็ม ทดสอบ จำกัด');
     await pickLink(page.locator('#working_record-field-contact_id'), 'สมศรี ใจดี');
     await page.locator('#working_record-field-detail').fill('ลูกค้าขอให้ส่งตัวอย่างฟิล์มเพิ่ม 2 ม้วน');

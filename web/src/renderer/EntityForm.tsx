@@ -41,6 +41,11 @@ export interface EntityFormProps {
   onSaved?: (row: FormValues, type: 'create' | 'edit') => void;
   /** Modal: the box was closed (after the unsaved-changes question when needed). */
   onClose?: () => void;
+  /**
+   * Modal that stands for a route (`/working_record/5`): leaving the route with the
+   * browser's Back button asks first, like a page form. Nested modals leave that to their page.
+   */
+  guardRoute?: boolean;
   onDeleted?: () => void;
 }
 
@@ -61,7 +66,7 @@ export function fillFromMap(entity: EntitySchema): Record<string, Array<{ field:
   return out;
 }
 
-/** Page mode only: leaving the route with unsaved changes asks first (a router has one blocker). */
+/** Page forms and route-level modals: leaving the route with unsaved changes asks first (a router has one blocker). */
 function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: React.RefObject<boolean> }) {
   const { t } = useTranslation();
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
@@ -167,6 +172,8 @@ export default function EntityForm(props: EntityFormProps) {
   const staysOpenAfterCreate = modal && (entity.related?.length ?? 0) > 0;
 
   const close = useCallback(() => {
+    // closing on purpose is not "leaving with unsaved changes": the route guard must not ask again
+    leaving.current = true;
     setConfirmClose(false);
     setVisible(false);
     onClose?.();
@@ -386,6 +393,7 @@ export default function EntityForm(props: EntityFormProps) {
           {body}
         </Dialog>
         {dialogs}
+        {props.guardRoute && <LeaveGuard dirty={dirty} leaving={leaving} />}
       </>
     );
   }

@@ -211,6 +211,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
             type={modal.type}
             id={modal.id}
             presentation="modal"
+            guardRoute
             onSaved={(row, type) => {
               setReload((r) => r + 1);
               if (type === 'create') {
