@@ -13,7 +13,8 @@ import { AppError } from './errors/app-error.ts';
 import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
-import { SignInLimiter } from './auth/sign-in-limiter.ts';
+import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
+import { createClient } from 'redis';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
 import { auditWrites, writeAudit } from './audit/audit-log.ts';
@@ -34,7 +35,7 @@ export interface AppOptions {
   tokenTtlSeconds?: number;
   /** log2 of scrypt's N; tests lower it to stay fast, production keeps OWASP's 17. */
   hashLogN?: number;
-  limiter?: SignInLimiter;
+  limiter?: SignInLimits;
   redisUrl?: string;
   /** Channel prefix in Redis; deployments sharing one Redis need different keys. */
   redisKey?: string;
@@ -120,7 +121,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  registerAuthRoutes(app, { db: k, auth, limiter: opts.limiter ?? new SignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
+  let limiter = opts.limiter;
+  if (!limiter && opts.redisUrl) {
+    // with several instances, failed sign-ins are counted in one place
+    const redis = createClient({ url: opts.redisUrl });
+    await redis.connect();
+    app.addHook('onClose', async () => { await redis.quit().catch(() => undefined); });
+    limiter = new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice');
+  }
+  registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });

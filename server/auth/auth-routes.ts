@@ -7,14 +7,14 @@ import { contextOf, type Authenticator } from './authenticator.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password-hasher.ts';
 import { principalOf } from './principal.ts';
 import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
-import type { SignInLimiter } from './sign-in-limiter.ts';
+import type { SignInLimits } from './sign-in-limiter.ts';
 import type { PermissionPolicy } from './permission-policy.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 
 export interface AuthRouteDeps {
   db: Kysely<any>;
   auth: Authenticator;
-  limiter: SignInLimiter;
+  limiter: SignInLimits;
   policy: PermissionPolicy;
   service: EntityService;
   hashLogN: number;
@@ -41,7 +41,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
   const signIn = async (request: FastifyRequest, customerId: number | null) => {
     const { username, password } = credentials(request.body);
     const ip = request.ip;
-    const wait = d.limiter.retryAfter(ip, username);
+    const wait = await d.limiter.retryAfter(ip, username);
     if (wait > 0) {
       await writeAudit(d.db, { action: 'signin_failed', userId: null, username, ip, message: 'rate limited' });
       throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait });
@@ -57,11 +57,11 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
       ? Number(row.role_id) === CUSTOMER_ROLE_ID && Number(row.customer_id) === customerId
       : Number(row.role_id) !== CUSTOMER_ROLE_ID);
     if (!ok || !eligible) {
-      d.limiter.fail(ip, username);
+      await d.limiter.fail(ip, username);
       await writeAudit(d.db, { action: 'signin_failed', userId: row ? Number(row.id) : null, username, ip, message: portal ? `customer page ${customerId}` : null });
       throw new AppError('UNAUTHORIZED', FAILED);
     }
-    d.limiter.succeed(ip, username);
+    await d.limiter.succeed(ip, username);
     const { token } = await d.auth.tokens.sign(Number(row.id), Number(row.token_version));
     await writeAudit(d.db, { action: 'signin', userId: Number(row.id), username, ip, message: portal ? `customer page ${customerId}` : null });
     return {

@@ -96,6 +96,17 @@ describe.each(testDialects())('alert count across two instances with Redis on %s
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('failed sign-ins on both instances count together: the sixth is refused on either', async () => {
+    const username = `nobody_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const attempt = (app: TestApp['app'] | Instance['app']) => app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username, password: 'wrong-password' } });
+    for (const app of [one.app, two.app, one.app, two.app, one.app]) expect((await attempt(app)).statusCode).toBe(401);
+    for (const app of [two.app, one.app]) {
+      const res = await attempt(app);
+      expect(res.statusCode, res.body).toBe(429);
+      expect(res.json().error.code).toBe('RATE_LIMITED');
+    }
+  });
+
   it('control: without Redis, a second instance does not hear of it', async () => {
     const plain = await buildInstance(one.testDb.url);
     try {
