@@ -38,8 +38,10 @@ describe.each(testDialects())('alert count across two instances with Redis on %s
   };
 
   beforeAll(async () => {
-    one = await createCrmApp(dialect, { redisUrl: TEST_REDIS_URL });
-    two = await buildInstance(one.testDb.url, { redisUrl: TEST_REDIS_URL });
+    // a key of this run's own: Redis outlives test runs, and sign-in failures counted there must not carry over
+    const redisKey = `test-${process.pid}-${Date.now().toString(36)}`;
+    one = await createCrmApp(dialect, { redisUrl: TEST_REDIS_URL, redisKey });
+    two = await buildInstance(one.testDb.url, { redisUrl: TEST_REDIS_URL, redisKey });
     c = new Client(one);
     a = await c.staff('rd_a', { alert: { view: true } });
     b = await c.staff('rd_b', { alert: { view: true } });

@@ -22,6 +22,8 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 export interface InstanceOptions {
   redisUrl?: string;
+  /** Redis channel and key prefix; instances that should hear each other share one. */
+  redisKey?: string;
   alertPollMs?: number;
   uploadDir?: string;
   uploadMaxBytes?: number;
@@ -41,7 +43,7 @@ export async function buildInstance(url: string, opts: InstanceOptions = {}, pre
   const built = await buildApp({
     db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N,
     uploadDir: opts.uploadDir ?? mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: opts.uploadMaxBytes ?? 1024 * 1024,
-    redisUrl: opts.redisUrl, alertPollMs: opts.alertPollMs,
+    redisUrl: opts.redisUrl, redisKey: opts.redisKey, alertPollMs: opts.alertPollMs,
   });
   return {
     ...built, db, registry,
