@@ -133,7 +133,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
-  registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.can(ctx, policy.menuKeyOf(e), 'view') || e.name === 'user_account');
+  // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
+  registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);

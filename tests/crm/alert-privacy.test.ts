@@ -41,6 +41,17 @@ describe.each(testDialects())('alert count privacy on %s', (dialect) => {
     await t?.close();
   });
 
+  it('a user whose role has no alert flag still gets the alert screen schema and their own alerts, and nothing of other entities', async () => {
+    const plain = await c.staff('carol', { product: { view: true } });
+    const mine = await call('POST', '/api/alert', t.headers, { user_id: plain.id, title: 'ของแครอล' });
+    expect(mine.statusCode, mine.body).toBe(201);
+    expect((await call('GET', '/api/meta/entities/alert', plain.headers)).statusCode).toBe(200);
+    const list = await call('GET', '/api/alert', plain.headers);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data.map((r: { title: string }) => r.title)).toEqual(['ของแครอล']);
+    expect((await call('GET', '/api/meta/entities/company', plain.headers)).statusCode).toBe(404);
+  });
+
   it("A reading B's count: 403; no token: 401", async () => {
     const res = await call('GET', `/public/alert/user/${b.id}/number/notread`, a.headers);
     expect(res.statusCode, res.body).toBe(403);
