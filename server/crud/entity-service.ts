@@ -229,7 +229,7 @@ export class EntityService {
   private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row): void {
     const errors = this.validators.get(entity, mode)(body, current);
     if (!errors.length) return;
-    throw bodyError(entity, errors);
+    throw bodyError(errors);
   }
 
   private assertWritable(entity: EntitySchema, action: CrudAction): void {

@@ -28,7 +28,7 @@ export function describeErrors(errors: FieldError[]): string {
   return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
 }
 
-export function bodyError(entity: EntitySchema, errors: FieldError[]): AppError {
+export function bodyError(errors: FieldError[]): AppError {
   const code = errors.some((e) => e.code === 'unknown_field') ? 'UNKNOWN_FIELD' : errors.some((e) => e.code === 'read_only') ? 'READ_ONLY_FIELD' : 'VALIDATION_FAILED';
   return new AppError(code, describeErrors(errors), { fields: errors });
 }

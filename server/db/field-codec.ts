@@ -1,5 +1,5 @@
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
-import { hasColumn, softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import { hasColumn } from '../../engine/schema/schema-types.ts';
 
 /**
  * Converts between the API's JSON values and stored values, the same on both
@@ -68,7 +68,6 @@ export function decodeRow(columns: Map<string, FieldDef>, row: Record<string, un
   return out;
 }
 
-export { softDeleteColumn };
 
 type Decoder = (v: unknown) => unknown;
 
