@@ -56,7 +56,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN,
       logger: config.logLevel === 'silent' ? false : { level: config.logLevel }, web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
-import type { EntitySchema } from './schema-types.ts';
+import type { EntitySchema, Workflow } from './schema-types.ts';
 import { SYSTEM_FIELDS, fieldOf, hasColumn } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 
@@ -87,9 +87,11 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);
     else if (fieldOf(target, r.field)?.type !== 'link' || fieldOf(target, r.field)?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
   });
-  if (e.workflow && !e.workflow.states.some((s) => s.value === e.workflow!.initial)) bad('/workflow/initial', 'is not one of the states');
+  if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
+  const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
-  for (const [k, f] of Object.entries(e.access ?? {})) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  customerWritable?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/access/customerWritable/${i}`, `"${f}" is not a field`); });
   for (const [name, f] of Object.entries(e.fields)) {
     const at = `/fields/${name}`;
     if (f.type === 'link' || f.type === 'lines') {
@@ -147,4 +149,19 @@ export function loadSchemaSet(sources: SchemaSource[]): EntitySchema[] {
   for (const { file, entity } of parsed) problems.push(...crossCheck(file, entity, byName));
   if (problems.length) throw new SchemaLoadError(problems);
   return parsed.map((p) => p.entity);
+}
+
+/** States and transitions name each other and the entity's fields consistently. */
+function checkWorkflow(w: Workflow, fieldNames: Set<string>, bad: (at: string, why: string) => void): void {
+  const states = new Set(w.states.map((s) => s.value));
+  if (!states.has(w.initial)) bad('/workflow/initial', 'is not one of the states');
+  w.states.forEach((s, si) => s.editable?.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/workflow/states/${si}/editable/${fi}`, `"${f}" is not a field`); }));
+  const actions = new Set<string>();
+  w.transitions.forEach((t, ti) => {
+    if (actions.has(t.action)) bad(`/workflow/transitions/${ti}/action`, `"${t.action}" is declared twice`);
+    actions.add(t.action);
+    if (!states.has(t.to)) bad(`/workflow/transitions/${ti}/to`, `"${t.to}" is not one of the states`);
+    t.from.forEach((f, fi) => { if (!states.has(f)) bad(`/workflow/transitions/${ti}/from/${fi}`, `"${f}" is not one of the states`); });
+    t.fields?.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/workflow/transitions/${ti}/fields/${fi}`, `"${f}" is not a field`); });
+  });
 }

@@ -60,6 +60,11 @@ export interface FieldDef {
   colorField?: string;
   /** Copies a value from a linked row when the link is set and this field is not: {"link": "contact_id", "field": "mobile_number"}. */
   fillFrom?: { link: string; field: string };
+  /**
+   * A permission key (as in role_detail) whose edit flag a writer needs, besides edit on the
+   * entity, to set or change this field: credit terms only for roles with edit on customer_credit.
+   */
+  writePermission?: string;
 }
 
 /** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */
@@ -98,6 +103,9 @@ export interface WorkflowState {
   label: LocalizedText;
   color?: string;
   final?: boolean;
+  /** Plain writes may not change a record in this state (posted documents), except the `editable` fields. */
+  locked?: boolean;
+  editable?: string[];
 }
 
 export interface WorkflowTransition {
@@ -105,6 +113,10 @@ export interface WorkflowTransition {
   label: LocalizedText;
   from: string[];
   to: string;
+  /** A permission key whose edit flag the action needs; default: edit on the entity. */
+  permission?: string;
+  /** Fields the action's body may set in the same write (a cancellation reason). */
+  fields?: string[];
 }
 
 export interface Workflow {
@@ -121,6 +133,8 @@ export interface AccessKeys {
   customerField?: string;
   /** Personal rows (alerts): each user reads and marks only the rows whose ownerField is their own id. */
   ownerField?: string;
+  /** The fields a portal customer (role -1) may change on its own rows; every other field is refused. */
+  customerWritable?: string[];
 }
 
 export interface EntitySchema {
