@@ -4,7 +4,8 @@ import helmet from '@fastify/helmet';
 /**
  * Security headers on every answer, HTML and API alike, from the ecosystem's
  * plugin. The CSP fits the built app: scripts only from our origin (the build
- * has no inline script), styles also inline because PrimeReact positions
+ * has no inline script; 'unsafe-eval' because the forms validate with the
+ * same ajv as the server, and ajv compiles each schema to a function), styles also inline because PrimeReact positions
  * overlays with style elements, images and fonts from data: and blob: URLs
  * (avatars, previews, icon fonts), PDFs shown in frames from blob: URLs.
  */
@@ -15,7 +16,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
