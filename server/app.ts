@@ -25,6 +25,8 @@ import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { installDocumentPosting } from './documents/document-posting.ts';
+import { registerDocumentRoutes } from './documents/document-routes.ts';
 
 export interface AppOptions {
   db: Database;
@@ -145,6 +147,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
+  installDocumentPosting(service);
+  registerDocumentRoutes(app, service, contextOf);
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -12,6 +12,7 @@ import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
+import { ensureDocumentTables } from './documents/document-progress.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
@@ -37,6 +38,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureBuiltinRoles(db);
   await ensureOverrideTable(db);
   await ensureNumberingTable(db);
+  await ensureDocumentTables(db);
   await ensureFileTable(db);
   await refreshOverrides(db, registry);
   return sync;

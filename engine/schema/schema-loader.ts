@@ -88,6 +88,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     else if (fieldOf(target, r.field)?.type !== 'link' || fieldOf(target, r.field)?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
   });
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
+  if (e.document) checkDocument(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
   for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
@@ -163,5 +164,32 @@ function checkWorkflow(w: Workflow, fieldNames: Set<string>, bad: (at: string, w
     if (!states.has(t.to)) bad(`/workflow/transitions/${ti}/to`, `"${t.to}" is not one of the states`);
     t.from.forEach((f, fi) => { if (!states.has(f)) bad(`/workflow/transitions/${ti}/from/${fi}`, `"${f}" is not one of the states`); });
     t.fields?.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/workflow/transitions/${ti}/fields/${fi}`, `"${f}" is not a field`); });
+  });
+}
+
+/** A document's lines field, actions and sources fit the conventions the document engine relies on. */
+function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: (at: string, why: string) => void): void {
+  const d = e.document!;
+  if (e.kind !== 'document') bad('/document', 'only entities of kind "document" have document behaviour');
+  const lines = fieldOf(e, d.lines);
+  const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
+  if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }
+  if (!e.workflow) bad('/document', 'a document needs a workflow (posting and cancelling are its actions)');
+  for (const [key, action] of [['postAction', d.postAction ?? 'approve'], ['cancelAction', d.cancelAction ?? 'cancel']] as const) {
+    if (e.workflow && !e.workflow.transitions.some((t) => t.action === action)) bad(`/document/${key}`, `the workflow has no action "${action}"`);
+  }
+  d.from?.forEach((f, i) => {
+    const at = `/document/from/${i}`;
+    const src = byName.get(f.source);
+    if (!src?.document) { bad(`${at}/source`, `"${f.source}" is not a document entity with document behaviour`); return; }
+    const srcChild = byName.get(fieldOf(src, src.document.lines)?.entity ?? '');
+    const states = new Set(src.workflow?.states.map((s) => s.value) ?? []);
+    for (const k of ['partial', 'complete'] as const) if (f[k] !== undefined && !states.has(f[k]!)) bad(`${at}/${k}`, `"${f[k]}" is not a state of ${f.source}`);
+    f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });
+    f.header?.forEach((h, j) => { if (!fieldOf(e, h) || !fieldOf(src, h)) bad(`${at}/header/${j}`, `"${h}" must be a field of both ${e.name} and ${f.source}`); });
+    f.lineFields?.forEach((h, j) => { if (!fieldOf(child, h) || !srcChild || !fieldOf(srcChild, h)) bad(`${at}/lineFields/${j}`, `"${h}" must be a field of the lines of both documents`); });
+    const measure = f.measure ?? 'qty';
+    if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
+    if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);
   });
 }

@@ -137,6 +137,35 @@ export interface AccessKeys {
   customerWritable?: string[];
 }
 
+/** A document this one can be created from, and what processing it does to that source. */
+export interface DocumentSource {
+  /** The source entity (a document with the same lines conventions). */
+  source: string;
+  /** Source states it may be created from (the first is where the source returns when nothing is processed any more). */
+  states: string[];
+  /** Header fields copied from the source; with several sources they must agree. */
+  header?: string[];
+  /** Line fields copied from the source's lines. */
+  lineFields?: string[];
+  /** The line field whose total this document may not exceed per source line: "qty" (default) or "amount". */
+  measure?: string;
+  /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
+  partial?: string;
+  complete?: string;
+}
+
+/** Document behaviour (kind "document"): computed amounts, posting, "create from". */
+export interface DocumentSpec {
+  /** The lines field that carries quantities and amounts. */
+  lines: string;
+  /** Header and line amounts are computed by the engine's document arithmetic (engine/documents). */
+  amounts?: boolean;
+  /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
+  postAction?: string;
+  cancelAction?: string;
+  from?: DocumentSource[];
+}
+
 export interface EntitySchema {
   name: string;
   label: LocalizedText;
@@ -163,6 +192,7 @@ export interface EntitySchema {
   numbering?: NumberingSeries;
   workflow?: Workflow;
   access?: AccessKeys;
+  document?: DocumentSpec;
 }
 
 /** Columns every table has; clients can never write them. */
