@@ -96,6 +96,11 @@ export interface NumberingSeries {
   /** Tokens: {prefix} {YYYY} {YY} {MM} {DD} {seq:N}. */
   pattern: string;
   resetEvery?: 'never' | 'year' | 'month';
+  /**
+   * When the number is drawn: on create (default), or when the document is posted, so a series
+   * such as tax invoices stays consecutive with no gaps (drafts that are deleted never took a number).
+   */
+  assignOn?: 'create' | 'post';
 }
 
 export interface WorkflowState {

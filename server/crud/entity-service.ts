@@ -310,7 +310,7 @@ export class EntityService {
         await checkLinks(read, this.lookup, entity, input);
         await this.policy.guardWrite(trx, ctx, entity, null, input);
         const numbered = entity.numbering?.field;
-        if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
+        if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity);
         await applyFills(read, this.lookup, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };

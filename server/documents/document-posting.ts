@@ -6,6 +6,8 @@ import { columnDefs, decodeRow, scaleOf } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { doneOf, giveBackProgress, takeProgress } from './document-progress.ts';
+import { nextNumber } from '../crud/numbering-series.ts';
+import { isEmpty } from '../crud/record-values.ts';
 
 type Row = Record<string, unknown>;
 
@@ -128,8 +130,25 @@ async function reverse(trx: Kysely<any>, service: EntityService, e: ActionEvent)
 export function installDocumentPosting(service: EntityService): void {
   service.onAction(async (trx, e) => {
     const d = e.entity.document;
-    if (!d?.from?.length) return;
-    if (e.action === (d.postAction ?? 'approve')) await post(trx, service, e);
-    else if (e.action === (d.cancelAction ?? 'cancel')) await reverse(trx, service, e);
+    if (!d) return;
+    if (e.action === (d.postAction ?? 'approve')) {
+      await numberOnPost(trx, e);
+      if (d.from?.length) await post(trx, service, e);
+    } else if (e.action === (d.cancelAction ?? 'cancel') && d.from?.length) {
+      await reverse(trx, service, e);
+    }
   });
+}
+
+/**
+ * A series drawn on posting (tax invoices) is consecutive with no gaps: the
+ * number is taken in the posting's transaction, so a posting that fails gives
+ * it back, and drafts that are deleted never had one.
+ */
+async function numberOnPost(trx: Kysely<any>, e: ActionEvent): Promise<void> {
+  const n = e.entity.numbering;
+  if (n?.assignOn !== 'post' || !isEmpty(e.after[n.field])) return;
+  const no = await nextNumber(trx, e.entity);
+  await trx.updateTable(e.entity.name).set({ [n.field]: no }).where('id', '=', e.id).execute();
+  e.after[n.field] = no;
 }
