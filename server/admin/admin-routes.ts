@@ -14,6 +14,7 @@ import { BackupStore, type BackupEntry } from './backup-store.ts';
 import { fileKind, openBackupFile, verifyBackupFile } from './backup-source.ts';
 import { loadInto, type LoadReport } from './data-loader.ts';
 import { WriteGate } from './write-gate.ts';
+import { registerMenuKeysRoute } from './menu-keys-route.ts';
 
 export interface AdminOptions {
   /** Where backups are kept (BACKUP_DIR). */
@@ -64,6 +65,7 @@ export interface AdminServices {
  * Administrators only (server/admin/admin-access.ts).
  */
 export function registerAdminRoutes(app: FastifyInstance, d: { db: Database; registry: SchemaRegistry; auth: Authenticator; options: AdminOptions }): AdminServices {
+  registerMenuKeysRoute(app, d.registry);
   const store = new BackupStore(d.options.backupDir);
   const gate = new WriteGate();
   gate.install(app);

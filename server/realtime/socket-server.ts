@@ -3,6 +3,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { installSocketDiagnostics } from './socket-diagnostics.ts';
 
 export interface Realtime {
   io: SocketServer;
@@ -37,6 +38,7 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       next();
     }, () => next(new Error('UNAUTHORIZED: the token is not valid')));
   });
+  installSocketDiagnostics(io);
   return {
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
