@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
 import './admin-i18n.ts';
+import './admin.css';
 
 /** The admin, account and utility screens, each its own lazily loaded chunk. */
 const SCREENS = {

@@ -115,16 +115,16 @@ export default function DbManage() {
           <h2>{t('db.backups')}</h2>
           {list === null ? <Spinner /> : (
             <table className="bo-admin-table" data-testid="backup-list">
-              <thead><tr><th>{t('db.created_at')}</th><th className="num">{t('db.size')}</th><th>{t('db.by')}</th><th>{t('db.origin')}</th><th className="num">{t('db.rows')}</th><th /></tr></thead>
+              <thead><tr><th>{t('db.created_at')}</th><th className="bo-num">{t('db.size')}</th><th>{t('db.by')}</th><th>{t('db.origin')}</th><th className="bo-num">{t('db.rows')}</th><th /></tr></thead>
               <tbody>
                 {list.length === 0 && <tr><td colSpan={6} className="bo-muted">{t('db.empty')}</td></tr>}
                 {list.map((b) => (
                   <tr key={b.id} data-id={b.id}>
                     <td>{formatDateTime(b.created_at, i18n.language)}<div className="bo-muted bo-mono" style={{ fontSize: 12 }}>{b.id} · {b.format}</div></td>
-                    <td className="num">{formatBytes(b.size)}</td>
+                    <td className="bo-num">{formatBytes(b.size)}</td>
                     <td>{b.created_by_name ?? '—'}</td>
                     <td>{t(`db.origin.${b.origin}`)}</td>
-                    <td className="num">{b.rows.toLocaleString()}</td>
+                    <td className="bo-num">{b.rows.toLocaleString()}</td>
                     <td style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>
                       <Button label={t('db.download')} icon="pi pi-download" text size="small" onClick={() => void download(b)} loading={busy === `dl:${b.id}`} />
                       <Button label={t('db.restore')} icon="pi pi-replay" text size="small" severity="danger" disabled={busy !== null} onClick={() => setConfirm({ id: b.id, when: formatDateTime(b.created_at, i18n.language) })} />

@@ -36,8 +36,8 @@ export default function SystemLogDays() {
           <table className="bo-admin-table" data-testid="log-days">
             <thead>
               <tr>
-                <th>{t('log.date')}</th><th className="num">{t('log.signins')}</th><th className="num">{t('log.failed_signins')}</th>
-                <th className="num">{t('log.writes')}</th><th className="num">{t('log.refused')}</th><th className="num">{t('log.total')}</th>
+                <th>{t('log.date')}</th><th className="bo-num">{t('log.signins')}</th><th className="bo-num">{t('log.failed_signins')}</th>
+                <th className="bo-num">{t('log.writes')}</th><th className="bo-num">{t('log.refused')}</th><th className="bo-num">{t('log.total')}</th>
               </tr>
             </thead>
             <tbody>
@@ -45,11 +45,11 @@ export default function SystemLogDays() {
               {days.map((d) => (
                 <tr key={d.date} className="is-link" onClick={() => navigate(`/system_log/${d.date}`)} data-date={d.date}>
                   <td><a href={`/system_log/${d.date}`} onClick={(e) => { e.preventDefault(); navigate(`/system_log/${d.date}`); }}>{formatDate(d.date, i18n.language)}</a> <span className="bo-key bo-muted">{d.date}</span></td>
-                  <td className="num">{d.signins}</td>
-                  <td className={`num${d.failed_signins ? ' bo-warn' : ''}`}>{d.failed_signins}</td>
-                  <td className="num">{d.writes}</td>
-                  <td className={`num${d.refused ? ' bo-warn' : ''}`}>{d.refused}</td>
-                  <td className="num">{d.total}</td>
+                  <td className="bo-num">{d.signins}</td>
+                  <td className={`bo-num${d.failed_signins ? ' bo-warn' : ''}`}>{d.failed_signins}</td>
+                  <td className="bo-num">{d.writes}</td>
+                  <td className={`bo-num${d.refused ? ' bo-warn' : ''}`}>{d.refused}</td>
+                  <td className="bo-num">{d.total}</td>
                 </tr>
               ))}
             </tbody>

@@ -48,13 +48,13 @@ export default function TestUpload() {
           <Button label={t('upload.start')} icon="pi pi-upload" onClick={() => void upload()} disabled={!valid || busy || items.length === 0 || items.every((i) => i.stored)} loading={busy} />
         </div>
         <table className="bo-admin-table" data-testid="upload-list">
-          <thead><tr><th>{t('upload.name')}</th><th className="num">{t('upload.size')}</th><th style={{ width: 220 }}>{t('file.uploading')}</th><th>{t('upload.stored')}</th><th /></tr></thead>
+          <thead><tr><th>{t('upload.name')}</th><th className="bo-num">{t('upload.size')}</th><th style={{ width: 220 }}>{t('file.uploading')}</th><th>{t('upload.stored')}</th><th /></tr></thead>
           <tbody>
             {items.length === 0 && <tr><td colSpan={5} className="bo-muted">{t('upload.choose')}</td></tr>}
             {items.map((it) => (
               <tr key={it.key}>
                 <td>{it.file.name}</td>
-                <td className="num">{formatBytes(it.file.size)}</td>
+                <td className="bo-num">{formatBytes(it.file.size)}</td>
                 <td>
                   <div className="bo-progress" role="progressbar" aria-valuenow={it.percent} aria-valuemin={0} aria-valuemax={100}><span style={{ width: `${it.percent}%` }} /></div>
                   <small className={it.error ? 'bo-field-error' : 'bo-muted'}>{it.error ? `${t('upload.failed')}: ${it.error}` : `${it.percent}%${it.stored ? ` · ${t('upload.done')}` : ''}`}</small>

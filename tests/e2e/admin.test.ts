@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+
+/**
+ * Issue 13 in headless Chromium: the role matrix changes a user's menu, the
+ * system log leads to that change, a backup is made and downloaded, the socket
+ * test shows a ping time, and a browser without Web Serial is told so.
+ */
+describe('admin screens end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let api: ApiCall;
+  let roleId = 0;
+  const CLERK_PASSWORD = 'E2e-clerk-Pass-1';
+  const url = (path: string) => `${server.baseUrl}${path}`;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', acceptDownloads: true });
+    page = await context.newPage();
+    errors = watchErrors(page);
+    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    const role = await api('POST', '/api/user_role', { name: 'E2E Clerk', role_detail: { customer: { view: true } }, production_report_print_times: 1 });
+    roleId = role.data.id;
+    const user = await api('POST', '/api/user_account', { username: 'e2eclerk', first_name: 'Clerk', role_id: roleId, inventory_allow: [], branch_company: [] });
+    await api('PUT', `/api/user_account/${user.data.id}/password`, { password: CLERK_PASSWORD });
+    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('edits a role in the matrix, and the menu of a user with that role changes', async () => {
+    const clerkContext = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    const clerk = await clerkContext.newPage();
+    await signInInBrowser(clerk, server.baseUrl, 'e2eclerk', CLERK_PASSWORD);
+    await expect(clerk.locator('.bo-sidemenu a[href="/product"]').count()).resolves.toBe(0);
+
+    await page.goto(url(`/user_role/${roleId}`));
+    const matrix = page.getByTestId('role-matrix');
+    await matrix.waitFor();
+    await shot(page, 'admin-01-role-matrix');
+    const productView = matrix.locator('tr[data-key="product"] input[type=checkbox]').first();
+    await productView.check();
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    await page.locator('.p-toast-message').first().waitFor();
+    await dismissToasts(page);
+    const saved = await api('GET', `/api/user_role/${roleId}`);
+    const detail = typeof saved.data.role_detail === 'string' ? JSON.parse(saved.data.role_detail) : saved.data.role_detail;
+    expect(detail).toEqual({ customer: { view: true }, product: { view: true } });
+
+    // the role change ends the clerk's session... no: a role_detail change keeps sessions; the menu follows on reload
+    await clerk.reload();
+    await clerk.locator('.bo-sidemenu').waitFor();
+    await clerk.locator('.bo-sidemenu a[href="/product"]').first().waitFor({ timeout: 15_000 });
+    await clerkContext.close();
+  });
+
+  it('browses the system log to the entry of that change', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await page.goto(url('/system_log'));
+    await page.getByTestId('log-days').waitFor();
+    await shot(page, 'admin-02-log-days');
+    await page.locator(`tr[data-date="${today}"] a`).click();
+    await page.getByTestId('log-entries').waitFor();
+    await page.getByLabel('ข้อมูล').fill('user_role');
+    await page.getByRole('button', { name: 'กรอง' }).click();
+    await page.waitForURL(/entity=user_role/);
+    await page.locator('[data-testid=log-entries] tbody tr[data-id]').first().waitFor();
+    await shot(page, 'admin-03-log-day');
+    const first = page.locator('[data-testid=log-entries] tbody tr[data-id]').first();
+    await first.locator('a').click();
+    const changes = page.getByTestId('log-changes');
+    await changes.waitFor();
+    await expect(changes.locator('tr[data-field="role_detail"]').count()).resolves.toBe(1);
+    await expect(changes.locator('tr[data-field="role_detail"] .bo-diff-after').innerText()).resolves.toContain('product');
+    await shot(page, 'admin-04-log-entry');
+  });
+
+  it('backs up and downloads the backup', async () => {
+    await page.goto(url('/db_manage'));
+    await page.getByTestId('backup-list').waitFor();
+    await page.getByRole('button', { name: 'สำรองข้อมูลตอนนี้' }).click();
+    const row = page.locator('[data-testid=backup-list] tbody tr[data-id]').first();
+    await row.waitFor();
+    await dismissToasts(page);
+    await shot(page, 'admin-05-db-manage');
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'ดาวน์โหลด' }).click()]);
+    const path = await download.path();
+    expect(download.suggestedFilename()).toMatch(/^bk-.*\.sqlite$/);
+    expect(statSync(path).size).toBeGreaterThan(10_000);
+    // the restore asks first with the confirm dialog
+    await row.getByRole('button', { name: 'กู้คืน' }).click();
+    await page.getByRole('dialog').waitFor();
+    await shot(page, 'admin-06-restore-confirm');
+    await page.getByRole('button', { name: 'CANCEL' }).click();
+  });
+
+  it('shows the socket state and a ping time', async () => {
+    await page.goto(url('/test_com_socket'));
+    await page.getByTestId('socket-ping').filter({ hasText: /\d+(\.\d+)? ms/ }).waitFor({ timeout: 15_000 });
+    await expect(page.getByTestId('socket-state').innerText()).resolves.toBe('เชื่อมต่อแล้ว');
+    await expect(page.getByTestId('socket-attempts').innerText()).resolves.toBe('0 / 10');
+    await page.getByRole('button', { name: 'ส่ง' }).click();
+    await page.getByTestId('socket-echo').filter({ hasText: 'สวัสดี hello' }).waitFor();
+    await shot(page, 'admin-07-socket');
+  });
+
+  it('tells a browser without Web Serial that it is not supported', async () => {
+    const bare = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    // a browser without the Web Serial API (Firefox, Safari, phones)
+    await bare.addInitScript(() => { delete (Navigator.prototype as unknown as Record<string, unknown>).serial; });
+    const p = await bare.newPage();
+    await signInInBrowser(p, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    await p.goto(url('/test_com_serial'));
+    await p.getByTestId('serial-unsupported').waitFor();
+    await expect(p.getByTestId('serial-unsupported').innerText()).resolves.toContain('Web Serial');
+    await shot(p, 'admin-08-serial-unsupported');
+    await bare.close();
+  });
+
+  it('the other screens render in Thai', async () => {
+    for (const [path, name] of [['/user_type/1', 'admin-09-user-type'], ['/user_account/1', 'admin-10-user-account'], ['/account_edit/1', 'admin-11-account-edit'], ['/testuplaod', 'admin-12-upload'], ['/loading', 'admin-13-loading']] as const) {
+      await page.goto(url(path));
+      await page.locator('.bo-page, .bo-loading').first().waitFor();
+      await page.waitForTimeout(400);
+      await shot(page, name, true);
+    }
+    expect(errors).toEqual([]);
+  });
+});
