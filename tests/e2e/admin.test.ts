@@ -100,6 +100,7 @@ describe('admin screens end to end', () => {
     // the restore asks first with the confirm dialog
     await row.getByRole('button', { name: 'กู้คืน' }).click();
     await page.getByRole('dialog').waitFor();
+    await page.waitForTimeout(500);
     await shot(page, 'admin-06-restore-confirm');
     await page.getByRole('button', { name: 'CANCEL' }).click();
   });
@@ -127,8 +128,24 @@ describe('admin screens end to end', () => {
     await bare.close();
   });
 
+  it('uploads several files with a progress bar each and shows what the server stored', async () => {
+    await page.goto(url('/testuplaod'));
+    await page.getByTestId('upload-list').waitFor();
+    await page.locator('#tu-files').setInputFiles([
+      { name: 'หนึ่ง.txt', mimeType: 'text/plain', buffer: Buffer.from('first file\n') },
+      { name: 'two.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') },
+    ]);
+    await expect(page.getByRole('progressbar').count()).resolves.toBe(2);
+    await page.getByRole('button', { name: 'อัปโหลด', exact: true }).click();
+    await page.getByTestId('stored-file').nth(1).waitFor();
+    const stored = await page.getByTestId('stored-file').allInnerTexts();
+    expect(stored.join('|')).toContain('หนึ่ง.txt');
+    expect(stored.join('|')).toContain('two.csv');
+    await shot(page, 'admin-14-upload-done');
+  });
+
   it('the other screens render in Thai', async () => {
-    for (const [path, name] of [['/user_type/1', 'admin-09-user-type'], ['/user_account/1', 'admin-10-user-account'], ['/account_edit/1', 'admin-11-account-edit'], ['/testuplaod', 'admin-12-upload'], ['/loading', 'admin-13-loading']] as const) {
+    for (const [path, name] of [['/user_type/1', 'admin-09-user-type'], ['/user_account/1', 'admin-10-user-account'], ['/account_edit/1', 'admin-11-account-edit'], ['/loading', 'admin-13-loading']] as const) {
       await page.goto(url(path));
       await page.locator('.bo-page, .bo-loading').first().waitFor();
       await page.waitForTimeout(400);

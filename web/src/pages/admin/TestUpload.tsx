@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
@@ -14,6 +14,7 @@ export default function TestUpload() {
   const [category, setCategory] = useState(DEFAULT_UPLOAD_CATEGORY);
   const [items, setItems] = useState<Item[]>([]);
   const [busy, setBusy] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
   const valid = /^[a-z0-9_-]{1,40}$/.test(category);
 
   const choose = (files: FileList | null) => {
@@ -44,7 +45,8 @@ export default function TestUpload() {
         <div className="bo-toolbar">
           <label htmlFor="tu-cat">{t('upload.category')}</label>
           <InputText id="tu-cat" value={category} onChange={(e) => setCategory(e.target.value)} invalid={!valid} style={{ width: 180 }} />
-          <input id="tu-files" type="file" multiple aria-label={t('upload.choose')} onChange={(e) => choose(e.target.files)} />
+          <input ref={picker} id="tu-files" type="file" multiple hidden aria-label={t('upload.choose')} onChange={(e) => choose(e.target.files)} />
+          <Button label={t('upload.choose')} icon="pi pi-folder-open" outlined onClick={() => picker.current?.click()} disabled={busy} />
           <Button label={t('upload.start')} icon="pi pi-upload" onClick={() => void upload()} disabled={!valid || busy || items.length === 0 || items.every((i) => i.stored)} loading={busy} />
         </div>
         <table className="bo-admin-table" data-testid="upload-list">
