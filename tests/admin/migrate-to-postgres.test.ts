@@ -10,7 +10,8 @@ import { createTestDatabase, type TestDatabase } from '../support/test-databases
 import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { migrateSqliteToPostgres, verifyCopy } from '../../server/admin/migrate-to-postgres.ts';
-import { openPostgres } from '../../server/db/postgres/postgres-database.ts';
+import { openPostgres, withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
+import pg from 'pg';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration', () => {
   let source: TestApp;
@@ -78,5 +79,32 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a SQLite backup restored into P
     const checks = (await verifyCopy(file, target.db)).filter((c) => c.table !== 'system_log' && c.table !== 'schema_state');
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(checks.find((c) => c.table === 'customer')!.target_rows).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('loading as a PostgreSQL user who is not a superuser', () => {
+  it('loads parents first instead of switching foreign keys off, with matching checksums', async () => {
+    const source = await createTestApp('sqlite');
+    const base = withDefaultUser(process.env.TEST_DATABASE_URL!);
+    const role = `bo_plain_${process.pid}`;
+    const name = `${role}_db`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      await loadSeedDir(source.service, resolve(import.meta.dirname, '../../seed/demo'));
+      await admin.query(`create role ${role} login nosuperuser`);
+      await admin.query(`create database ${name} owner ${role}`);
+      const url = new URL(base);
+      url.username = role;
+      url.pathname = `/${name}`;
+      const report = await migrateSqliteToPostgres(source.testDb.url, url.toString(), source.registry);
+      expect(report.tables.filter((t) => !t.ok)).toEqual([]);
+      expect(report.ok).toBe(true);
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
+      await source.close();
+    }
   });
 });
