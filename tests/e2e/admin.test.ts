@@ -145,12 +145,22 @@ describe('admin screens end to end', () => {
   });
 
   it('the other screens render in Thai', async () => {
-    for (const [path, name] of [['/user_type/1', 'admin-09-user-type'], ['/user_account/1', 'admin-10-user-account'], ['/account_edit/1', 'admin-11-account-edit'], ['/loading', 'admin-13-loading']] as const) {
+    for (const [path, name] of [['/user_type/1', 'admin-09-user-type'], ['/user_account/1', 'admin-10-user-account'], ['/account_edit/1', 'admin-11-account-edit'], ['/loading', 'admin-13-loading'], ['/test_com_serial', 'admin-15-serial']] as const) {
       await page.goto(url(path));
       await page.locator('.bo-page, .bo-loading').first().waitFor();
       await page.waitForTimeout(400);
       await shot(page, name, true);
     }
+    // and in English
+    await page.goto(url(`/user_role/${roleId}`));
+    await page.getByTestId('role-matrix').waitFor();
+    await page.locator('.bo-lang').getByText('EN').click();
+    await page.getByText('Permissions per menu').waitFor();
+    await shot(page, 'admin-16-role-matrix-en');
+    await page.goto(url('/db_manage'));
+    await page.getByTestId('backup-list').waitFor();
+    await shot(page, 'admin-17-db-manage-en');
+    await page.locator('.bo-lang').getByText('TH').click();
     expect(errors).toEqual([]);
   });
 });

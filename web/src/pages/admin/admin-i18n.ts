@@ -171,7 +171,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['serial.lines', 'ข้อมูลที่อุปกรณ์ส่งมา', 'Lines from the device'],
   ['serial.send', 'ส่งข้อความไปยังอุปกรณ์', 'Send a line'],
   ['serial.no_lines', 'ยังไม่มีข้อมูล', 'Nothing received yet'],
-  ['serial.as_barcode', 'ใช้เป็นบาร์โค้ดในหน้าอื่น', 'Use as barcode input in other screens'],
+  ['serial.as_barcode', 'ทุกบรรทัดที่อ่านได้จะส่งต่อเป็นข้อมูลบาร์โค้ดให้หน้าจออื่นที่รอรับอยู่ด้วย', 'Each line read is also passed on as barcode input to the screens listening for it'],
   ['serial.connected', 'เชื่อมต่อแล้ว', 'Connected'],
 ];
 
