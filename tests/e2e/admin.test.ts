@@ -57,7 +57,7 @@ describe('admin screens end to end', () => {
     const detail = typeof saved.data.role_detail === 'string' ? JSON.parse(saved.data.role_detail) : saved.data.role_detail;
     expect(detail).toEqual({ customer: { view: true }, product: { view: true } });
 
-    // the role change ends the clerk's session... no: a role_detail change keeps sessions; the menu follows on reload
+    // a role_detail change keeps the clerk signed in; the menu follows on the next load
     await clerk.reload();
     await clerk.locator('.bo-sidemenu').waitFor();
     await clerk.locator('.bo-sidemenu a[href="/product"]').first().waitFor({ timeout: 15_000 });
