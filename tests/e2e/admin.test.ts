@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PNG } from '../support/crm-fixtures.ts';
 import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
@@ -25,6 +26,7 @@ describe('admin screens end to end', () => {
     context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', acceptDownloads: true });
     page = await context.newPage();
     errors = watchErrors(page);
+    page.setDefaultTimeout(10_000);
     api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
     const role = await api('POST', '/api/user_role', { name: 'E2E Clerk', role_detail: { customer: { view: true } }, production_report_print_times: 1 });
     roleId = role.data.id;
@@ -142,6 +144,75 @@ describe('admin screens end to end', () => {
     expect(stored.join('|')).toContain('หนึ่ง.txt');
     expect(stored.join('|')).toContain('two.csv');
     await shot(page, 'admin-14-upload-done');
+  });
+
+  it('edits an account: allowed inventories and companies, deactivation and reactivation', async () => {
+    const clerkId = (await api('GET', `/api/user_account?filter=${encodeURIComponent('{"username":{"_eq":"e2eclerk"}}')}`)).data[0].id as number;
+    const inventories = (await api('GET', '/api/inventory?limit=2&sort=id')).data as { id: number; code: string }[];
+    await page.goto(url(`/user_account/${clerkId}`));
+    await page.getByTestId('account-status').waitFor();
+    await page.locator('.p-multiselect:has(#ua-inv)').click();
+    for (const inv of inventories) await page.locator('.p-multiselect-panel li').filter({ hasText: inv.code }).first().click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    await page.locator('.p-toast-message').first().waitFor();
+    await dismissToasts(page);
+    const saved = (await api('GET', `/api/user_account/${clerkId}`)).data;
+    const allowed = typeof saved.inventory_allow === 'string' ? JSON.parse(saved.inventory_allow) : saved.inventory_allow;
+    expect([...allowed].sort()).toEqual(inventories.map((i) => i.id).sort());
+    await shot(page, 'admin-18-account-multiselect');
+
+    const clerkToken = await apiSignIn(server.baseUrl, 'e2eclerk', CLERK_PASSWORD);
+    await page.getByRole('button', { name: 'ระงับการใช้งาน' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'ระงับการใช้งาน' }).click();
+    await page.getByTestId('account-status').filter({ hasText: 'ระงับการใช้งาน' }).waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await apiClient(server.baseUrl, clerkToken)('GET', '/api/customer')).error?.code).toBe('UNAUTHORIZED');
+    await page.getByRole('button', { name: 'เปิดใช้งานอีกครั้ง' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'เปิดใช้งานอีกครั้ง' }).click();
+    await page.getByTestId('account-status').filter({ hasText: 'ใช้งานอยู่' }).waitFor();
+    await dismissToasts(page);
+  });
+
+  it('edits a user type detail as a form', async () => {
+    await page.goto(url('/user_type/create'));
+    await page.locator('#ut-name').fill('E2E type');
+    await page.locator('.p-dropdown:has(#ut-role)').click();
+    await page.locator('.p-dropdown-panel li').filter({ hasText: 'E2E Clerk' }).click();
+    await page.getByTestId('kv-type_detail').getByRole('button', { name: 'เพิ่มรายการ' }).click();
+    await page.getByLabel('ชื่อ 1').first().fill('max_discount');
+    await page.getByTestId('kv-type_detail').getByLabel('ชนิด 1').selectOption('number');
+    await page.getByTestId('kv-type_detail').getByLabel('ค่า 1').fill('15');
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    await page.waitForURL(/\/user_type\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const saved = (await api('GET', `/api/user_type/${id}`)).data;
+    const detail = typeof saved.type_detail === 'string' ? JSON.parse(saved.type_detail) : saved.type_detail;
+    expect(detail).toEqual({ max_discount: 15 });
+    await dismissToasts(page);
+    await shot(page, 'admin-19-user-type-form');
+  });
+
+  it('a user edits their own account with an avatar; another id is not found', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    const p = await ctx.newPage();
+    await signInInBrowser(p, server.baseUrl, 'e2eclerk', CLERK_PASSWORD);
+    const clerkId = await p.evaluate(() => Number(localStorage.getItem('id')));
+    await p.goto(url(`/account_edit/${clerkId}`));
+    await p.locator('#ae-first').waitFor();
+    await p.locator('#ae-first').fill('สมชาย');
+    await p.locator('input[type=file]').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: PNG });
+    await p.getByTestId('avatar-preview').waitFor();
+    await p.getByRole('button', { name: 'บันทึก' }).click();
+    await p.locator('.p-toast-message').first().waitFor();
+    const saved = (await api('GET', `/api/user_account/${clerkId}`)).data;
+    expect(saved.first_name).toBe('สมชาย');
+    expect(saved.user_avatar).toMatch(/\.png$/);
+    await dismissToasts(p);
+    await shot(p, 'admin-20-account-edit-avatar');
+    await p.goto(url('/account_edit/1'));
+    await p.getByTestId('not-found').waitFor();
+    await ctx.close();
   });
 
   it('the other screens render in Thai', async () => {
