@@ -26,6 +26,9 @@ import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
 import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { installDocumentPosting } from './documents/document-posting.ts';
+import { registerDocumentRoutes } from './documents/document-routes.ts';
 
 export interface AppOptions {
   db: Database;
@@ -48,6 +51,8 @@ export interface AppOptions {
   alertPollMs?: number;
   /** Backups (default: BACKUP_DIR, else a "backups" folder beside the uploads). */
   backupDir?: string;
+  /** Origins besides the app's own that may open sockets (a separately hosted front end). */
+  allowedOrigins?: string[];
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -86,6 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     },
   });
   installErrorHandler(app);
+  await registerSecurityHeaders(app);
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
@@ -115,13 +121,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
   service.onWrite(async (trx, e) => {
     if (!AUTH_ENTITIES.has(e.entity)) return;
-    auth.invalidate();
     // a role change or deactivation ends every session of that account
     const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
     if (e.entity === 'user_account' && (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed))) {
       await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
     }
   });
+
+  // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
+  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) auth.invalidate(); });
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
@@ -145,8 +153,10 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
+  installDocumentPosting(service);
+  registerDocumentRoutes(app, service, contextOf);
   if (opts.web) await opts.web(app);
-  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey);
+  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {
     // a sign-out, password or role change on one instance ends the session on all of them at once
     realtime.io.on(AUTH_INVALIDATED, () => auth.invalidate(true));

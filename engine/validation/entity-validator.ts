@@ -8,6 +8,7 @@ import { parseFilter } from '../filter/filter-parser.ts';
 import { evaluateFilter } from '../filter/filter-evaluator.ts';
 import { isValidThaiTaxId } from './thai-tax-id.ts';
 import { entityJsonSchema, type WriteMode } from './entity-json-schema.ts';
+import { decimalPlaces, isCalendarDate, isSaneDateTime, jsonProblem } from './value-limits.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020, f: string[]) => void;
@@ -15,7 +16,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export function createAjv(): Ajv2020 {
   // verbose: errors carry their schema value, which the x-scale message quotes ("at most 2 decimal places")
   const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false, verbose: true });
-  addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+  addFormats(ajv, ['email', 'uri']);
+  // real calendar days in years both databases store; ajv-formats' own accept year 0 and 275760
+  ajv.addFormat('date', { type: 'string', validate: isCalendarDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isSaneDateTime });
   ajv.addFormat('thai-tax-id', { type: 'string', validate: isValidThaiTaxId });
   ajv.addKeyword({
     keyword: 'x-not-blank',
@@ -26,7 +30,17 @@ export function createAjv(): Ajv2020 {
   ajv.addKeyword({
     keyword: 'x-scale',
     type: 'number',
-    validate: (scale: number, data: number) => Math.abs(Math.round(data * 10 ** scale) - data * 10 ** scale) < 1e-6,
+    // judged on the number's own digits: 12.3400000001 has 10 decimals, even though ×100 rounds to a whole number
+    validate: (scale: number, data: number) => decimalPlaces(data) <= scale,
+  });
+  ajv.addKeyword({
+    keyword: 'x-json',
+    errors: true,
+    validate: function jsonLimits(this: unknown, _schema: boolean, data: unknown) {
+      const problem = jsonProblem(data);
+      (jsonLimits as unknown as { errors: unknown[] }).errors = problem ? [{ keyword: 'x-json', message: problem, params: {} }] : [];
+      return !problem;
+    },
   });
   return ajv;
 }
@@ -41,6 +55,7 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
   pattern: () => 'is not in the expected format',
   enum: (e) => `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`,
   'x-scale': (e) => `must have at most ${e.schema as number} decimal places`,
+  'x-json': (e) => e.message ?? 'is too large or too deeply nested',
   maxItems: (e) => `must have at most ${(e.params as { limit: number }).limit} lines`,
   additionalProperties: () => 'is not a field of this record',
 };
@@ -48,8 +63,8 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
 const FORMAT_MESSAGES: Record<string, string> = {
   email: 'is not a valid email',
   uri: 'is not a valid URL',
-  date: 'is not a valid date (YYYY-MM-DD)',
-  'date-time': 'is not a valid date and time',
+  date: 'is not a valid date (YYYY-MM-DD, a real day in the years 1000 to 9999)',
+  'date-time': 'is not a valid date and time (ISO 8601, years 1000 to 9999)',
   'thai-tax-id': 'is not a valid Thai tax ID (13 digits with a correct check digit)',
 };
 

@@ -114,10 +114,17 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const b = request.body as { current_password?: unknown; new_password?: unknown } | null;
     const problem = passwordProblem(b?.new_password);
     if (problem) throw new AppError('VALIDATION_FAILED', `new_password: ${problem}`, { fields: [{ field: 'new_password', code: 'password', message: problem }] });
+    // guessing the current password through a stolen session is throttled like sign-in
+    const key = `password-change:${p.user.username}`;
+    const wait = await d.limiter.retryAfter(request.ip, key);
+    if (wait > 0) throw new AppError('RATE_LIMITED', `Too many wrong current passwords; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait });
     const cred = await d.db.selectFrom('user_credential').select('password_hash').where('user_id', '=', p.user.id).executeTakeFirst();
     if (typeof b?.current_password !== 'string' || !cred || !(await verifyPassword(b.current_password, String(cred.password_hash)))) {
+      await d.limiter.fail(request.ip, key);
+      await writeAudit(d.db, { action: 'password_change_failed', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: p.user.id });
       throw new AppError('VALIDATION_FAILED', 'current_password: is not correct', { fields: [{ field: 'current_password', code: 'password', message: 'is not correct' }] });
     }
+    await d.limiter.succeed(request.ip, key);
     await setPassword(p.user.id, b.new_password as string);
     const v = await d.db.selectFrom('user_credential').select('token_version').where('user_id', '=', p.user.id).executeTakeFirstOrThrow();
     const { token } = await d.auth.tokens.sign(p.user.id, Number(v.token_version));
@@ -132,7 +139,9 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const id = parseRecordId(request.params.id) ?? NaN;
     if (!d.policy.can(ctx, 'user_account', 'edit')) throw new AppError('FORBIDDEN', 'Your role may not set passwords');
     if (id === p.user.id) throw new AppError('FORBIDDEN', 'Change your own password with your current password (POST /api/auth/password)');
-    await d.service.get('user_account', id, ctx, [['id']]);
+    const target = await d.service.get('user_account', id, ctx);
+    // setting a password takes the account over: only for accounts that hold no more than the caller
+    await d.policy.guardWrite(d.db, ctx, d.service.entity('user_account'), target, target);
     const password = (request.body as { password?: unknown } | null)?.password;
     const problem = passwordProblem(password);
     if (problem) throw new AppError('VALIDATION_FAILED', `password: ${problem}`, { fields: [{ field: 'password', code: 'password', message: problem }] });

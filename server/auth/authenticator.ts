@@ -27,10 +27,22 @@ export class Authenticator {
   /** Tells the other server instances to drop their cached principals too (set when Redis links them). */
   broadcast: (() => void) | null = null;
 
-  /** Drops every cached principal here and, unless the call came from another instance, everywhere else. */
+  private readonly listeners: (() => void)[] = [];
+
+  /** Called after every invalidation, local or from a peer: open sockets are checked again. */
+  onInvalidate(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Drops every cached principal here and, unless the call came from another
+   * instance, everywhere else. Call it after the change committed: listeners
+   * re-read accounts and must see the change.
+   */
   invalidate(fromPeer = false): void {
     this.cache.clear();
     if (!fromPeer) this.broadcast?.();
+    for (const l of this.listeners) l();
   }
 
   async principalFor(token: string): Promise<Principal> {

@@ -15,6 +15,8 @@ export interface AppConfig {
   demoPassword?: string;
   redisUrl?: string;
   redisKey: string;
+  /** Origins besides the app's own that may open sockets. */
+  allowedOrigins: string[];
   uploadMaxBytes: number;
 }
 
@@ -39,6 +41,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demoPassword: env.DEMO_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKey: env.REDIS_KEY || 'backoffice',
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
   };
 }

@@ -84,6 +84,14 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     });
   }
 
+  if (entity().workflow) {
+    /** A workflow action (approve, cancel …): the only way a status changes. */
+    app.post<{ Params: { id: string; action: string } }>(`${base}/:id/actions/:action`, async (request) => {
+      const id = parseId(entity(), request.params.id);
+      return { success: true, data: await service.runAction(entityName, id, request.params.action, request.body ?? {}, contextOf(request)) };
+    });
+  }
+
   app.delete<{ Params: { id: string } }>(`${base}/:id`, async (request) => {
     const id = parseId(entity(), request.params.id);
     await service.remove(entityName, id, contextOf(request));

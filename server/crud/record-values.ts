@@ -47,7 +47,9 @@ export function resolveDefault(field: FieldDef, userId: number | null): unknown 
 export function withDefaults(entity: EntitySchema, body: Row, replace = false, userId: number | null = null): Row {
   const out: Row = { ...body };
   for (const [name, f] of Object.entries(entity.fields)) {
-    if (f.readOnly || !hasColumn(f) || name in out) continue;
+    if (!hasColumn(f) || name in out) continue;
+    // read-only fields are the server's: a create gives them their default, a replace leaves them be
+    if (f.readOnly) { if (!replace && f.default !== undefined) out[name] = resolveDefault(f, userId); continue; }
     if (f.default !== undefined) out[name] = resolveDefault(f, userId);
     else if (replace) out[name] = null;
   }
@@ -57,7 +59,8 @@ export function withDefaults(entity: EntitySchema, body: Row, replace = false, u
 export function encodeColumns(entity: EntitySchema, input: Row): Row {
   const out: Row = {};
   for (const [name, f] of Object.entries(entity.fields)) {
-    if (!hasColumn(f) || f.readOnly || !(name in input)) continue;
+    // read-only values reach here only from the server (numbers, computed amounts): validation refused them in bodies
+    if (!hasColumn(f) || !(name in input)) continue;
     out[name] = toDb(f, input[name]);
   }
   return out;

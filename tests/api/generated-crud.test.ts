@@ -42,7 +42,7 @@ function expectSameAs(actual: Row, sent: Row, entity: EntitySchema): void {
 function patchableField(entity: EntitySchema): string | undefined {
   const ok = (n: string) => {
     const f = entity.fields[n];
-    return f && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type);
+    return f && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type) && entity.workflow?.field !== n;
   };
   if (ok(entity.titleField)) return entity.titleField;
   return Object.keys(entity.fields).find(ok);

@@ -44,7 +44,9 @@ describe('web app end to end', () => {
   });
 
   it('signs in and shows the header and the role menu', async () => {
-    await page.goto(url('/'));
+    const doc = await page.goto(url('/'));
+    // the whole walk below runs under this policy; watchErrors fails the last test on any violation
+    expect(doc?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.waitForURL('**/signin');
     await page.getByLabel('ชื่อผู้ใช้').waitFor();
     await shot(page, '01-signin');
