@@ -66,6 +66,22 @@ describe('admin screens end to end', () => {
     await clerkContext.close();
   });
 
+  it("shows the server's refusal where the change was made", async () => {
+    // the administrator's own role: nobody changes the permissions of their own role
+    const adminRole = (await api('GET', `/api/user_account?filter=${encodeURIComponent('{"username":{"_eq":"admin"}}')}`)).data[0].role_id as number;
+    await page.goto(url(`/user_role/${adminRole}`));
+    await page.getByTestId('role-matrix').waitFor();
+    await page.locator('#role-desc').fill('changed by e2e');
+    await page.getByRole('button', { name: 'บันทึก' }).click();
+    const box = page.locator('.bo-admin-error');
+    await box.waitFor();
+    await expect(box.innerText()).resolves.toMatch(/own role/i);
+    await expect(box.isVisible()).resolves.toBe(true);
+    await page.waitForTimeout(600);
+    await dismissToasts(page);
+    await shot(page, 'admin-21-refusal');
+  });
+
   it('browses the system log to the entry of that change', async () => {
     const today = new Date().toISOString().slice(0, 10);
     await page.goto(url('/system_log'));

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
@@ -35,6 +35,9 @@ export default function RoleEditor() {
   const [loaded, setLoaded] = useState(isCreate);
   const [saving, setSaving] = useState(false);
   const [dirty, setDirty] = useState(false);
+  const errorRef = useRef<HTMLDivElement>(null);
+  // the refusal shows at the top of the form, in view, not under a long matrix
+  useEffect(() => { if (saveError) errorRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' }); }, [saveError]);
 
   useEffect(() => {
     api.get<{ data: MenuKeyGroup[] }>('/api/role_matrix/menu_keys').then((r) => setGroups(r.data), (e) => { setGroups([]); setLoadError(e); });
@@ -120,6 +123,7 @@ export default function RoleEditor() {
       {builtin && <p className="bo-admin-note">{t('role.builtin_customer')}</p>}
       {loadError ? <ErrorBox error={loadError} title={t('admin.load_failed')} /> : null}
       <div className="bo-form">
+        <div ref={errorRef}><ErrorBox error={saveError} /></div>
         <div className="bo-admin-row">
           <div className="bo-field">
             <label htmlFor="role-name">{t('role.name')} <span className="bo-required">*</span></label>
@@ -166,7 +170,6 @@ export default function RoleEditor() {
             </table>
           </div>
         </div>
-        <ErrorBox error={saveError} />
         {!readOnly && (
           <div className="bo-form-actions">
             <Button label={t('common.save')} icon="pi pi-check" onClick={() => void save()} loading={saving} disabled={!dirty && !isCreate} />
