@@ -274,8 +274,9 @@ export class EntityService {
     if (entity.kind === 'ledger' && action !== 'create') throw new AppError('METHOD_NOT_ALLOWED', `${entity.name} is a ledger: entries are never changed or deleted, post a correcting entry instead`);
   }
 
-  async create(entityName: string, body: unknown, ctx: RequestContext): Promise<Row> {
-    return (await this.createMany(entityName, [body], ctx))[0]!;
+  /** `serverValues` are set by the server itself (an amendment's link to its original), after the body was validated. */
+  async create(entityName: string, body: unknown, ctx: RequestContext, serverValues: Row = {}): Promise<Row> {
+    return (await this.createMany(entityName, [body], ctx, serverValues))[0]!;
   }
 
   /**
@@ -283,7 +284,7 @@ export class EntityService {
    * against the caller's scope before anything is written, so one invalid or
    * forbidden row refuses the whole request.
    */
-  async createMany(entityName: string, bodies: unknown[], ctx: RequestContext): Promise<Row[]> {
+  async createMany(entityName: string, bodies: unknown[], ctx: RequestContext, serverValues: Row = {}): Promise<Row[]> {
     const entity = this.entity(entityName);
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
@@ -291,7 +292,7 @@ export class EntityService {
     const inputs = bodies.map((body, i) => {
       try {
         this.checkBody(entity, 'create', body);
-        const input = withDefaults(entity, body as Row, false, ctx.userId);
+        const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
         applyInitialState(entity, input, body as Row, trusted);
         this.policy.assertWritableRow(ctx, entity, input, 'create');
         this.policy.assertFieldWrites(ctx, entity, input, this.changes(entity, null, input, ctx));

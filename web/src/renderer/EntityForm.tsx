@@ -15,6 +15,7 @@ import { sessionAtom } from '../core/session-atoms.ts';
 import { toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
+import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
@@ -102,9 +103,11 @@ export default function EntityForm(props: EntityFormProps) {
   const resolverRef = useRef(resolver);
   resolverRef.current = resolver;
   const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
-  const locked = useMemo(() => new Set(lockedFields ?? []), [lockedFields]);
   const fills = useMemo(() => fillFromMap(entity), [entity]);
   const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
+  // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
+  const stateLock = workflowLock(entity, record);
+  const locked = useMemo(() => new Set([...(lockedFields ?? []), ...stateLock.fields]), [lockedFields, stateLock.key]);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
@@ -296,7 +299,7 @@ export default function EntityForm(props: EntityFormProps) {
                     if (!child) return null;
                     return (
                       <div key={name} className="bo-field bo-field-wide" data-field={name}>
-                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity} />
+                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity || locked.has(name)} />
                       </div>
                     );
                   }
@@ -336,8 +339,12 @@ export default function EntityForm(props: EntityFormProps) {
 
   const actions = record && !loadError && (
     <div className="bo-form-actions">
-      {type === 'edit' && !singleton && !readOnlyEntity && (
+      {type === 'edit' && !singleton && !readOnlyEntity && !stateLock.locked && (
         <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={() => setConfirmDelete(true)} />
+      )}
+      {type === 'edit' && (
+        <WorkflowActions entity={entity} record={record} dirty={formState.isDirty && !formState.isSubmitSuccessful}
+          onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} />
       )}
       <span className="bo-toolbar-spacer" />
       <span className="bo-muted bo-shortcuts">{modal ? t('form.shortcuts_modal') : t('form.shortcuts')}</span>
