@@ -15,6 +15,7 @@ import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
 import { createClient } from 'redis';
+import { join } from 'node:path';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
 import { auditWrites, writeAudit } from './audit/audit-log.ts';
@@ -24,6 +25,7 @@ import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
@@ -47,6 +49,8 @@ export interface AppOptions {
   uploadMaxBytes?: number;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
+  /** Backups (default: BACKUP_DIR, else a "backups" folder beside the uploads). */
+  backupDir?: string;
   /** Origins besides the app's own that may open sockets (a separately hosted front end). */
   allowedOrigins?: string[];
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
@@ -59,6 +63,7 @@ export interface BuiltApp {
   policy: PermissionPolicy;
   auth: Authenticator;
   realtime: Realtime;
+  admin: AdminServices;
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
@@ -141,6 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
+  const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
   // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
   for (const entity of opts.registry.all()) {
@@ -161,5 +167,5 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     stopAlerts();
     await realtime.close();
   });
-  return { app, service, policy, auth, realtime };
+  return { app, service, policy, auth, realtime, admin };
 }

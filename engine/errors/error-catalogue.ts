@@ -23,6 +23,9 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
   RATE_LIMITED: { status: 429, message: 'Too many attempts; wait and try again' },
+  BACKUP_INVALID: { status: 400, message: 'The backup file cannot be used' },
+  BACKUP_TOO_NEW: { status: 409, message: 'The backup comes from a newer version of the product' },
+  WRITES_PAUSED: { status: 503, message: 'Saving is paused while the data is restored; try again shortly' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -3,6 +3,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { installSocketDiagnostics } from './socket-diagnostics.ts';
 import type { Principal } from '../auth/principal.ts';
 
 export interface Realtime {
@@ -68,6 +69,7 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       next();
     }, () => next(new Error('UNAUTHORIZED: the token is not valid')));
   });
+  installSocketDiagnostics(io);
   // a sign-out, deactivation or change of rights (here or, through Redis, on another instance) reaches open sockets at once
   let checking: Promise<void> | null = null;
   let again = false;

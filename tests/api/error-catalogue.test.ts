@@ -13,6 +13,9 @@ import { createAccount } from '../../server/auth/builtin-accounts.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { label, tempSchemasDir } from '../support/temp-schemas.ts';
+import { gzipSync } from 'node:zlib';
+import { multipart } from '../support/multipart.ts';
+import { DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
 import { DOCUMENT_FIXTURES } from '../support/document-fixtures.ts';
 
 /**
@@ -150,6 +153,16 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     DOCUMENT_LOCKED: () => call('PATCH', `/api/ec_deal/${ids.postedDeal}`, { ref: 'D2-changed' }),
     PAYLOAD_TOO_LARGE: () => call('POST', '/api/ec_widget', { code: 'W-3', name: 'big', note: 'x'.repeat(1024 * 1024 + 10) }),
     UNSUPPORTED_MEDIA_TYPE: () => call('POST', '/api/ec_widget', 'code=W-4&name=x', { 'content-type': 'text/plain' }),
+    BACKUP_INVALID: () => {
+      const { payload, headers } = multipart('not-a-backup.sqlite', Buffer.from('hello, not a backup'));
+      return call('POST', '/api/db_manage/restore', payload, headers);
+    },
+    BACKUP_TOO_NEW: () => {
+      const meta = { format: 'thai-backoffice-backup', format_version: 1, schema_version: DATA_SCHEMA_VERSION + 1, schema_hash: null, dialect: 'sqlite', created_at: '2030-01-01T00:00:00Z', counts: {} };
+      const { payload, headers } = multipart('future.jsonl.gz', gzipSync(`${JSON.stringify(meta)}\n{"complete":true,"counts":{}}\n`));
+      return call('POST', '/api/db_manage/restore', payload, headers);
+    },
+    WRITES_PAUSED: () => t.admin.gate.closedWhile('test', () => call('POST', '/api/ec_widget', { code: 'W-7', name: 'while restoring' })),
     INTERNAL_ERROR: async () => {
       const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
       try {

@@ -83,6 +83,12 @@ export const sqliteAdapter: DialectAdapter = {
   },
 };
 
+const handles = new WeakMap<Database, BetterSqlite3.Database>();
+/** The better-sqlite3 connection behind a SQLite Database (online backups use its backup API). */
+export function sqliteHandle(db: Database): BetterSqlite3.Database | undefined {
+  return handles.get(db);
+}
+
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
@@ -91,5 +97,7 @@ export function openSqlite(file: string): Database {
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
   const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }) });
-  return { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+  handles.set(db, raw);
+  return db;
 }

@@ -42,6 +42,11 @@ export function disconnectSocket(): void {
   appStore.set(socketStateAtom, { isConnected: false });
 }
 
+/** The live socket, for the socket test screen (null before sign-in or while it loads). */
+export function currentSocket(): Socket | null {
+  return socket;
+}
+
 export function isSocketOpen(): boolean {
   return socket !== null;
 }

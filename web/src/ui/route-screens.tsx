@@ -14,6 +14,7 @@ const NotFound = lazy(() => import('./NotFound.tsx'));
 const LoadingPage = lazy(() => import('./LoadingPage.tsx'));
 const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
+const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 
 export function ShellLayout() {
   return <AppShell />;
@@ -34,6 +35,7 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'loading': return <LoadingPage />;
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
+    case 'admin': return <AdminScreen screen={entry.screen!} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
   }
 }
