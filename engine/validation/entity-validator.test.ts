@@ -110,12 +110,18 @@ describe('entity validator', () => {
     expect(errorFor({ ...valid, credit: 10.005 }, 'credit').message).toBe('must have at most 2 decimal places');
     expect(errorFor({ ...valid, rate: 1000 }, 'rate').code).toBe('maximum'); // precision 5, scale 2: at most 999.99
     expect(errorFor({ ...valid, credit: -0.01 }, 'credit').message).toBe('must be at least 0');
-    expect(validate({ ...valid, credit: 0.1 + 0.2, rate: 1.1 })).toEqual([]); // float noise is not a third decimal
+    expect(validate({ ...valid, credit: 0.3, rate: 1.1 })).toEqual([]);
+    // judged on the number as sent: 0.1 + 0.2 arrives as 0.30000000000000004, and more decimals than the column keeps are refused, never rounded
+    expect(errorFor({ ...valid, credit: 0.1 + 0.2 }, 'credit').code).toBe('x-scale');
+    expect(errorFor({ ...valid, credit: 12.3400000001 }, 'credit').code).toBe('x-scale');
+    expect(validate({ ...valid, rate: 999.99 })).toEqual([]);
   });
 
   it('tax id and date formats', () => {
     expect(errorFor({ ...valid, tax_id: '0105536000314' }, 'tax_id').code).toBe('thai-tax-id');
-    expect(errorFor({ ...valid, since: '2024-02-30' }, 'since').message).toBe('is not a valid date (YYYY-MM-DD)');
+    expect(errorFor({ ...valid, since: '2024-02-30' }, 'since').message).toBe('is not a valid date (YYYY-MM-DD, a real day in the years 1000 to 9999)');
+    expect(errorFor({ ...valid, since: '0000-01-01' }, 'since').code).toBe('date');
+    expect(validate({ ...valid, since: '2024-02-29' })).toEqual([]);
     expect(errorFor({ ...valid, since: '21/11/2024' }, 'since').code).toBe('date');
   });
 

@@ -96,7 +96,9 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
       const field = patchableField(entity);
       expect(field, `${name} has no field a PATCH can change`).toBeDefined();
       const def = entity.fields[field!]!;
-      const newValue = def.type === 'boolean' ? !body[field!] : sampleFieldValue(entity, field!, def, 777_001);
+      // a sample that differs from the stored one (seeds can collide on narrow domains such as dates)
+      let newValue = def.type === 'boolean' ? !body[field!] : sampleFieldValue(entity, field!, def, 777_001);
+      for (let seed = 777_002; JSON.stringify(newValue) === JSON.stringify(body[field!]) && seed < 777_050; seed++) newValue = sampleFieldValue(entity, field!, def, seed);
       expect(newValue).not.toEqual(body[field!]);
       const patched = await inject({ method: 'PATCH', url: `/api/${name}/${id}`, payload: { [field!]: newValue } });
       expect(patched.statusCode, patched.body).toBe(200);
