@@ -13,6 +13,7 @@ import { loadSeedDir } from '../seed/demo-seed.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
+import { businessClock } from './documents/business-clock.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
@@ -46,6 +47,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
 
 /** Schemas → database → app → admin and demo data: everything `npm start` does before listening. */
 export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}): Promise<Started> {
+  businessClock.timeZone = config.businessTimeZone;
   const log = opts.log ?? (() => undefined);
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);

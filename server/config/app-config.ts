@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
 import { loadJwtSecret } from '../auth/token-service.ts';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../../engine/documents/business-time.ts';
+
+function timeZone(v: string | undefined): string {
+  if (!v) return DEFAULT_TIME_ZONE;
+  if (!isTimeZone(v)) throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as Asia/Bangkok, not "${v}"`);
+  return v;
+}
 
 export interface AppConfig {
   port: number;
@@ -18,6 +25,8 @@ export interface AppConfig {
   /** Origins besides the app's own that may open sockets. */
   allowedOrigins: string[];
   uploadMaxBytes: number;
+  /** IANA time zone of the business: document dates, numbering periods and "today". */
+  businessTimeZone: string;
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -41,6 +50,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demoPassword: env.DEMO_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKey: env.REDIS_KEY || 'backoffice',
+    businessTimeZone: timeZone(env.BUSINESS_TIME_ZONE),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
   };

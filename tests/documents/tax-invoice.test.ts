@@ -56,4 +56,17 @@ describe.each(testDialects())('tax invoice numbering on %s', (dialect) => {
     const seqs = res.map((r) => seqOf(r.json().data.doc_no)).sort((x, y) => x - y);
     expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => before + 1 + i));
   });
+
+  it('an issue that fails gives its number back: the next one issued takes it', async () => {
+    const so = (await c.call('POST', '/api/sales_order', c.admin, { doc_date: '2026-11-21', your_company_id: company, customer_id: customer, items: [{ product_id: product, qty: 1, price: 500 }] })).json().data;
+    expect((await c.call('POST', `/api/sales_order/${so.id}/actions/approve`, c.admin)).statusCode).toBe(200);
+    const one = (await c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] })).json().data;
+    const two = (await c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] })).json().data;
+    const first = seqOf((await issue(one.id)).json().data.doc_no);
+    const refused = await issue(two.id);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.code).toBe('OVER_PROCESSED');
+    expect((await c.call('GET', `/api/tax_invoice/${two.id}`, c.admin)).json().data).toMatchObject({ status: 'draft', doc_no: null });
+    expect(seqOf((await issue((await draft()).id)).json().data.doc_no)).toBe(first + 1);
+  });
 });
