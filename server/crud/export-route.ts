@@ -8,9 +8,12 @@ import { hasColumn } from '../../engine/schema/schema-types.ts';
 const PAGE = 1000;
 export const EXPORT_MAX_ROWS = 200_000;
 
-function csvCell(v: unknown): string {
+/** Bidirectional controls would show a cell's text reversed in a spreadsheet ("exe.fdp" as "pdf.exe"): shown as their escapes. */
+const BIDI = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+
+export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s = (typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // a leading = + - @ would run as a formula in a spreadsheet
   const safe = /^[=+\-@\t\r]/.test(s) && Number.isNaN(Number(s)) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
