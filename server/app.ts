@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
@@ -24,12 +24,15 @@ import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import { loggingOptions } from './ops/logging.ts';
+import { installOps } from './ops/ops-routes.ts';
 
 export interface AppOptions {
   db: Database;
   registry: SchemaRegistry;
   jwtSecret: Uint8Array;
-  logger?: FastifyServerOptions['logger'];
+  /** Logger options, or a ready pino logger (server/ops/logging.ts createLogger). */
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Largest accepted JSON body in bytes. */
   bodyLimit?: number;
   tokenTtlSeconds?: number;
@@ -57,7 +60,7 @@ export interface BuiltApp {
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
-const PUBLIC = [/^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
+const PUBLIC = [/^\/api\/(health|ready)$/, /^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
 const PROTECTED = /^\/(api|public)(\/|$)/;
 /** For unmatched URLs: decoded, so "/%61pi/x" is judged as "/api/x" and answers 401 like any other API path. */
 function decodedPath(url: string): string {
@@ -71,7 +74,7 @@ const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...loggingOptions(opts.logger),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
     // failures before routing (a malformed URL, bad percent-encoding) answer in the same envelope as everything else
@@ -81,6 +84,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     },
   });
   installErrorHandler(app);
+  await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
@@ -26,6 +26,8 @@ export interface BootstrapOptions {
   log?: (msg: string) => void;
   web?: (app: FastifyInstance) => Promise<void> | void;
   hashLogN?: number;
+  /** A ready logger (server/ops/logging.ts); without it the app makes its own at config.logLevel. */
+  logger?: FastifyBaseLogger;
 }
 
 const SEED_KEY = 'demo_seeded';
@@ -57,7 +59,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     }
     const built = await buildApp({
       db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
-      logger: config.logLevel === 'silent' ? false : { level: config.logLevel }, web: opts.web,
+      logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
     if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');

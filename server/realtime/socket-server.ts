@@ -11,6 +11,9 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+/** Sent to every socket of an instance that is shutting down; the client reconnects on its own. */
+export const SERVER_RESTARTING = 'server-restarting';
+
 export const userRoom = (userId: number) => `user:${userId}`;
 
 /**
@@ -18,7 +21,9 @@ export const userRoom = (userId: number) => `user:${userId}`;
  * (auth.token); each socket joins only its own user's room.
  */
 export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string, redisKey = 'backoffice'): Promise<Realtime> {
-  const io = new SocketServer(app.server, { serveClient: false, cors: { origin: false } });
+  // websocket only: a socket's whole life is one TCP connection to one instance, so a round-robin
+  // load balancer needs no sticky sessions (docs/operations.md); long-polling would need them
+  const io = new SocketServer(app.server, { serveClient: false, cors: { origin: false }, transports: ['websocket'] });
   const clients: { quit(): Promise<unknown> }[] = [];
   if (redisUrl) {
     const pub = createClient({ url: redisUrl });
@@ -37,14 +42,27 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       next();
     }, () => next(new Error('UNAUTHORIZED: the token is not valid')));
   });
+  let socketsClosed = false;
+  const closeSockets = () => {
+    if (socketsClosed) return;
+    socketsClosed = true;
+    // the hint first, then the transport closes: clients see "transport close" and reconnect by
+    // themselves (to another instance behind the load balancer), unlike after disconnectSockets()
+    io.local.emit(SERVER_RESTARTING, { reconnect: true });
+    // close(false) sends what is buffered (the hint) before the transport closes
+    for (const client of Object.values((io.engine as unknown as { clients: Record<string, unknown> }).clients) as { close(discard?: boolean): void }[]) client.close(false);
+    // io.close() would also close the HTTP server, which Fastify closes itself
+    io.engine.close();
+  };
+  // open websockets would keep the HTTP server from closing: end them when shutdown starts;
+  // the Redis clients stay until onClose, so requests still in flight can publish their events
+  app.addHook('preClose', async () => closeSockets());
   return {
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
     async close() {
-      // io.close() would also close the HTTP server, which Fastify closes itself
-      io.local.disconnectSockets(true);
-      io.engine.close();
-      for (const c of clients) await c.quit().catch(() => undefined);
+      closeSockets();
+      for (const c of clients.splice(0)) await c.quit().catch(() => undefined);
     },
   };
 }
