@@ -78,9 +78,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
     // failures before routing (a malformed URL, bad percent-encoding) answer in the same envelope as everything else
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const e = new AppError('BAD_REQUEST', `The request could not be read: ${error.message}`);
-      void (reply as unknown as FastifyReply).status(e.status).send(e.toBody());
+      void (reply as unknown as FastifyReply).status(e.status).header('x-request-id', request.id).send(e.toBody());
     },
   });
   installErrorHandler(app);

@@ -30,8 +30,8 @@ async function main(): Promise<void> {
   }
   const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist) });
   stopOnSignals(started, started.app.log, config.shutdownTimeoutMs);
-  await started.app.listen({ port: config.port, host: config.host });
-  log(`serving on http://${config.host}:${config.port} (database: ${started.db.adapter.name})`);
+  const address = await started.app.listen({ port: config.port, host: config.host });
+  log(`serving on ${address} (database: ${started.db.adapter.name})`);
 }
 
 main().catch((err) => {
