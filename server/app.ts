@@ -24,6 +24,7 @@ import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import type { FileStorage } from './files/file-storage.ts';
 import { loggingOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 
@@ -45,6 +46,10 @@ export interface AppOptions {
   /** Where uploads are kept, and the largest accepted file. */
   uploadDir: string;
   uploadMaxBytes?: number;
+  /** Where upload contents live when not in uploadDir (an S3-compatible bucket: server/files/file-storage.ts). */
+  uploadStore?: FileStorage;
+  /** Fastify's trustProxy: behind a reverse proxy, the client address comes from X-Forwarded-For (sign-in limits and audit use it). */
+  trustProxy?: boolean | number | string;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
@@ -76,7 +81,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
     ...loggingOptions(opts.logger),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: false,
+    // a hop count is valid at runtime (Fastify docs), though not in its type
+    trustProxy: (opts.trustProxy ?? false) as boolean,
     // failures before routing (a malformed URL, bad percent-encoding) answer in the same envelope as everything else
     frameworkErrors: (error, request, reply) => {
       const e = new AppError('BAD_REQUEST', `The request could not be read: ${error.message}`);
@@ -136,7 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
-  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
+  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
   // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
   for (const entity of opts.registry.all()) {

@@ -14,6 +14,7 @@ import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.t
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
+import { s3Storage } from './files/file-storage.ts';
 
 export interface Started extends BuiltApp {
   db: Database;
@@ -57,8 +58,9 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.map((c) => `column ${c}`)]) {
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
+    const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
       logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
