@@ -35,8 +35,9 @@ export function genReqId(req: IncomingMessage): string {
 }
 
 /** Fastify's logging options from what buildApp was given: options, a ready logger, or nothing. */
-export function loggingOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader'> {
-  const base = { genReqId, requestIdHeader: false as const };
+export function loggingOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging'> {
+  // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two
+  const base = { genReqId, requestIdHeader: false as const, disableRequestLogging: true };
   if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
   if (logger && typeof logger === 'object') return { ...base, logger: { ...logger, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } as never };
   return { ...base, logger: logger ?? false } as never;

@@ -14,7 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { ROOT } from './bench-db.ts';
 
@@ -23,15 +23,32 @@ const ADMIN_PASSWORD = 'Web-admin-Pass-1';
 const log = (m: string) => console.log(`[web] ${m}`);
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]!; };
 
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); });
+  });
+}
+
+async function untilReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/ready`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server was not ready within 120 s');
+}
+
 async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'build/server/main.js')], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', DATA_DIR: dir, DATABASE_URL: join(dir, 'web.sqlite'), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Web-demo-Pass-1', LOG_LEVEL: 'warn', REDIS_URL: '' },
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dir, DATABASE_URL: join(dir, 'web.sqlite'), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Web-demo-Pass-1', LOG_LEVEL: 'warn', REDIS_URL: '' },
   });
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => { const m = /serving on (http:\/\/[^ "]+)/.exec(line); if (m) ok(m[1]!); });
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-  });
+  const url = `http://127.0.0.1:${port}`;
+  await untilReady(url, child);
   return { url, child };
 }
 
