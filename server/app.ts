@@ -14,7 +14,6 @@ import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
-import { createClient } from 'redis';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
 import { auditWrites, writeAudit } from './audit/audit-log.ts';
@@ -25,7 +24,7 @@ import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
-import { loggingOptions } from './ops/logging.ts';
+import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 
 export interface AppOptions {
@@ -79,7 +78,7 @@ const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
-    ...loggingOptions(opts.logger),
+    ...opsServerOptions(opts.logger),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     // a hop count is valid at runtime (Fastify docs), though not in its type
     trustProxy: (opts.trustProxy ?? false) as boolean,
@@ -134,6 +133,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   let limiter = opts.limiter;
   if (!limiter && opts.redisUrl) {
     // with several instances, failed sign-ins are counted in one place
+    // loaded only when configured: the redis package takes over a second to import
+    const { createClient } = await import('redis');
     const redis = createClient({ url: opts.redisUrl });
     await redis.connect();
     app.addHook('onClose', async () => { await redis.quit().catch(() => undefined); });

@@ -34,10 +34,14 @@ export function genReqId(req: IncomingMessage): string {
   return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** Fastify's logging options from what buildApp was given: options, a ready logger, or nothing. */
-export function loggingOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging'> {
-  // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two
-  const base = { genReqId, requestIdHeader: false as const, disableRequestLogging: true };
+/** Fastify's options for logging, request ids and shutdown; the logger from what buildApp was given (options, a ready logger, or nothing). */
+export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging' | 'return503OnClosing' | 'forceCloseConnections'> {
+  // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two;
+  // during a shutdown, requests on connections already open are still served (and their connection then
+  // closed, server/ops/ops-routes.ts) rather than refused with 503
+  // closed (server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
+  // period there too, not at once: a connection accepted a moment ago may not have sent its request yet
+  const base = { genReqId, requestIdHeader: false as const, disableRequestLogging: true, return503OnClosing: false, forceCloseConnections: false };
   if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
   if (logger && typeof logger === 'object') return { ...base, logger: { ...logger, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } as never };
   return { ...base, logger: logger ?? false } as never;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
-import { createClient } from 'redis';
+import type { RedisClientType } from 'redis';
 import { sql } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -18,6 +18,8 @@ export interface OpsOptions {
 /** JSON answers smaller than this go out as they are: compressing them costs more than it saves. */
 export const COMPRESS_THRESHOLD = 1024;
 const READY_TIMEOUT_MS = 2000;
+/** At shutdown, how long a connection without a request in progress may stay open. */
+const IDLE_GRACE_MS = 1000;
 
 const NOT_READY = { success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests' } };
 
@@ -36,8 +38,11 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   // built web assets arrive precompressed (@fastify/static preCompressed); this covers JSON and the rest
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
 
+  let closing = false;
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // shutting down: answer, then close the connection, so the client sends its next request elsewhere
+    if (closing) reply.header('connection', 'close');
   });
   // the request line: one per answered request, with its request id (Fastify's own two lines are off).
   // The URL is logged without its query string beyond 300 characters; no headers, no bodies.
@@ -46,14 +51,26 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
     request.log[level]({ method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
   });
 
-  let closing = false;
-  app.addHook('preClose', async () => { closing = true; });
+  let idleCloser: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    closing = true;
+    // kept-alive connections with no request in progress are closed after a grace period, then every
+    // 250 ms until none is left; a request already sent on one still gets its answer first
+    idleCloser = setTimeout(() => {
+      app.server.closeIdleConnections();
+      idleCloser = setInterval(() => app.server.closeIdleConnections(), 250);
+      idleCloser.unref();
+    }, IDLE_GRACE_MS);
+    idleCloser.unref();
+  });
+  app.addHook('onClose', async () => { clearTimeout(idleCloser); clearInterval(idleCloser); });
 
-  let redis: ReturnType<typeof createClient> | null = null;
+  let redis: RedisClientType | null = null;
   if (opts.redisUrl) {
+    const { createClient } = await import('redis');
     // its own connection, so a probe never waits behind the adapter's or the limiter's traffic;
     // no endless reconnect loop in the background: the probe reports the failure
-    redis = createClient({ url: opts.redisUrl, socket: { reconnectStrategy: (n) => Math.min(n * 200, 2000) } });
+    redis = createClient({ url: opts.redisUrl, socket: { reconnectStrategy: (n) => Math.min(n * 200, 2000) } }) as RedisClientType;
     redis.on('error', (err) => app.log.warn({ err: { message: (err as Error).message } }, 'redis (readiness probe) connection error'));
     await redis.connect();
     app.addHook('onClose', async () => { await redis?.quit().catch(() => undefined); });

@@ -1,6 +1,4 @@
 import { Server as SocketServer } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
 
@@ -26,6 +24,8 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
   const io = new SocketServer(app.server, { serveClient: false, cors: { origin: false }, transports: ['websocket'] });
   const clients: { quit(): Promise<unknown> }[] = [];
   if (redisUrl) {
+    // loaded only when configured (importing redis takes over a second)
+    const [{ createAdapter }, { createClient }] = await Promise.all([import('@socket.io/redis-adapter'), import('redis')]);
     const pub = createClient({ url: redisUrl });
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
