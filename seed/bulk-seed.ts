@@ -19,7 +19,7 @@ import { systemContext } from '../server/crud/access-policy.ts';
 
 export const LEDGER = 'stock_movement';
 /** Bumped whenever the generated data changes, so cached benchmark databases are rebuilt. */
-export const BULK_SEED_VERSION = 1;
+export const BULK_SEED_VERSION = 2;
 
 export interface BulkSeedOptions {
   size: number;
@@ -137,13 +137,14 @@ async function ensureMasters(db: Database, registry: SchemaRegistry, products: n
   return { productIds, inventoryIds, productCost };
 }
 
+const NOTES = ['ตรวจนับประจำเดือน', 'รับคืนจากลูกค้า สินค้าสภาพดี', 'โอนย้ายระหว่างคลังตามคำขอฝ่ายขาย', 'ปรับยอดตามผลตรวจนับ', 'สินค้าชำรุดระหว่างขนส่ง รอเคลม'];
+
 /** One API-level value per ledger column, in `columns` order, for row i of n. */
 function makeGenerator(columns: string[], defs: Map<string, FieldDef>, n: number, productIds: number[], productCost: number[], inventoryIds: number[]) {
   const rand = rng(20260101);
   const prodCum = cumulative(productIds.map((_, i) => 1 / Math.sqrt(i + 1)));
   const invCum = cumulative(INVENTORY_WEIGHTS);
   const typeCum = cumulative(MOVEMENT_TYPES.map((t) => t.weight));
-  const now = new Date().toISOString();
   const start = END_MS - SPAN_MS;
   const step = SPAN_MS / Math.max(1, n);
   let docNo = 0;
@@ -168,11 +169,13 @@ function makeGenerator(columns: string[], defs: Map<string, FieldDef>, n: number
     lot_no: (c) => `L${new Date(c.ms).toISOString().slice(2, 7).replace('-', '')}-${pad(c.product + 1, 4)}-${pad(Math.floor(rand() * 20) + 1, 2)}`,
     expiry_date: (c) => (c.direction === 'in' && c.product % 3 === 0 ? new Date(c.ms + 365 * DAY_MS).toISOString().slice(0, 10) : null),
     ref_doc: (c) => `${c.docPrefix}-${new Date(c.ms).getUTCFullYear()}-${pad(c.docNo, 7)}`,
-    note: () => (rand() < 0.02 ? 'ตรวจนับประจำเดือน' : null),
-    created_at: () => now,
-    updated_at: () => now,
-    created_by: () => null,
-    updated_by: () => null,
+    note: () => (rand() < 0.15 ? NOTES[Math.floor(rand() * NOTES.length)] : null),
+    // system columns filled as the API fills them, so rows are as wide as real ones: posted a few minutes
+    // after the movement by one of a dozen users, a tenth of them edited later by someone else
+    created_at: (c) => new Date(c.ms + 60_000 + Math.floor(rand() * 1_800_000)).toISOString(),
+    updated_at: (c) => { c.edited = rand() < 0.1; return new Date(c.ms + 60_000 + (c.edited ? 86_400_000 : 0) + Math.floor(rand() * 1_800_000)).toISOString(); },
+    created_by: (c) => { c.user = 1 + Math.floor(rand() * 12); return c.user; },
+    updated_by: (c) => (c.edited ? 1 + ((c.user + 1 + Math.floor(rand() * 10)) % 12) : c.user),
   };
   const fill = columns.map((c) => {
     const g = generators[c];
@@ -183,8 +186,8 @@ function makeGenerator(columns: string[], defs: Map<string, FieldDef>, n: number
   });
   const encode = columns.map((c) => defs.get(c)!);
 
-  interface GenCtx { ms: number; product: number; inventory: number; type: (typeof MOVEMENT_TYPES)[number]; direction: string; docNo: number; docPrefix: string }
-  const ctx: GenCtx = { ms: 0, product: 0, inventory: 0, type: MOVEMENT_TYPES[0]!, direction: 'in', docNo: 0, docPrefix: 'GR' };
+  interface GenCtx { ms: number; product: number; inventory: number; type: (typeof MOVEMENT_TYPES)[number]; direction: string; docNo: number; docPrefix: string; user: number; edited: boolean }
+  const ctx: GenCtx = { ms: 0, product: 0, inventory: 0, type: MOVEMENT_TYPES[0]!, direction: 'in', docNo: 0, docPrefix: 'GR', user: 1, edited: false };
 
   /** Fills `out` with the stored (toDb-encoded) values of row i. */
   return (i: number, out: unknown[]) => {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
@@ -14,7 +14,6 @@ import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
-import { createClient } from 'redis';
 import { join } from 'node:path';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
@@ -29,12 +28,16 @@ import { readAdminOptions, registerAdminRoutes, type AdminServices } from './adm
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
+import type { FileStorage } from './files/file-storage.ts';
+import { opsServerOptions } from './ops/logging.ts';
+import { installOps } from './ops/ops-routes.ts';
 
 export interface AppOptions {
   db: Database;
   registry: SchemaRegistry;
   jwtSecret: Uint8Array;
-  logger?: FastifyServerOptions['logger'];
+  /** Logger options, or a ready pino logger (server/ops/logging.ts createLogger). */
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Largest accepted JSON body in bytes. */
   bodyLimit?: number;
   tokenTtlSeconds?: number;
@@ -47,6 +50,10 @@ export interface AppOptions {
   /** Where uploads are kept, and the largest accepted file. */
   uploadDir: string;
   uploadMaxBytes?: number;
+  /** Where upload contents live when not in uploadDir (an S3-compatible bucket: server/files/file-storage.ts). */
+  uploadStore?: FileStorage;
+  /** Fastify's trustProxy: behind a reverse proxy, the client address comes from X-Forwarded-For (sign-in limits and audit use it). */
+  trustProxy?: boolean | number | string;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
   /** Backups (default: BACKUP_DIR, else a "backups" folder beside the uploads). */
@@ -67,7 +74,7 @@ export interface BuiltApp {
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
-const PUBLIC = [/^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
+const PUBLIC = [/^\/api\/(health|ready)$/, /^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
 const PROTECTED = /^\/(api|public)(\/|$)/;
 /** For unmatched URLs: decoded, so "/%61pi/x" is judged as "/api/x" and answers 401 like any other API path. */
 function decodedPath(url: string): string {
@@ -81,17 +88,19 @@ const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...opsServerOptions(opts.logger),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: false,
+    // a hop count is valid at runtime (Fastify docs), though not in its type
+    trustProxy: (opts.trustProxy ?? false) as boolean,
     // failures before routing (a malformed URL, bad percent-encoding) answer in the same envelope as everything else
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const e = new AppError('BAD_REQUEST', `The request could not be read: ${error.message}`);
-      void (reply as unknown as FastifyReply).status(e.status).send(e.toBody());
+      void (reply as unknown as FastifyReply).status(e.status).header('x-request-id', request.id).send(e.toBody());
     },
   });
   installErrorHandler(app);
   await registerSecurityHeaders(app);
+  await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
@@ -137,6 +146,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   let limiter = opts.limiter;
   if (!limiter && opts.redisUrl) {
     // with several instances, failed sign-ins are counted in one place
+    // loaded only when configured: the redis package takes over a second to import
+    const { createClient } = await import('redis');
     const redis = createClient({ url: opts.redisUrl });
     await redis.connect();
     app.addHook('onClose', async () => { await redis.quit().catch(() => undefined); });
@@ -145,7 +156,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
-  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
+  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
   const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
   // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
@@ -16,6 +16,7 @@ import { ensureDocumentTables } from './documents/document-progress.ts';
 import { businessClock } from './documents/business-clock.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
+import { s3Storage } from './files/file-storage.ts';
 
 export interface Started extends BuiltApp {
   db: Database;
@@ -28,6 +29,8 @@ export interface BootstrapOptions {
   log?: (msg: string) => void;
   web?: (app: FastifyInstance) => Promise<void> | void;
   hashLogN?: number;
+  /** A ready logger (server/ops/logging.ts); without it the app makes its own at config.logLevel. */
+  logger?: FastifyBaseLogger;
 }
 
 const SEED_KEY = 'demo_seeded';
@@ -59,9 +62,10 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.map((c) => `column ${c}`)]) {
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
+    const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN,
-      logger: config.logLevel === 'silent' ? false : { level: config.logLevel }, web: opts.web,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN,
+      logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
     if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');

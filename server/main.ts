@@ -1,24 +1,37 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readConfig } from './config/app-config.ts';
 import { bootstrap } from './bootstrap.ts';
 import { SchemaLoadError } from '../engine/schema/schema-loader.ts';
-import { resolve } from 'node:path';
-import { ensureWebBuilt, registerWebStatic } from './web/web-static.ts';
+import { registerWebStatic } from './web/web-static.ts';
+import { createLogger } from './ops/logging.ts';
+import { stopOnSignals } from './ops/shutdown.ts';
 
-const log = (msg: string) => console.log(`[backoffice] ${msg}`);
+/** The project folder: the nearest one up with a package.json (server/ when run from source, build/server/ when compiled). */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const dist = await ensureWebBuilt(resolve(import.meta.dirname, '..'), log);
-  const started = await bootstrap(config, { log, web: (app) => registerWebStatic(app, dist) });
-  const close = async () => {
-    await started.app.close();
-    await started.db.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', close);
-  process.on('SIGTERM', close);
-  await started.app.listen({ port: config.port, host: config.host });
-  log(`serving on http://${config.host}:${config.port} (database: ${started.db.adapter.name})`);
+  const logger = createLogger(config.logLevel === 'silent' ? 'silent' : config.logLevel);
+  const log = (msg: string) => logger.info(msg);
+  const root = projectRoot(import.meta.dirname);
+  let dist = join(root, 'web', 'dist');
+  if (import.meta.filename.endsWith('.ts')) {
+    // run from source (tsx server/main.ts): build the web app here, as `npm start`'s build step would
+    const { ensureWebBuilt } = await import('./web/web-build.ts');
+    dist = await ensureWebBuilt(root, log);
+  } else if (!existsSync(join(dist, 'index.html'))) {
+    logger.warn('web/dist has no build: serving the API only (npm run build builds the web app)');
+  }
+  const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist) });
+  stopOnSignals(started, started.app.log, config.shutdownTimeoutMs);
+  const address = await started.app.listen({ port: config.port, host: config.host });
+  log(`serving on ${address} (database: ${started.db.adapter.name})`);
 }
 
 main().catch((err) => {

@@ -7,6 +7,7 @@ function timeZone(v: string | undefined): string {
   if (!isTimeZone(v)) throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as Asia/Bangkok, not "${v}"`);
   return v;
 }
+import type { S3Settings } from '../files/file-storage.ts';
 
 export interface AppConfig {
   port: number;
@@ -27,6 +28,13 @@ export interface AppConfig {
   uploadMaxBytes: number;
   /** IANA time zone of the business: document dates, numbering periods and "today". */
   businessTimeZone: string;
+  /** Upload contents: a directory (shared by every instance when there are several), or an S3-compatible bucket. */
+  uploadDir: string;
+  uploadStore: { kind: 'dir' } | ({ kind: 's3' } & S3Settings);
+  /** Fastify trustProxy: false, true, a hop count, or addresses/CIDRs of the proxies. */
+  trustProxy: boolean | number | string;
+  /** How long a shutdown waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -53,6 +61,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     businessTimeZone: timeZone(env.BUSINESS_TIME_ZONE),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
+    uploadDir: resolve(env.UPLOAD_DIR || resolve(dataDir, 'uploads')),
+    uploadStore: uploadStore(env),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    shutdownTimeoutMs: positive(env.SHUTDOWN_TIMEOUT_MS, 10_000, 'SHUTDOWN_TIMEOUT_MS'),
   };
 }
 
@@ -60,4 +72,23 @@ function positive(raw: string | undefined, fallback: number, name: string): numb
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
   return Number(raw);
+}
+
+function uploadStore(env: NodeJS.ProcessEnv): AppConfig['uploadStore'] {
+  const kind = env.UPLOAD_STORE || 'dir';
+  if (kind === 'dir') return { kind };
+  if (kind !== 's3') throw new Error(`UPLOAD_STORE must be "dir" or "s3", not "${kind}"`);
+  if (!env.S3_BUCKET) throw new Error('UPLOAD_STORE=s3 needs S3_BUCKET');
+  const endpoint = env.S3_ENDPOINT || undefined;
+  return {
+    kind, bucket: env.S3_BUCKET, endpoint, region: env.S3_REGION || env.AWS_REGION || 'us-east-1', prefix: env.S3_PREFIX ?? '',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : endpoint !== undefined,
+  };
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }

@@ -1,17 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { createReadStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { AppError } from '../errors/app-error.ts';
 import { ALLOWED_DESCRIPTION, cleanFileName, extensionOf, sniff } from './file-sniffer.ts';
 import { findFile, removeFiles, storeFile, type StoredFile } from './file-store.ts';
+import { dirStorage, type FileStorage } from './file-storage.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 
 export interface FileRouteOptions {
   dir: string;
+  /** Where contents live; a directory store on `dir` when unset. */
+  storage?: FileStorage;
   maxBytes: number;
 }
 
@@ -28,6 +29,7 @@ function publicView(f: StoredFile) {
  * uploader or to anyone who may see a record that references it.
  */
 export async function registerFileRoutes(app: FastifyInstance, db: Database, service: EntityService, contextOf: ContextOf, opts: FileRouteOptions): Promise<void> {
+  const storage = opts.storage ?? dirStorage(opts.dir);
   await app.register(multipart, { limits: { fileSize: opts.maxBytes, files: MAX_FILES, fields: 20 } });
 
   const upload = async (request: FastifyRequest, category: string) => {
@@ -56,10 +58,10 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
         if (!type || !type.extensions.includes(extensionOf(name))) {
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', `"${name}" is not an allowed file: its content must be ${ALLOWED_DESCRIPTION}, and its name must end with the matching extension`);
         }
-        saved.push(await storeFile(db, opts.dir, { original_name: name, mime_type: type.mime, size: content.length, category, uploaded_by: ctx.userId }, content, extensionOf(name)));
+        saved.push(await storeFile(db, storage, { original_name: name, mime_type: type.mime, size: content.length, category, uploaded_by: ctx.userId }, content, extensionOf(name)));
       }
     } catch (err) {
-      await removeFiles(db, opts.dir, saved);
+      await removeFiles(db, storage, saved);
       throw err;
     }
     if (saved.length === 0) throw new AppError('VALIDATION_FAILED', 'No file was sent');
@@ -99,13 +101,13 @@ export async function registerFileRoutes(app: FastifyInstance, db: Database, ser
     const file = await findFile(db, request.params.id);
     const missing = new AppError('NOT_FOUND', 'The file does not exist or you may not see it');
     if (!file) throw missing;
-    const allowed = await mayRead(ctx, file);
-    const path = join(opts.dir, file.path);
-    if (!allowed || !existsSync(path)) throw missing;
+    if (!(await mayRead(ctx, file))) throw missing;
+    const content = await storage.get(file.path);
+    if (!content) throw missing;
     reply.header('content-type', file.mime_type);
     reply.header('content-length', String(file.size));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('content-disposition', `attachment; filename="${file.original_name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.original_name)}`);
-    return reply.send(createReadStream(path));
+    return reply.send(content);
   });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Database } from '../db/dialect-adapter.ts';
+import type { FileStorage } from './file-storage.ts';
 
 export interface StoredFile {
   id: string;
@@ -28,12 +27,12 @@ export async function ensureFileTable(db: Database): Promise<void> {
 }
 
 /** Files are kept under a generated name (the id); the original name is only data. */
-export async function storeFile(db: Database, dir: string, f: Omit<StoredFile, 'id' | 'path' | 'created_at'>, content: Buffer, ext: string): Promise<StoredFile> {
+export async function storeFile(db: Database, storage: FileStorage, f: Omit<StoredFile, 'id' | 'path' | 'created_at'>, content: Buffer, ext: string): Promise<StoredFile> {
   const now = new Date();
   const id = `${randomUUID()}.${ext}`;
-  const rel = join(String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), id);
-  mkdirSync(join(dir, rel, '..'), { recursive: true });
-  writeFileSync(join(dir, rel), content, { flag: 'wx' });
+  // a key, not a path: "/" on every platform, the same in a directory and in a bucket
+  const rel = [String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), id].join('/');
+  await storage.put(rel, content, f.mime_type);
   const row: StoredFile = { ...f, id, path: rel, created_at: now.toISOString() };
   await db.kysely.insertInto('file_upload').values(row).execute();
   return row;
@@ -46,9 +45,9 @@ export async function findFile(db: Database, id: string): Promise<StoredFile | u
 }
 
 /** Takes back files stored by a request that then failed, so a refused upload leaves nothing behind. */
-export async function removeFiles(db: Database, dir: string, files: StoredFile[]): Promise<void> {
+export async function removeFiles(db: Database, storage: FileStorage, files: StoredFile[]): Promise<void> {
   for (const f of files) {
-    rmSync(join(dir, f.path), { force: true });
+    await storage.remove(f.path);
     await db.kysely.deleteFrom('file_upload').where('id', '=', f.id).execute();
   }
 }

@@ -1,6 +1,4 @@
 import { Server as SocketServer } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { installSocketDiagnostics } from './socket-diagnostics.ts';
@@ -12,6 +10,9 @@ export interface Realtime {
   toUser(userId: number, event: string, payload: unknown): void;
   close(): Promise<void>;
 }
+
+/** Sent to every socket of an instance that is shutting down; the client reconnects on its own. */
+export const SERVER_RESTARTING = 'server-restarting';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 /** Sent before the server closes a socket whose session ended; the client shows "Session expired". */
@@ -41,9 +42,12 @@ export function originAllowed(origin: string | undefined, host: string | undefin
  * (auth.token); each socket joins only its own user's room.
  */
 export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string, redisKey = 'backoffice', allowedOrigins: readonly string[] = []): Promise<Realtime> {
+  // websocket only: a socket's whole life is one TCP connection to one instance, so a round-robin
+  // load balancer needs no sticky sessions (docs/operations.md); long-polling would need them
   const io = new SocketServer(app.server, {
     serveClient: false,
     cors: { origin: false },
+    transports: ['websocket'],
     allowRequest: (req, callback) => {
       const ok = originAllowed(req.headers.origin, req.headers.host, allowedOrigins);
       callback(ok ? null : 'this origin may not open a socket', ok);
@@ -51,6 +55,8 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
   });
   const clients: { quit(): Promise<unknown> }[] = [];
   if (redisUrl) {
+    // loaded only when configured (importing redis takes over a second)
+    const [{ createAdapter }, { createClient }] = await Promise.all([import('@socket.io/redis-adapter'), import('redis')]);
     const pub = createClient({ url: redisUrl });
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
@@ -93,14 +99,27 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       do { again = false; await revalidate(); } while (again);
     })().catch((err) => app.log.error({ err }, 'socket revalidation failed')).finally(() => { checking = null; });
   });
+  let socketsClosed = false;
+  const closeSockets = () => {
+    if (socketsClosed) return;
+    socketsClosed = true;
+    // the hint first, then the transport closes: clients see "transport close" and reconnect by
+    // themselves (to another instance behind the load balancer), unlike after disconnectSockets()
+    io.local.emit(SERVER_RESTARTING, { reconnect: true });
+    // close(false) sends what is buffered (the hint) before the transport closes
+    for (const client of Object.values((io.engine as unknown as { clients: Record<string, unknown> }).clients) as { close(discard?: boolean): void }[]) client.close(false);
+    // io.close() would also close the HTTP server, which Fastify closes itself
+    io.engine.close();
+  };
+  // open websockets would keep the HTTP server from closing: end them when shutdown starts;
+  // the Redis clients stay until onClose, so requests still in flight can publish their events
+  app.addHook('preClose', async () => closeSockets());
   return {
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
     async close() {
-      // io.close() would also close the HTTP server, which Fastify closes itself
-      io.local.disconnectSockets(true);
-      io.engine.close();
-      for (const c of clients) await c.quit().catch(() => undefined);
+      closeSockets();
+      for (const c of clients.splice(0)) await c.quit().catch(() => undefined);
     },
   };
 }

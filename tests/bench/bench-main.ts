@@ -16,6 +16,7 @@ import { LEDGER } from '../../seed/bulk-seed.ts';
 import { benchDatabase, benchFacts, BENCH_DIR, ROOT } from './bench-db.ts';
 import { captureGenericSql, type CapturedQuery } from './capture-sql.ts';
 import type { HandSql } from './bench-server.ts';
+import { measureLeanServer } from './lean-server.ts';
 
 const env = process.env;
 function num(name: string, fallback: number, min = 1): number {
@@ -120,6 +121,11 @@ function expectShape(what: string, qs: CapturedQuery[], params: unknown[][]): vo
 
 async function main(): Promise<void> {
   const t0 = performance.now();
+  const lean = await measureLeanServer(log);
+  if (env.BENCH_ONLY === 'server') {
+    console.log(lean.join('\n'));
+    return;
+  }
   log(`${ROWS.toLocaleString('en-US')} rows, ${CONNECTIONS} connections, ${SECONDS} s per measurement (+${WARMUP} s warm-up), ${ROUNDS} round(s)${HAND_AUTH ? "" : ", hand-written route WITHOUT token check"}${EXTRA_INDEX ? ', with the extra (product_id, movement_date) index' : ''}`);
   const { file, registry } = await benchDatabase(ROWS, EXTRA_INDEX, log);
   const facts = benchFacts(file);
@@ -164,7 +170,7 @@ async function main(): Promise<void> {
     ];
 
     const only = env.BENCH_ONLY;
-    if (only && !scenarios.some((s) => s.key === only)) throw new Error(`BENCH_ONLY must be one of ${scenarios.map((s) => s.key).join(', ')}`);
+    if (only && !scenarios.some((s) => s.key === only)) throw new Error(`BENCH_ONLY must be server or one of ${scenarios.map((s) => s.key).join(', ')}`);
     if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => s.key === only));
     const results = new Map<string, { generic: Measure[]; hand: Measure[] }>();
     for (const sc of scenarios) {
@@ -205,6 +211,7 @@ async function main(): Promise<void> {
       verdicts.push(`${sc.key}: ratio ${ratioOk ? 'PASS' : 'MISS'}, p99 ${p99Ok ? 'PASS' : 'MISS'}`);
       if (g.bad || h.bad) verdicts.push(`${sc.key}: some requests failed, the figures above are not trustworthy`);
     }
+    lines.push(...lean);
     lines.push('', `summary: ${verdicts.join('; ')}`, `total time ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     console.log(lines.join('\n'));
   } finally {

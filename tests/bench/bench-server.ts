@@ -17,6 +17,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
 import { openDatabase } from '../../server/db/database-factory.ts';
+import { applySqlitePragmas } from '../../server/db/sqlite/sqlite-database.ts';
 import { prepareDatabase } from '../../server/bootstrap.ts';
 import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp } from '../../server/app.ts';
@@ -57,11 +58,8 @@ function badRequest(message: string) {
 /** What a careful developer would write by hand for these two endpoints, nothing more. */
 function handServer(file: string, q: HandSql, checkToken: boolean): { app: FastifyInstance; headers: Record<string, string>; close: () => Promise<void> } {
   const raw = new BetterSqlite3(file);
-  // the same connection settings as server/db/sqlite/sqlite-database.ts
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('synchronous = NORMAL');
+  // the same connection settings as server/db/sqlite/sqlite-database.ts (page cache and mmap included)
+  applySqlitePragmas(raw);
   const listRows = raw.prepare(q.listRows);
   const listCount = raw.prepare(q.listCount);
   const getOne = raw.prepare(q.get);

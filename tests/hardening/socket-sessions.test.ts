@@ -82,7 +82,7 @@ describe.each(testDialects())('sockets end with their session on %s', (dialect) 
   it('a socket from a foreign origin is refused; the app\'s own origin and configured ones are not', async () => {
     const u = await c.staff('sk_origin', { alert: { view: true } });
     const withOrigin = (url: string, origin: string) => {
-      const s = io(url, { auth: { token: tokenOf(u.headers) }, transports: ['polling'], reconnection: false, forceNew: true, timeout: 5000, extraHeaders: { origin } });
+      const s = io(url, { auth: { token: tokenOf(u.headers) }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 5000, extraHeaders: { origin } });
       sockets.push(s);
       return s;
     };

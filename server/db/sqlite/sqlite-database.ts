@@ -83,6 +83,40 @@ export const sqliteAdapter: DialectAdapter = {
   },
 };
 
+export interface SqliteSettings {
+  /** Page cache per connection in MiB (SQLite's default is 2 MiB). */
+  cacheMb: number;
+  /** Memory-mapped I/O in MiB; 0 turns it off. */
+  mmapMb: number;
+}
+
+/**
+ * SQLITE_CACHE_MB (default 64) and SQLITE_MMAP_MB (default 256). With SQLite's
+ * 2 MiB default cache, a table larger than the cache re-reads its pages on every
+ * query (the generic list ran at 0.43× a hand-written route; 2.5× faster with a
+ * 64 MiB cache). Both are ceilings, filled only as pages are read.
+ */
+export function sqliteSettings(env: NodeJS.ProcessEnv = process.env): SqliteSettings {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of MiB, not "${raw}"`);
+    return Number(raw);
+  };
+  return { cacheMb: read('SQLITE_CACHE_MB', 64), mmapMb: read('SQLITE_MMAP_MB', 256) };
+}
+
+/** The connection settings every SQLite handle of the server uses (the bench's hand-written route too). */
+export function applySqlitePragmas(raw: BetterSqlite3.Database, s: SqliteSettings = sqliteSettings()): void {
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma(`cache_size = ${-s.cacheMb * 1024}`);
+  raw.pragma(`mmap_size = ${s.mmapMb * 1024 * 1024}`);
+  raw.pragma('temp_store = MEMORY');
+}
+
 const handles = new WeakMap<Database, BetterSqlite3.Database>();
 /** The better-sqlite3 connection behind a SQLite Database (online backups use its backup API). */
 export function sqliteHandle(db: Database): BetterSqlite3.Database | undefined {
@@ -92,10 +126,7 @@ export function sqliteHandle(db: Database): BetterSqlite3.Database | undefined {
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('synchronous = NORMAL');
+  applySqlitePragmas(raw);
   const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }) });
   const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
   handles.set(db, raw);

@@ -18,7 +18,7 @@ export async function connectSocket(token: string): Promise<void> {
   const mine = ++generation;
   const { io } = await import('socket.io-client');
   if (mine !== generation) return;
-  const s = io({ auth: { token }, reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS, transports: ['websocket', 'polling'] });
+  const s = io({ auth: { token }, reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS, transports: ['websocket'] });
   socket = s;
   s.on('connect', () => appStore.set(socketStateAtom, { isConnected: true }));
   s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));

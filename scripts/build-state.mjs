@@ -1,0 +1,32 @@
+// What `npm start` runs and when it must be rebuilt; plain JavaScript so it runs before anything is compiled.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const BUILD_DIR = join(ROOT, 'build');
+export const SERVER_MAIN = join(BUILD_DIR, 'server', 'main.js');
+export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
+/** Everything the compiled server depends on. */
+const SERVER_SOURCES = ['server', 'engine', 'seed', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+/** True when build/ is missing or older than a source file of the server. */
+export function serverBuildIsStale() {
+  if (!existsSync(SERVER_STAMP) || !existsSync(SERVER_MAIN)) return true;
+  const builtAt = statSync(SERVER_STAMP).mtimeMs;
+  return SERVER_SOURCES.some((p) => newestMtime(join(ROOT, p)) > builtAt);
+}
+
+/** The web app's rule lives in the compiled server (server/web/web-build.ts), shared with the tests. */
+export async function webBuildIsStale() {
+  const { webBuildIsStale: stale } = await import(new URL(`file://${join(BUILD_DIR, 'server', 'web', 'web-build.js')}`).href);
+  return stale(ROOT);
+}

@@ -1,0 +1,74 @@
+import { createReadStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where upload contents live, by key (`2026/11/<uuid>.pdf`); the file_upload
+ * table holds the rest. Every server instance must see the same store: a
+ * directory they share (a volume, NFS), or an S3-compatible bucket.
+ */
+export interface FileStorage {
+  readonly kind: 'dir' | 's3';
+  put(key: string, content: Buffer, contentType: string): Promise<void>;
+  /** The content, or null when the store has no such key. */
+  get(key: string): Promise<Readable | null>;
+  remove(key: string): Promise<void>;
+}
+
+export function dirStorage(dir: string): FileStorage {
+  return {
+    kind: 'dir',
+    async put(key, content) {
+      const file = join(dir, key);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, content, { flag: 'wx' });
+    },
+    async get(key) {
+      const file = join(dir, key);
+      return existsSync(file) ? createReadStream(file) : null;
+    },
+    async remove(key) {
+      rmSync(join(dir, key), { force: true });
+    },
+  };
+}
+
+export interface S3Settings {
+  bucket: string;
+  /** For S3-compatible servers (MinIO, Ceph, R2…); unset for AWS itself. */
+  endpoint?: string;
+  region: string;
+  /** Key prefix inside the bucket, e.g. "uploads/". */
+  prefix: string;
+  /** Path-style URLs (http://host/bucket/key), which most S3-compatible servers need. */
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** An S3-compatible bucket through the AWS SDK, loaded only when configured (it is large). */
+export async function s3Storage(s: S3Settings): Promise<FileStorage & { close(): void }> {
+  const { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({ region: s.region, endpoint: s.endpoint, forcePathStyle: s.forcePathStyle, credentials: s.credentials });
+  const Key = (key: string) => `${s.prefix}${key}`;
+  return {
+    kind: 's3',
+    async put(key, content, contentType) {
+      await client.send(new PutObjectCommand({ Bucket: s.bucket, Key: Key(key), Body: content, ContentType: contentType }));
+    },
+    async get(key) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: s.bucket, Key: Key(key) }));
+        return (out.Body as Readable | undefined) ?? null;
+      } catch (err) {
+        const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+        if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null;
+        throw err;
+      }
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: s.bucket, Key: Key(key) }));
+    },
+    close: () => client.destroy(),
+  };
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+
+/**
+ * What never reaches a log line. Fastify's request serializer logs method,
+ * URL, host and address only (no headers, no bodies); these paths cover
+ * anything a route or plugin might pass to the logger besides, at any depth
+ * pino's redact can express.
+ */
+export const REDACT_PATHS = [
+  'password', 'new_password', 'old_password', 'current_password', 'token', 'id_token', 'jwtSecret', 'secret', 'authorization', 'cookie',
+  '*.password', '*.new_password', '*.old_password', '*.current_password', '*.token', '*.id_token', '*.jwtSecret', '*.secret', '*.authorization', '*.cookie',
+  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]',
+  'body.password', 'body.new_password', 'body.token', 'headers.authorization', 'headers.cookie',
+];
+
+/** The server's JSON logger: one object per line, secrets replaced by "[redacted]". */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const opts = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
+  return destination ? pino(opts, destination) : pino(opts);
+}
+
+const INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * A request id for every request: the one a reverse proxy sent in
+ * x-request-id when it looks like an id, otherwise a fresh UUID. Fastify puts
+ * it on every line the request logs (reqId), and the ops hooks send it back.
+ */
+export function genReqId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Fastify's options for logging, request ids and shutdown; the logger from what buildApp was given (options, a ready logger, or nothing). */
+export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging' | 'return503OnClosing' | 'forceCloseConnections'> {
+  // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two;
+  // during a shutdown, requests on connections already open are still served (and their connection then
+  // closed, server/ops/ops-routes.ts) rather than refused with 503
+  // closed (server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
+  // period there too, not at once: a connection accepted a moment ago may not have sent its request yet
+  const base = { genReqId, requestIdHeader: false as const, disableRequestLogging: true, return503OnClosing: false, forceCloseConnections: false };
+  if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
+  if (logger && typeof logger === 'object') return { ...base, logger: { ...logger, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } as never };
+  return { ...base, logger: logger ?? false } as never;
+}

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import type { RedisClientType } from 'redis';
+import { sql } from 'kysely';
+import type { Database } from '../db/dialect-adapter.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { schemaHash } from '../db/schema-sync.ts';
+import { refreshOverrides } from '../meta/schema-overrides.ts';
+
+export interface OpsOptions {
+  db: Database;
+  registry: SchemaRegistry;
+  redisUrl?: string;
+  /** How often each instance looks for a newer runtime-override version (ms); another instance's change applies within this. */
+  overridePollMs?: number;
+}
+
+/** JSON answers smaller than this go out as they are: compressing them costs more than it saves. */
+export const COMPRESS_THRESHOLD = 1024;
+const READY_TIMEOUT_MS = 2000;
+/** At shutdown, how long a connection without a request in progress may stay open. */
+const IDLE_GRACE_MS = 1000;
+
+const NOT_READY = { success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests' } };
+
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), ms); })]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * What an operator needs from every instance: compression of answers, the
+ * request id sent back on every answer, liveness and readiness probes, and
+ * runtime schema overrides picked up from the database (so a change made
+ * on one instance applies on all within `overridePollMs`).
+ */
+export async function installOps(app: FastifyInstance, opts: OpsOptions): Promise<void> {
+  // built web assets arrive precompressed (@fastify/static preCompressed); this covers JSON and the rest
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
+
+  let closing = false;
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // shutting down: answer, then close the connection, so the client sends its next request elsewhere
+    if (closing) reply.header('connection', 'close');
+  });
+  // the request line: one per answered request, with its request id (Fastify's own two lines are off).
+  // The URL is logged without its query string beyond 300 characters; no headers, no bodies.
+  app.addHook('onResponse', async (request, reply) => {
+    const level = reply.statusCode >= 500 ? 'error' : request.routeOptions.logLevel === 'warn' ? 'debug' : 'info';
+    request.log[level]({ method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
+  });
+
+  let idleCloser: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    closing = true;
+    // kept-alive connections with no request in progress are closed after a grace period, then every
+    // 250 ms until none is left; a request already sent on one still gets its answer first
+    idleCloser = setTimeout(() => {
+      app.server.closeIdleConnections();
+      idleCloser = setInterval(() => app.server.closeIdleConnections(), 250);
+      idleCloser.unref();
+    }, IDLE_GRACE_MS);
+    idleCloser.unref();
+  });
+  app.addHook('onClose', async () => { clearTimeout(idleCloser); clearInterval(idleCloser); });
+
+  let redis: RedisClientType | null = null;
+  if (opts.redisUrl) {
+    const { createClient } = await import('redis');
+    // its own connection, so a probe never waits behind the adapter's or the limiter's traffic;
+    // no endless reconnect loop in the background: the probe reports the failure
+    redis = createClient({ url: opts.redisUrl, socket: { reconnectStrategy: (n) => Math.min(n * 200, 2000) } }) as RedisClientType;
+    redis.on('error', (err) => app.log.warn({ err: { message: (err as Error).message } }, 'redis (readiness probe) connection error'));
+    await redis.connect();
+    app.addHook('onClose', async () => { await redis?.quit().catch(() => undefined); });
+  }
+
+  const expectedHash = schemaHash(opts.registry.fileSchemas());
+  const checks = async (): Promise<boolean> => {
+    await sql`select 1`.execute(opts.db.kysely);
+    const row = await opts.db.kysely.selectFrom('schema_state').select('value').where('key', '=', 'hash').executeTakeFirst();
+    if (row?.value !== expectedHash) return false;
+    if (redis && (await redis.ping()) !== 'PONG') return false;
+    return true;
+  };
+
+  // liveness: the process answers; nothing else is checked, so a slow database never gets it restarted
+  app.get('/api/health', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ success: true }));
+  // readiness: database reachable, schema synced, Redis reachable when configured; no details either way
+  app.get('/api/ready', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
+    const ok = !closing && (await within(checks(), READY_TIMEOUT_MS).catch((err: unknown) => {
+      request.log.warn({ err: { message: (err as Error).message } }, 'readiness check failed');
+      return false;
+    }));
+    if (!ok) return reply.status(503).header('cache-control', 'no-store').send(NOT_READY);
+    return reply.header('cache-control', 'no-store').send({ success: true });
+  });
+
+  const pollMs = opts.overridePollMs ?? 500;
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    refreshOverrides(opts.db, opts.registry)
+      .catch((err: unknown) => app.log.warn({ err: { message: (err as Error).message } }, 'schema override refresh failed'))
+      .finally(() => { polling = false; });
+  }, pollMs);
+  timer.unref();
+  app.addHook('preClose', async () => clearInterval(timer));
+}
