@@ -29,9 +29,11 @@ export interface FieldError {
   field: string;
   code: string;
   message: string;
+  /** Values the message template uses (limit, allowed, type…): see error-texts.ts. */
+  params?: Record<string, string | number>;
 }
 
 export interface ErrorBody {
   success: false;
-  error: { code: ErrorCode; message: string; details?: unknown };
+  error: { code: ErrorCode; message: string; details?: unknown; params?: Record<string, unknown> };
 }

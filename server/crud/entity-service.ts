@@ -15,7 +15,7 @@ import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks } from './link-values.ts';
 import { writeLines } from './line-writer.ts';
-import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, withDefaults } from './record-values.ts';
+import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
@@ -366,10 +366,10 @@ export class EntityService {
       const names = fields?.join(', ') ?? 'a unique field';
       return new AppError('CONFLICT', `Another ${entity.label.en} already has this ${names}`, {
         fields: (fields ?? []).map((field) => ({ field, code: 'unique', message: 'is already used by another record' })),
-      });
+      }, { entity: entity.label, fields: uniqueLabels(entity, fields) });
     }
     if (this.db.adapter.isForeignKeyViolation(err)) {
-      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);
+      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`, undefined, { entity: entity.label });
     }
     return err;
   }
