@@ -53,8 +53,8 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'พยายามหลายครั้งเกินไป กรุณารอสักครู่แล้วลองใหม่', en: 'Too many attempts; wait and try again',
     detailed: { th: 'เข้าสู่ระบบไม่สำเร็จหลายครั้งเกินไป กรุณาลองใหม่ในอีก {minutes} นาที', en: 'Too many failed sign-in attempts; try again in {minutes} minute(s)' },
   },
-  // not an API answer: the browser got no response at all
-  NO_RESPONSE: { th: 'ติดต่อเซิร์ฟเวอร์ไม่ได้', en: 'Cannot connect to the server' },
+  // not an API answer: the browser got no response at all. The spec fixes these words in every language.
+  NO_RESPONSE: { th: 'Cannot connect to the server', en: 'Cannot connect to the server' },
   INTERNAL_ERROR: { th: 'เกิดข้อผิดพลาดที่เซิร์ฟเวอร์ ระบบยังไม่ได้บันทึกการเปลี่ยนแปลง', en: 'Something went wrong on the server; the change was not saved' },
 };
 

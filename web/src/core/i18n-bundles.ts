@@ -14,6 +14,8 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['header.menu', 'เมนู', 'Menu'],
   ['common.loading', 'Loading... Please Wait', 'Loading... Please Wait'],
   ['common.not_available_yet', 'หน้านี้ยังไม่เปิดให้ใช้งาน', 'This screen is not available yet.'],
+  ['common.no_access', 'คุณไม่มีสิทธิ์เข้าถึงหน้านี้', 'You do not have access to this screen.'],
+  ['common.no_access_text', 'บัญชีของคุณไม่ได้รับสิทธิ์ดูหน้านี้ หากต้องใช้งาน โปรดติดต่อผู้ดูแลระบบ', 'Your account may not open this screen. Ask an administrator if you need it.'],
   ['common.not_found', 'ไม่พบหน้าที่ต้องการ', 'Page not found'],
   ['common.not_found_text', 'ไม่มีหน้านี้ในระบบ ตรวจสอบที่อยู่อีกครั้ง', 'There is no page at this address.'],
   ['common.back_home', 'กลับหน้าหลัก', 'Back to home'],

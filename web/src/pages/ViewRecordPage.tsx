@@ -57,7 +57,7 @@ export default function ViewRecordPage({ entity, mark, titleKey }: { entity: str
     return () => { live = false; };
   }, [meta, recordId, mark, t]);
 
-  if (!Number.isInteger(recordId) || recordId < 1 || schema.status === 'missing' || error?.status === 404) return <NotFound />;
+  if (!Number.isInteger(recordId) || recordId < 1 || schema.status === 'missing' || schema.status === 'forbidden' || error?.status === 404) return <NotFound />;
   if (schema.status === 'error') return <p role="alert" className="bo-error-text">{schema.error.message}</p>;
   if (error) return <p role="alert" className="bo-error-text">{error.message}</p>;
   if (!meta || !row) return <Spinner />;

@@ -11,6 +11,11 @@ function numberFormat(scale: number): Intl.NumberFormat {
   return f;
 }
 
+/** Money, decimals and whole numbers: right-aligned in every table and detail card, so digits line up. */
+export function isNumeric(field: FieldDef | undefined): boolean {
+  return !!field && (field.type === 'money' || field.type === 'decimal' || field.type === 'integer');
+}
+
 export function fieldScale(field: FieldDef): number {
   return field.type === 'money' ? 2 : field.type === 'decimal' ? field.scale ?? 0 : 0;
 }
