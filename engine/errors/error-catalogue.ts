@@ -30,7 +30,7 @@ export interface FieldError {
   code: string;
   message: string;
   /** Values the message template uses (limit, allowed, type…): see error-texts.ts. */
-  params?: Record<string, string | number>;
+  params?: Record<string, string | number | { th: string; en: string }>;
 }
 
 export interface ErrorBody {

@@ -14,6 +14,7 @@ import { allowEverything, type AccessPolicy, type CrudAction, type RequestContex
 import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks } from './link-values.ts';
+import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
 import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
@@ -266,6 +267,7 @@ export class EntityService {
       const out: Row[] = [];
       for (const input of inputs) {
         await checkLinks(trx, this.lookup, entity, input);
+        await checkLinkFilters(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
         if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
         await applyFills(trx, this.lookup, entity, input, input);
@@ -300,6 +302,7 @@ export class EntityService {
       if (mode === 'replace' && numbered && !(numbered in (body as Row))) delete input[numbered];
       this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
       await checkLinks(trx, this.lookup, entity, input);
+      await checkLinkFilters(trx, this.lookup, entity, { ...before, ...input }, before);
       await applyFills(trx, this.lookup, entity, input, body as Row);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)

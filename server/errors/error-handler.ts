@@ -15,7 +15,8 @@ export function localizedBody(err: AppError, acceptLanguage: string | undefined)
   const d = body.error.details as { fields?: unknown } | undefined;
   const fields = Array.isArray(d?.fields) && d.fields.every((f) => typeof f === 'object' && f !== null) ? localizeFieldErrors(d.fields as FieldError[], 'th') : null;
   let message = errorText(err.code, err.params, 'th') ?? body.error.message;
-  if (fields?.length) message = `${message}: ${fields.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ')}`;
+  // "some fields are not valid" says which; a conflict's text already names its fields
+  if (fields?.length && ['VALIDATION_FAILED', 'UNKNOWN_FIELD', 'READ_ONLY_FIELD'].includes(err.code)) message = `${message}: ${fields.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ')}`;
   return { ...body, error: { ...body.error, message, ...(fields ? { details: { ...d, fields } } : {}) } };
 }
 
