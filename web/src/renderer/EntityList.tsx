@@ -146,6 +146,9 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           placeholder={t('list.columns')}
           dropdownIcon="pi pi-table"
           className="bo-columns"
+          panelClassName="bo-columns-panel"
+          // tall enough for every column of a schema: the fifth option was cut off at the default height
+          scrollHeight="min(60vh, 420px)"
           display="comma"
         />
         <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label="Refresh" onClick={() => setReload((r) => r + 1)} />

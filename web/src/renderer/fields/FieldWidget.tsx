@@ -11,6 +11,7 @@ import { loc } from '../../core/i18n.ts';
 import { displayFieldOf, fieldScale } from '../format-value.ts';
 import { linkColor } from '../list-columns.ts';
 import { LinkSelect } from './LinkSelect.tsx';
+import { DateInput } from './DateInput.tsx';
 import { FileField } from './FileField.tsx';
 import type { UploadedFile } from '../../core/file-api.ts';
 import type { FormValues } from '../form-model.ts';
@@ -72,10 +73,11 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
           }
           case 'boolean':
             return <Checkbox inputId={id} inputRef={f.ref} checked={!!f.value} onChange={(e) => f.onChange(!!e.checked)} onBlur={f.onBlur} disabled={ro} invalid={invalid} aria-label={ariaLabel} aria-describedby={describedBy} />;
-          case 'date':
-            return <input id={id} type="date" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
-          case 'datetime':
-            return <input id={id} type="datetime-local" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'date': case 'datetime':
+            return (
+              <DateInput id={id} inputRef={f.ref} value={String(f.value ?? '')} onChange={(v) => f.onChange(v)} onBlur={f.onBlur}
+                withTime={field.type === 'datetime'} lang={lang} ariaLabel={ariaLabel} describedBy={describedBy} invalid={invalid} disabled={ro} compact={compact} />
+            );
           case 'enum':
             return (
               <Dropdown
