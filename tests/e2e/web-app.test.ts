@@ -120,9 +120,9 @@ describe('web app end to end', () => {
     await page.locator('#field-code').press('Enter'); // Enter submits
     const nameError = page.locator('#field-name_th-error');
     await nameError.waitFor();
-    expect(await nameError.textContent()).toBe('is required');
-    expect(await page.locator('#field-email-error').textContent()).toBe('is not a valid email');
-    expect(await page.locator('#field-tax_id-error').textContent()).toBe('is required'); // requiredIf juristic
+    expect(await nameError.textContent()).toBe('กรุณากรอกข้อมูลช่องนี้');
+    expect(await page.locator('#field-email-error').textContent()).toBe('อีเมลไม่ถูกต้อง');
+    expect(await page.locator('#field-tax_id-error').textContent()).toBe('กรุณากรอกข้อมูลช่องนี้'); // requiredIf juristic
     await shot(page, '05-form-validation');
 
     // fix: name, valid email, and switch to an individual (tax id no longer required, branch fields hidden)
@@ -143,7 +143,7 @@ describe('web app end to end', () => {
     await page.locator('#field-code').fill('C001');
     await page.getByRole('button', { name: 'บันทึก' }).click();
     await page.locator('.p-toast-message-error').first().waitFor();
-    expect(await page.locator('#field-code-error').textContent()).toBe('is already used by another record');
+    expect(await page.locator('#field-code-error').textContent()).toBe('ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว');
     await page.locator('#field-code').fill('E2E-01');
     await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
     await page.getByRole('button', { name: 'บันทึก' }).click();

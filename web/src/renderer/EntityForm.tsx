@@ -214,10 +214,12 @@ export default function EntityForm(props: EntityFormProps) {
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, String(err));
       for (const f of e.fields) if (f.field) setError(f.field as never, { type: f.code, message: f.message });
+      // the latest problem replaces the earlier ones instead of piling up
+      clearToasts('error');
       toast('error', t('common.error'), e.message);
     }
   };
-  const onInvalid = () => toast('error', t('common.error'), t('form.invalid'));
+  const onInvalid = () => { clearToasts('error'); toast('error', t('common.error'), t('form.invalid')); };
   const submit = handleSubmit(onSubmit, onInvalid);
   const submitRef = useRef(submit);
   submitRef.current = submit;

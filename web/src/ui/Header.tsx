@@ -68,7 +68,7 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
           ))}
         </div>
         {!isCustomer(session) && (
-          <Button text severity="secondary" className="bo-header-btn" icon="pi pi-cog" aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />
+          <Button text severity="secondary" className="bo-header-btn bo-setting-btn" icon="pi pi-cog" label={t('header.setting')} aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />
         )}
         <span className="bo-user" title={session.email}>{session.username}</span>
         <Button severity="secondary" outlined size="small" icon="pi pi-sign-out" label={t('header.logout')} onClick={signOut} className="bo-logout" />
