@@ -105,6 +105,18 @@ describe.each(testDialects())('issue 12 on %s', (dialect) => {
     });
   });
 
+  it('a CSV export in Thai uses Thai labels and Buddhist-era dates; without Accept-Language it stays ISO', async () => {
+    const p = await created('/api/prospect', { customer_id: companyA, product_detail: 'ส่งออก', expected_close_date: '2026-11-18' });
+    const q = `/api/prospect/export?fields=id,expected_close_date&filter=${encodeURIComponent(JSON.stringify({ id: { _eq: p.id } }))}`;
+    const th = await call('GET', q, undefined, { 'accept-language': 'th' });
+    expect(th.statusCode, th.body).toBe(200);
+    expect(th.body).toContain(t.registry.get('prospect')!.fields.expected_close_date!.label.th);
+    expect(th.body).toContain('18 พ.ย. 2569');
+    const plain = await call('GET', q);
+    expect(plain.body).toContain('expected_close_date');
+    expect(plain.body).toContain('2026-11-18');
+  });
+
   it('every singleton entity has its row after start', async () => {
     await ensureSingletonRows(t.service, t.registry);
     await ensureSingletonRows(t.service, t.registry); // a second start adds nothing

@@ -8,14 +8,12 @@
 export const TIME_ZONE = 'Asia/Bangkok';
 /** Bangkok has no daylight saving: always UTC+7. */
 const BANGKOK_OFFSET = '+07:00';
-export const BE_OFFSET = 543;
+import { BE_OFFSET, TH_MONTHS, TH_MONTHS_SHORT, EN_MONTHS_SHORT, bangkokParts, formatDateParts as formatParts } from '../../../engine/format/dates.ts';
+
+export { BE_OFFSET, formatIsoDate, formatIsoDateTime } from '../../../engine/format/dates.ts';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const isTh = (lang: string) => lang !== 'en';
-
-const TH_MONTHS = ['มกราคม', 'กุมภาพันธ์', 'มีนาคม', 'เมษายน', 'พฤษภาคม', 'มิถุนายน', 'กรกฎาคม', 'สิงหาคม', 'กันยายน', 'ตุลาคม', 'พฤศจิกายน', 'ธันวาคม'];
-const TH_MONTHS_SHORT = ['ม.ค.', 'ก.พ.', 'มี.ค.', 'เม.ย.', 'พ.ค.', 'มิ.ย.', 'ก.ค.', 'ส.ค.', 'ก.ย.', 'ต.ค.', 'พ.ย.', 'ธ.ค.'];
-const EN_MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The UI kit's calendar texts in Thai (PrimeReact addLocale). */
 export const TH_CALENDAR_LOCALE = {
@@ -41,31 +39,9 @@ export function displayYear(year: number, lang: string): number {
   return isTh(lang) ? year + BE_OFFSET : year;
 }
 
-/** Day, short month and year from parts (month 1–12). */
-function formatParts(y: number, m: number, d: number, lang: string): string {
-  return isTh(lang) ? `${d} ${TH_MONTHS_SHORT[m - 1]} ${y + BE_OFFSET}` : `${d} ${EN_MONTHS_SHORT[m - 1]} ${y}`;
-}
 
-/** "2026-11-18" → "18 พ.ย. 2569" / "18 Nov 2026"; anything else is returned as it came. */
-export function formatIsoDate(value: string, lang: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!m) return value;
-  return formatParts(Number(m[1]), Number(m[2]), Number(m[3]), lang);
-}
 
-/** Bangkok wall-clock parts of an instant. */
-function bangkokParts(d: Date): { y: number; m: number; d: number; h: number; min: number } {
-  const shifted = new Date(d.getTime() + 7 * 3600_000);
-  return { y: shifted.getUTCFullYear(), m: shifted.getUTCMonth() + 1, d: shifted.getUTCDate(), h: shifted.getUTCHours(), min: shifted.getUTCMinutes() };
-}
 
-/** An ISO instant → "18 พ.ย. 2569 14:05" in Bangkok time. */
-export function formatIsoDateTime(value: string, lang: string): string {
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  const p = bangkokParts(d);
-  return `${formatParts(p.y, p.m, p.d, lang)} ${pad2(p.h)}:${pad2(p.min)}`;
-}
 
 /** An ISO instant → the form's Bangkok wall clock "YYYY-MM-DDTHH:mm". */
 export function isoToBangkokInput(value: string): string {
