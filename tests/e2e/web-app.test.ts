@@ -65,7 +65,10 @@ describe('web app end to end', () => {
   }, 60_000);
 
   it('opens a master-data list from the menu; filters, sorts and pages it on the server', async () => {
+    // groups start folded (the current page's opens); the quick search finds the item by its Thai or English label
+    await page.locator('.bo-sidemenu').getByRole('searchbox', { name: 'ค้นหาเมนู' }).fill('customer');
     await page.locator('.bo-sidemenu').getByRole('link', { name: 'ลูกค้า', exact: true }).click();
+    await page.locator('.bo-sidemenu').getByRole('searchbox', { name: 'ค้นหาเมนู' }).fill('');
     await page.waitForURL('**/customer');
     const rows = page.locator('[data-testid=entity-list] tbody tr');
     await rows.first().waitFor();
@@ -86,9 +89,9 @@ describe('web app end to end', () => {
     await expect.poll(() => rows.count()).toBe(10);
 
     // search goes to the server too
-    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('ระยอง');
+    await page.getByRole('searchbox', { name: 'ค้นหา', exact: true }).fill('ระยอง');
     await expect.poll(() => rows.count()).toBe(1);
-    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('');
+    await page.getByRole('searchbox', { name: 'ค้นหา', exact: true }).fill('');
     await expect.poll(() => rows.count()).toBe(10);
 
     // paging on a longer list
