@@ -65,6 +65,8 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   }, [pathname, currentGroup, groups.length]);
 
   const q = query.trim().toLowerCase();
+  // a short menu (the customer portal) needs no search and no folding
+  const small = groups.reduce((n, g) => n + g.submenu.length, 0) <= 8;
   const shown = useMemo(() => groups.map((g) => {
     const title = t(`menu.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key });
     const items = g.submenu.map((s) => ({ ...s, text: t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) || s.keyAction }) }));
@@ -75,17 +77,17 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <nav className="bo-sidemenu" aria-label={t('header.menu')} ref={navRef}>
-      <div className="bo-menu-search">
+      {!small && <div className="bo-menu-search">
         <i className="pi pi-search" aria-hidden="true" />
         <input type="search" className="p-inputtext p-component" value={query} onChange={(e) => setQuery(e.target.value)}
           placeholder={t('menu.search')} aria-label={t('menu.search')}
           onKeyDown={(e) => { if (e.key === 'Escape') setQuery(''); }} />
-      </div>
+      </div>}
       {groups.length === 0 && <p className="bo-muted bo-menu-empty">{t('menu.empty')}</p>}
       {groups.length > 0 && shown.length === 0 && <p className="bo-muted bo-menu-empty">{t('menu.no_match')}</p>}
       {shown.map(({ g, title, items }) => {
         // while searching every matching group is open; otherwise as the user left it (the current one opens)
-        const isOpen = q !== '' || (open[g.key] ?? g.key === currentGroup);
+        const isOpen = q !== '' || (open[g.key] ?? (small || g.key === currentGroup));
         return (
           <div key={g.key} className="bo-menu-group">
             <button type="button" className="bo-menu-group-title" aria-expanded={isOpen} onClick={() => setOpen((o) => ({ ...o, [g.key]: !isOpen }))}>
