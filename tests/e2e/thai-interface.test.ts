@@ -42,6 +42,30 @@ describe('a Thai-first interface', () => {
     await shot(page, 'th-01-home-dashboard', true);
   }, 60_000);
 
+  it('the menu shows the current item, searches Thai and English, and closing it widens the content', async () => {
+    await page.goto(url('/your_company_type'));
+    await page.locator('[data-testid=entity-list]').waitFor();
+    const menu = page.locator('.bo-sidemenu');
+    const active = menu.locator('a.active');
+    await active.waitFor();
+    const [m, a] = [(await menu.boundingBox())!, (await active.boundingBox())!];
+    expect(a.y).toBeGreaterThanOrEqual(m.y);
+    expect(a.y + a.height).toBeLessThanOrEqual(m.y + m.height);
+    const search = menu.getByRole('searchbox', { name: 'ค้นหาเมนู' });
+    await search.fill('machinery');
+    await expect.poll(() => menu.locator('a').allTextContents()).toEqual(['เครื่องจักร']);
+    await search.fill('ผู้ติดต่อ');
+    await expect.poll(() => menu.locator('a').allTextContents()).toEqual(['ผู้ติดต่อ']);
+    await search.fill('');
+    const before = (await page.locator('.bo-page').first().boundingBox())!.width;
+    await page.getByRole('button', { name: 'เมนู' }).click();
+    await expect.poll(async () => (await page.locator('.bo-page').first().boundingBox())!.width).toBeGreaterThan(before + 200);
+    const main = (await page.locator('main.bo-main').boundingBox())!;
+    expect(main.x).toBeLessThan(1);
+    await shot(page, 'th-11-menu-closed');
+    await page.getByRole('button', { name: 'เมนู' }).click();
+  }, 60_000);
+
   it('a required-field message and a server conflict read in Thai', async () => {
     await page.goto(url('/causes_of_waste/create'));
     await page.locator('#field-code').waitFor();
@@ -160,6 +184,44 @@ describe('a Thai-first interface', () => {
     await shot(p, 'th-09-customer-no-access');
     await ctx.close();
   }, 90_000);
+
+  it('the column picker shows every option; filters use the same font size as the other inputs', async () => {
+    await page.goto(url('/prospect'));
+    await page.locator('[data-testid=entity-list] tbody tr').first().waitFor();
+    // list dates read in the Buddhist era too
+    expect(await page.locator('[data-testid=entity-list] tbody').textContent()).toMatch(/25\d\d/);
+    await page.getByRole('button', { name: 'ตัวกรอง' }).click();
+    const filterInput = page.locator('.bo-filters .p-inputtext').first();
+    await filterInput.waitFor();
+    const search = page.getByRole('searchbox', { name: 'ค้นหา', exact: true });
+    const size = (l: Locator) => l.evaluate((el) => getComputedStyle(el).fontSize);
+    expect(await size(filterInput)).toBe(await size(search));
+    await page.locator('.bo-columns').click();
+    const items = page.locator('.bo-columns-panel .p-multiselect-item');
+    await items.first().waitFor();
+    const wrapper = page.locator('.bo-columns-panel .p-multiselect-items-wrapper');
+    const panel = (await wrapper.boundingBox())!;
+    const count = await items.count();
+    expect(count).toBeGreaterThanOrEqual(5);
+    // the default panel showed four and a half options; now at least eight (or all) show in full, the rest scroll
+    let whole = 0;
+    for (let i = 0; i < count; i++) {
+      const b = (await items.nth(i).boundingBox())!;
+      if (b.y >= panel.y - 1 && b.y + b.height <= panel.y + panel.height + 1) whole++;
+    }
+    expect(whole).toBeGreaterThanOrEqual(Math.min(count, 8));
+    await shot(page, 'th-10-columns-and-filters');
+    await page.keyboard.press('Escape');
+  }, 60_000);
+
+  it('in English the same dates read with Western years', async () => {
+    await page.goto(url('/prospect'));
+    await page.locator('[data-testid=entity-list] tbody tr').first().waitFor();
+    await page.locator('.bo-lang').getByRole('button', { name: 'EN' }).click();
+    await expect.poll(async () => page.locator('[data-testid=entity-list] tbody').textContent()).toMatch(/ 20\d\d/);
+    expect(await page.locator('[data-testid=entity-list] tbody').textContent()).not.toMatch(/25\d\d/);
+    await page.locator('.bo-lang').getByRole('button', { name: 'TH' }).click();
+  }, 60_000);
 
   it('threw no page errors', () => {
     expect(errors).toEqual([]);
