@@ -178,6 +178,11 @@ describe('a Thai-first interface', () => {
     expect(new URL(p.url()).pathname).toBe('/customerpage/1/bill');
     await p.goto(url('/customerpage/2/bill/1'));
     await p.waitForURL('**/customerpage/1/bill');
+    // a session stored before the customer id was kept learns it from the server
+    await p.evaluate(() => localStorage.removeItem('customer_id'));
+    await p.goto(url('/customerpage/2/bill'));
+    await p.waitForURL('**/customerpage/1/bill');
+    await p.getByTestId('customer-bills').waitFor();
     await p.goto(url('/product'));
     await p.getByTestId('no-access').waitFor();
     expect(await p.getByTestId('not-available-yet').count()).toBe(0);

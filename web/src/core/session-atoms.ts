@@ -86,6 +86,12 @@ export function signIn(token: string, user: SignInUser): Session {
   return s;
 }
 
+/** The portal learned the session's customer from the server (a session stored before it was kept). */
+export function rememberCustomerId(customerId: number): void {
+  localStorage.setItem(CUSTOMER_KEY, String(customerId));
+  appStore.set(sessionAtom, { ...appStore.get(sessionAtom), customer_id: customerId });
+}
+
 /** Logout: clear the stored fields, disconnect the socket, reset to empty. */
 export function signOut(): void {
   for (const k of SESSION_KEYS) localStorage.removeItem(k);
