@@ -17,6 +17,7 @@ import { businessClock } from './documents/business-clock.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 import { s3Storage } from './files/file-storage.ts';
+import { ensureSingletonRows } from './crud/singleton-rows.ts';
 
 export interface Started extends BuiltApp {
   db: Database;
@@ -69,6 +70,8 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
     if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');
+    // every singleton (site settings) has its one row, so its screen opens on a fresh start
+    await ensureSingletonRows(built.service, registry, log);
     let seeded: Record<string, number> | null = null;
     if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
       seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { EntitySchema, Workflow } from './schema-types.ts';
-import { SYSTEM_FIELDS, fieldOf, hasColumn } from './schema-types.ts';
+import { SYSTEM_FIELDS, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 
 export interface SchemaSource {
@@ -113,6 +113,22 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       const target = link?.type === 'link' ? byName.get(link.entity!) : undefined;
       if (!target) bad(`${at}/fillFrom/link`, `"${f.fillFrom.link}" is not a link field of ${e.name}`);
       else if (!fieldOf(target, f.fillFrom.field)) bad(`${at}/fillFrom/field`, `"${f.fillFrom.field}" is not a field of ${target.name}`);
+    }
+    if (f.linkFilter) {
+      const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
+      if (f.type !== 'link') bad(`${at}/linkFilter`, 'only a link field can filter its choices');
+      for (const [key, v] of Object.entries(f.linkFilter)) {
+        const tf = target ? fieldOf(target, key) : undefined;
+        if (target && (!tf || !hasColumn(tf))) bad(`${at}/linkFilter/${key}`, `"${key}" is not a field of ${target.name}`);
+        const src = linkFilterSource(v);
+        if (typeof v === 'string' && v.startsWith('$') && src === null) bad(`${at}/linkFilter/${key}`, 'a reference is written "$form.<field>"');
+        if (src === null) continue;
+        const sf = fieldOf(e, src);
+        if (!sf || !hasColumn(sf)) bad(`${at}/linkFilter/${key}`, `"${src}" is not a field of ${e.name}`);
+        else if (src === name) bad(`${at}/linkFilter/${key}`, 'a link cannot filter on itself');
+        else if (tf && (tf.type === 'link') !== (sf.type === 'link')) bad(`${at}/linkFilter/${key}`, `"${key}" and "${src}" must both be links or both be values`);
+        else if (tf?.type === 'link' && sf.type === 'link' && tf.entity !== sf.entity) bad(`${at}/linkFilter/${key}`, `"${key}" links to ${tf.entity} but "${src}" links to ${sf.entity}`);
+      }
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
     for (const cond of ['visibleIf', 'requiredIf'] as const) {

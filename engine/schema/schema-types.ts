@@ -65,6 +65,19 @@ export interface FieldDef {
    * entity, to set or change this field: credit terms only for roles with edit on customer_credit.
    */
   writePermission?: string;
+  /**
+   * link: the choices depend on other fields of the same record (a line: of the same line).
+   * Keys are fields of the target; a value is `"$form.<field>"` (the current value of that
+   * field; no restriction while it is empty) or a constant. Contacts of the chosen company:
+   * `{"customer_id": "$form.customer_id"}`. The form filters the picker, the server refuses
+   * a link outside it with VALIDATION_FAILED (field code `link_filter`).
+   */
+  linkFilter?: Record<string, string | number | boolean>;
+}
+
+/** `"$form.customer_id"` → `customer_id`; a constant → null. */
+export function linkFilterSource(v: unknown): string | null {
+  return typeof v === 'string' && v.startsWith('$form.') ? v.slice(6) : null;
 }
 
 /** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */

@@ -65,12 +65,15 @@ describe('entity validator', () => {
     expect(errorFor({ name: ' ' }, 'name', 'patch')).toMatchObject({ code: 'required', message: 'is required' });
   });
 
-  it('refuses null for a required field', () => {
-    expect(errorFor({ ...valid, name: null }, 'name').message).toBe('must be text');
+  it('refuses null or blank for a required field as "required", not as a type or format problem', () => {
+    expect(errorFor({ ...valid, name: null }, 'name')).toEqual({ field: 'name', code: 'required', message: 'is required' });
+    expect(errorFor({ ...valid, name: '  ' }, 'name')).toEqual({ field: 'name', code: 'required', message: 'is required' });
+    // an empty code with a pattern is missing, not "not in the expected format"
+    expect(errorFor({ ...valid, code: '' }, 'code')).toEqual({ field: 'code', code: 'required', message: 'is required' });
   });
 
   it('email: format and 320 characters', () => {
-    expect(errorFor({ ...valid, email: 'not-an-email' }, 'email')).toEqual({ field: 'email', code: 'email', message: 'is not a valid email' });
+    expect(errorFor({ ...valid, email: 'not-an-email' }, 'email')).toEqual({ field: 'email', code: 'email', message: 'is not a valid email', params: { format: 'email' } });
     const long = `${'a'.repeat(64)}@${Array.from({ length: 5 }, () => 'b'.repeat(60)).join('.')}.th`;
     expect(long.length).toBeGreaterThan(320);
     expect(errorFor({ ...valid, email: long }, 'email').message).toBe('must be at most 320 characters');
@@ -95,7 +98,7 @@ describe('entity validator', () => {
   });
 
   it('enum lists the options', () => {
-    expect(errorFor({ ...valid, kind: 'robot' }, 'kind')).toEqual({ field: 'kind', code: 'enum', message: 'must be one of: person, company' });
+    expect(errorFor({ ...valid, kind: 'robot' }, 'kind')).toEqual({ field: 'kind', code: 'enum', message: 'must be one of: person, company', params: { allowed: 'person, company' } });
   });
 
   it('integer: whole numbers within min and max', () => {
@@ -106,7 +109,7 @@ describe('entity validator', () => {
   });
 
   it('decimal and money: scale and precision', () => {
-    expect(errorFor({ ...valid, rate: 1.234 }, 'rate')).toEqual({ field: 'rate', code: 'x-scale', message: 'must have at most 2 decimal places' });
+    expect(errorFor({ ...valid, rate: 1.234 }, 'rate')).toEqual({ field: 'rate', code: 'x-scale', message: 'must have at most 2 decimal places', params: { limit: 2 } });
     expect(errorFor({ ...valid, credit: 10.005 }, 'credit').message).toBe('must have at most 2 decimal places');
     expect(errorFor({ ...valid, rate: 1000 }, 'rate').code).toBe('maximum'); // precision 5, scale 2: at most 999.99
     expect(errorFor({ ...valid, credit: -0.01 }, 'credit').message).toBe('must be at least 0');

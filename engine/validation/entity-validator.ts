@@ -77,6 +77,12 @@ const TYPE_MESSAGES: Record<string, string> = {
   object: 'must be an object',
 };
 
+/** Every field-level code this validator can answer with; each needs a text in engine/errors/error-texts.ts. */
+export const VALIDATION_CODES: readonly string[] = [
+  ...Object.keys(MESSAGES).filter((k) => k !== 'x-not-blank' && k !== 'additionalProperties'), 'unknown_field', 'invalid', 'read_only', 'nul', 'type',
+  ...Object.keys(FORMAT_MESSAGES), ...Object.keys(TYPE_MESSAGES).map((t) => `type.${t}`),
+];
+
 function fieldPath(e: ErrorObject): string {
   const parts = e.instancePath.split('/').filter(Boolean);
   if (e.keyword === 'required') parts.push((e.params as { missingProperty: string }).missingProperty);
@@ -84,7 +90,26 @@ function fieldPath(e: ErrorObject): string {
   return parts.join('.');
 }
 
+/** Empty input on a required field is "required", whatever other keyword (type, pattern, minLength) tripped first. */
+function isMissing(e: ErrorObject): boolean {
+  if (e.keyword === 'required' || e.keyword === 'x-not-blank') return true;
+  if (e.data === null) return true;
+  const notBlank = (e.parentSchema as Record<string, unknown> | undefined)?.['x-not-blank'];
+  return notBlank === true && typeof e.data === 'string' && e.data.trim() === '';
+}
+
+function paramsOf(e: ErrorObject): Record<string, string | number> | undefined {
+  const p = e.params as Record<string, unknown>;
+  if (typeof p.limit === 'number') return { limit: p.limit };
+  if (e.keyword === 'x-scale') return { limit: e.schema as number };
+  if (e.keyword === 'enum') return { allowed: (p.allowedValues as unknown[]).join(', ') };
+  if (e.keyword === 'type') return { type: Array.isArray(p.type) ? String(p.type[0]) : String(p.type) };
+  if (e.keyword === 'format') return { format: String(p.format) };
+  return undefined;
+}
+
 function toFieldError(e: ErrorObject): FieldError {
+  if (isMissing(e)) return { field: fieldPath(e), code: 'required', message: 'is required' };
   let code = e.keyword;
   let message: string;
   if (e.keyword === 'format') {
@@ -97,19 +122,20 @@ function toFieldError(e: ErrorObject): FieldError {
   } else {
     message = MESSAGES[e.keyword]?.(e) ?? e.message ?? 'is not valid';
   }
-  if (e.keyword === 'x-not-blank') code = 'required';
   if (e.keyword === 'additionalProperties') code = 'unknown_field';
-  return { field: fieldPath(e), code, message };
+  if (!MESSAGES[e.keyword] && e.keyword !== 'format' && e.keyword !== 'type') code = 'invalid';
+  const params = paramsOf(e);
+  return { field: fieldPath(e), code, message, ...(params ? { params } : {}) };
 }
 
-/** anyOf [value, null] reports both branches; the one a person needs is the value branch. */
+/** anyOf [value, null] reports both branches; the one a person needs is the value branch, and "required" wins over the rest. */
 function simplify(errors: ErrorObject[]): FieldError[] {
   const out = new Map<string, FieldError>();
   for (const e of errors) {
     if (e.keyword === 'anyOf') continue;
     if (e.keyword === 'type' && (e.params as { type: string }).type === 'null') continue;
     const fe = toFieldError(e);
-    if (!out.has(fe.field)) out.set(fe.field, fe);
+    if (!out.has(fe.field) || (fe.code === 'required' && out.get(fe.field)!.code !== 'required')) out.set(fe.field, fe);
   }
   return [...out.values()];
 }

@@ -48,7 +48,7 @@ export class Authenticator {
   async principalFor(token: string): Promise<Principal> {
     const claims = await this.tokens.verify(token).catch((err: unknown) => {
       if (err instanceof TokenError) {
-        throw new AppError('UNAUTHORIZED', err.reason === 'expired' ? 'Your session has expired; sign in again' : 'The sign-in token is not valid; sign in again');
+        throw new AppError('UNAUTHORIZED', err.reason === 'expired' ? 'Your session has expired; sign in again' : 'The sign-in token is not valid; sign in again', undefined, { reason: err.reason === 'expired' ? 'expired' : 'ended' });
       }
       throw err;
     });
@@ -58,7 +58,7 @@ export class Authenticator {
     const principal = await loadPrincipal(this.db, claims);
     if (!principal) {
       this.cache.delete(claims.jti);
-      throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again');
+      throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again', undefined, { reason: 'ended' });
     }
     if (this.cache.size > 10000) this.cache.clear();
     this.cache.set(claims.jti, { principal, at: now });

@@ -14,7 +14,7 @@ export const defaultContext: ContextOf = (request) => ({ userId: null, ip: reque
 
 function parseId(entity: EntitySchema, raw: string): number {
   const id = parseRecordId(raw);
-  if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`);
+  if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`, undefined, { entity: entity.label, id: raw });
   return id;
 }
 

@@ -16,8 +16,9 @@ import { nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks, type LinkedRead } from './link-values.ts';
 import { changedFields } from './changed-fields.ts';
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
+import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
-import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, withDefaults } from './record-values.ts';
+import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
@@ -309,6 +310,7 @@ export class EntityService {
       for (const input of inputs) {
         await checkLinks(read, this.lookup, entity, input);
         await this.policy.guardWrite(trx, ctx, entity, null, input);
+        await checkLinkFilters(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
         if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity);
         await applyFills(read, this.lookup, entity, input, input);
@@ -349,6 +351,7 @@ export class EntityService {
       assertPlainWriteAllowed(entity, beforeWhole, changed, isSystem(ctx));
       const read = this.linkedRead(trx, ctx);
       await checkLinks(read, this.lookup, entity, input, new Set(changed));
+      await checkLinkFilters(trx, this.lookup, entity, { ...before, ...input }, before);
       await this.policy.guardWrite(trx, ctx, entity, beforeWhole, { ...beforeWhole, ...input });
       await applyFills(read, this.lookup, entity, input, body as Row);
       const columns = encodeColumns(entity, input);
@@ -461,10 +464,10 @@ export class EntityService {
       const names = fields?.join(', ') ?? 'a unique field';
       return new AppError('CONFLICT', `Another ${entity.label.en} already has this ${names}`, {
         fields: (fields ?? []).map((field) => ({ field, code: 'unique', message: 'is already used by another record' })),
-      });
+      }, { entity: entity.label, fields: uniqueLabels(entity, fields) });
     }
     if (this.db.adapter.isForeignKeyViolation(err)) {
-      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);
+      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`, undefined, { entity: entity.label });
     }
     return err;
   }

@@ -23,7 +23,14 @@ export function isEmpty(v: unknown): boolean {
 }
 
 export function notFound(entity: EntitySchema, id: number): AppError {
-  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`);
+  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`, undefined, { entity: entity.label, id });
+}
+
+/** The labels of the fields of a unique index, both languages, for the CONFLICT text ("มีสาเหตุของเสียอื่นใช้รหัสนี้แล้ว"). */
+export function uniqueLabels(entity: EntitySchema, fields: string[] | null | undefined): { th: string; en: string } | undefined {
+  if (!fields?.length) return undefined;
+  const of = (lang: 'th' | 'en') => fields.map((f) => entity.fields[f]?.label[lang] ?? f).join(', ');
+  return { th: of('th'), en: of('en').toLowerCase() };
 }
 
 export function describeErrors(errors: FieldError[]): string {

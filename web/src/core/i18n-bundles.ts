@@ -14,6 +14,8 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['header.menu', 'เมนู', 'Menu'],
   ['common.loading', 'Loading... Please Wait', 'Loading... Please Wait'],
   ['common.not_available_yet', 'หน้านี้ยังไม่เปิดให้ใช้งาน', 'This screen is not available yet.'],
+  ['common.no_access', 'คุณไม่มีสิทธิ์เข้าถึงหน้านี้', 'You do not have access to this screen.'],
+  ['common.no_access_text', 'บัญชีของคุณไม่ได้รับสิทธิ์ดูหน้านี้ หากต้องใช้งาน โปรดติดต่อผู้ดูแลระบบ', 'Your account may not open this screen. Ask an administrator if you need it.'],
   ['common.not_found', 'ไม่พบหน้าที่ต้องการ', 'Page not found'],
   ['common.not_found_text', 'ไม่มีหน้านี้ในระบบ ตรวจสอบที่อยู่อีกครั้ง', 'There is no page at this address.'],
   ['common.back_home', 'กลับหน้าหลัก', 'Back to home'],
@@ -115,6 +117,13 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['attachment.back_to', 'กลับไปที่ {{name}}', 'Back to {{name}}'],
   ['home.welcome', 'ยินดีต้อนรับ {{name}}', 'Welcome, {{name}}'],
   ['home.intro', 'เลือกเมนูทางซ้ายเพื่อเริ่มทำงาน', 'Pick a screen from the menu to start.'],
+  ['home.shortcuts', 'หน้าที่ใช้บ่อย', 'Your most used screens'],
+  ['home.shortcuts_empty', 'หน้าที่คุณเปิดบ่อยจะแสดงที่นี่', 'The screens you open most will show here'],
+  ['home.counts', 'จำนวนข้อมูล', 'Records'],
+  ['home.recent', 'แก้ไขล่าสุด: {{name}}', 'Recently changed: {{name}}'],
+  ['home.recent_empty', 'ยังไม่มีข้อมูล', 'Nothing yet'],
+  ['home.alerts', 'การแจ้งเตือนที่ยังไม่ได้อ่าน', 'Your unread alerts'],
+  ['home.charts_later', 'กราฟและรายงานสรุปจะเพิ่มในรุ่นถัดไป', 'Charts and summaries come in a later release'],
   ['customer.bills_empty', 'ยังไม่มีใบวางบิล', 'No billing notes yet'],
   ['error.bad_response', 'Bad response from server', 'Bad response from server'],
   ['error.cannot_connect', 'Cannot connect to the server', 'Cannot connect to the server'],
@@ -127,6 +136,9 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['menu.admin', 'ผู้ดูแลระบบ', 'Admin'],
   ['menu.reports', 'รายงาน', 'Reports'],
   ['menu.empty', 'ไม่มีเมนูที่ใช้ได้', 'No menu items available'],
+  ['menu.search', 'ค้นหาเมนู', 'Search the menu'],
+  ['menu.no_match', 'ไม่พบเมนูที่ค้นหา', 'No menu item matches'],
+  ['header.more', 'เพิ่มเติม', 'More'],
 ];
 
 export type Bundle = Record<string, string>;

@@ -12,7 +12,7 @@ import { loc } from '../core/i18n.ts';
 import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
 import { readRecord } from '../core/record-api.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
-import { toast } from '../core/toast-bus.ts';
+import { clearToasts, toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
@@ -190,11 +190,14 @@ export default function EntityForm(props: EntityFormProps) {
     try {
       if (type === 'create') {
         const res = await api.post<{ data: FormValues }>(`/api/${entity.name}`, body);
+        clearToasts('error');
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         leaving.current = true;
         setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
-        if (!modal) {
+        if (singleton) {
+          onSaved?.(res.data, 'create');
+        } else if (!modal) {
           onSaved?.(res.data, 'create');
           navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
         } else {
@@ -206,6 +209,7 @@ export default function EntityForm(props: EntityFormProps) {
         const res = await api.put<{ data: FormValues }>(`/api/${entity.name}/${id}`, { ...body, ...removedLineIds(entity, record, body) });
         setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
+        clearToasts('error');
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         onSaved?.(res.data, 'edit');
         if (modal) close();
@@ -213,10 +217,12 @@ export default function EntityForm(props: EntityFormProps) {
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, String(err));
       for (const f of e.fields) if (f.field) setError(f.field as never, { type: f.code, message: f.message });
+      // the latest problem replaces the earlier ones instead of piling up
+      clearToasts('error');
       toast('error', t('common.error'), e.message);
     }
   };
-  const onInvalid = () => toast('error', t('common.error'), t('form.invalid'));
+  const onInvalid = () => { clearToasts('error'); toast('error', t('common.error'), t('form.invalid')); };
   const submit = handleSubmit(onSubmit, onInvalid);
   const submitRef = useRef(submit);
   submitRef.current = submit;
