@@ -6,6 +6,7 @@ import { openDatabase } from './db/database-factory.ts';
 import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import type { AppConfig } from './config/app-config.ts';
+import { setBusinessTimeZone } from './config/business-time-zone.ts';
 import type { Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
@@ -45,6 +46,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
 /** Schemas → database → app → admin and demo data: everything `npm start` does before listening. */
 export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}): Promise<Started> {
   const log = opts.log ?? (() => undefined);
+  setBusinessTimeZone(config.businessTimeZone);
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);
   try {

@@ -82,6 +82,8 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     const f = e[key]?.field;
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);
   }
+  const per = e.numbering?.perField;
+  if (per && !fieldNames.has(per)) bad('/numbering/perField', `"${per}" is not a field`);
   e.related?.forEach((r, i) => {
     const target = byName.get(r.entity);
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);

@@ -91,6 +91,8 @@ export interface NumberingSeries {
   /** Tokens: {prefix} {YYYY} {YY} {MM} {DD} {seq:N}. */
   pattern: string;
   resetEvery?: 'never' | 'year' | 'month';
+  /** A field whose value keeps its own counter, e.g. "your_company_id": each company numbers its documents itself. */
+  perField?: string;
 }
 
 export interface WorkflowState {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { loadJwtSecret } from '../auth/token-service.ts';
+import { assertTimeZone, DEFAULT_BUSINESS_TIME_ZONE } from '../../engine/documents/business-time.ts';
 
 export interface AppConfig {
   port: number;
@@ -16,6 +17,8 @@ export interface AppConfig {
   redisUrl?: string;
   redisKey: string;
   uploadMaxBytes: number;
+  /** IANA zone of the business calendar: document dates, "today", numbering periods. */
+  businessTimeZone: string;
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -40,6 +43,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: env.REDIS_URL || undefined,
     redisKey: env.REDIS_KEY || 'backoffice',
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
+    businessTimeZone: assertTimeZone(env.BUSINESS_TIME_ZONE || DEFAULT_BUSINESS_TIME_ZONE),
   };
 }
 

@@ -267,7 +267,7 @@ export class EntityService {
       for (const input of inputs) {
         await checkLinks(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
-        if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
+        if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity, input);
         await applyFills(trx, this.lookup, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };

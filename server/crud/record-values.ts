@@ -5,6 +5,8 @@ import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toDb } from '../db/field-codec.ts';
 import { uniqueIndexName } from '../db/schema-sync.ts';
 import { AppError } from '../errors/app-error.ts';
+import { businessToday } from '../../engine/documents/business-time.ts';
+import { businessTimeZone } from '../config/business-time-zone.ts';
 
 /** Pure helpers that turn request bodies into stored values and failures into catalogue errors. */
 
@@ -36,8 +38,9 @@ export function bodyError(errors: FieldError[]): AppError {
 /** "$NOW" and "$CURRENT_USER" are defaults resolved when a row is created. */
 export function resolveDefault(field: FieldDef, userId: number | null): unknown {
   if (field.default === '$NOW') {
-    const now = new Date().toISOString();
-    return field.type === 'date' ? now.slice(0, 10) : now;
+    const now = new Date();
+    // a date is the business's calendar day (00:30 in Bangkok is still yesterday in UTC)
+    return field.type === 'date' ? businessToday(now, businessTimeZone()) : now.toISOString();
   }
   if (field.default === '$CURRENT_USER') return userId;
   return field.default;
