@@ -89,6 +89,11 @@ describe('loadSchemaSet', () => {
     expectProblem([source('thing.json', { ...minimal(), titleField: 'name' })], 'thing.json', '/titleField', /"name" is not a field/);
   });
 
+  it('rejects a numbering perField that is not a field', () => {
+    const numbering = { field: 'title', prefix: 'T', pattern: '{prefix}{seq:4}', perField: 'company_id' };
+    expectProblem([source('thing.json', { ...minimal(), numbering })], 'thing.json', '/numbering/perField', /"company_id" is not a field/);
+  });
+
   it('rejects a name that does not match the file name', () => {
     expectProblem([source('schemas/thing.json', minimal('other'))], 'schemas/thing.json', '/name', /must match the file name "thing"/);
   });
