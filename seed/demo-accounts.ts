@@ -5,13 +5,14 @@ import { createAccount } from '../server/auth/builtin-accounts.ts';
 import { CUSTOMER_ROLE_ID } from '../engine/permissions/customer-role.ts';
 
 /** Every demo account shares one password: DEMO_PASSWORD, or a random one printed once. */
+/** Thai people with Thai roles, as the business would name them; usernames stay (tests sign in with them). */
 export const DEMO_ACCOUNTS = [
-  { username: 'warehouse', role: 'Warehouse staff', note: 'limited to inventory WH-BN' },
-  { username: 'branch', role: 'Branch accountant', note: 'limited to company TPT' },
-  { username: 'viewer', role: 'Viewer', note: 'view-only role' },
-  { username: 'sales', role: 'Sales', note: 'customers, prices and billing' },
-  { username: 'customer1', role: null, note: 'portal account of customer C001' },
-  { username: 'customer2', role: null, note: 'portal account of customer C002' },
+  { username: 'warehouse', role: 'พนักงานคลังสินค้า', first: 'สมศักดิ์', last: 'มั่นคง', note: 'limited to inventory WH-BN' },
+  { username: 'branch', role: 'นักบัญชีสาขา', first: 'วิภาวรรณ', last: 'ศรีสุข', note: 'limited to company TPT' },
+  { username: 'viewer', role: 'ผู้ดูข้อมูล', first: 'ธนพล', last: 'ใจเย็น', note: 'view-only role' },
+  { username: 'sales', role: 'ฝ่ายขาย', first: 'กมลชนก', last: 'พรหมมา', note: 'customers, prices and billing' },
+  { username: 'customer1', role: null, first: 'ศศิธร', last: 'รักงาน', note: 'portal account of customer C001' },
+  { username: 'customer2', role: null, first: 'วิชัย', last: 'ทองดี', note: 'portal account of customer C002' },
 ] as const;
 
 async function idOf(db: Database, table: string, column: string, value: string): Promise<number> {
@@ -24,7 +25,7 @@ export async function seedDemoAccounts(db: Database, service: EntityService, pas
   const pw = password ?? randomBytes(9).toString('base64url');
   const usernames: string[] = [];
   for (const a of DEMO_ACCOUNTS) {
-    const body: Record<string, unknown> = { username: a.username, first_name: a.note, inventory_allow: [], branch_company: [] };
+    const body: Record<string, unknown> = { username: a.username, first_name: a.first, last_name: a.last, inventory_allow: [], branch_company: [] };
     if (a.role) body.role_id = await idOf(db, 'user_role', 'name', a.role);
     if (a.username === 'warehouse') body.inventory_allow = [await idOf(db, 'inventory', 'code', 'WH-BN')];
     if (a.username === 'branch') body.branch_company = [await idOf(db, 'your_company', 'code', 'TPT')];

@@ -14,6 +14,7 @@ import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
+import { join } from 'node:path';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
 import { auditWrites, writeAudit } from './audit/audit-log.ts';
@@ -23,6 +24,10 @@ import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { installDocumentPosting } from './documents/document-posting.ts';
+import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
@@ -51,6 +56,10 @@ export interface AppOptions {
   trustProxy?: boolean | number | string;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
+  /** Backups (default: BACKUP_DIR, else a "backups" folder beside the uploads). */
+  backupDir?: string;
+  /** Origins besides the app's own that may open sockets (a separately hosted front end). */
+  allowedOrigins?: string[];
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -61,6 +70,7 @@ export interface BuiltApp {
   policy: PermissionPolicy;
   auth: Authenticator;
   realtime: Realtime;
+  admin: AdminServices;
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
@@ -89,6 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     },
   });
   installErrorHandler(app);
+  await registerSecurityHeaders(app);
   await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
@@ -119,13 +130,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
   service.onWrite(async (trx, e) => {
     if (!AUTH_ENTITIES.has(e.entity)) return;
-    auth.invalidate();
     // a role change or deactivation ends every session of that account
     const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
     if (e.entity === 'user_account' && (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed))) {
       await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
     }
   });
+
+  // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
+  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) auth.invalidate(); });
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
@@ -144,14 +157,17 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerSessionRoutes(app, k, opts.registry, policy);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
+  const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
   // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
+  installDocumentPosting(service);
+  registerDocumentRoutes(app, service, contextOf);
   if (opts.web) await opts.web(app);
-  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey);
+  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {
     // a sign-out, password or role change on one instance ends the session on all of them at once
     realtime.io.on(AUTH_INVALIDATED, () => auth.invalidate(true));
@@ -162,5 +178,5 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     stopAlerts();
     await realtime.close();
   });
-  return { app, service, policy, auth, realtime };
+  return { app, service, policy, auth, realtime, admin };
 }

@@ -12,9 +12,12 @@ import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
+import { ensureDocumentTables } from './documents/document-progress.ts';
+import { businessClock } from './documents/business-clock.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 import { s3Storage } from './files/file-storage.ts';
+import { ensureSingletonRows } from './crud/singleton-rows.ts';
 
 export interface Started extends BuiltApp {
   db: Database;
@@ -40,6 +43,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureBuiltinRoles(db);
   await ensureOverrideTable(db);
   await ensureNumberingTable(db);
+  await ensureDocumentTables(db);
   await ensureFileTable(db);
   await refreshOverrides(db, registry);
   return sync;
@@ -47,6 +51,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
 
 /** Schemas → database → app → admin and demo data: everything `npm start` does before listening. */
 export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}): Promise<Started> {
+  businessClock.timeZone = config.businessTimeZone;
   const log = opts.log ?? (() => undefined);
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);
@@ -60,11 +65,13 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     }
     const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN,
       logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
     if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');
+    // every singleton (site settings) has its one row, so its screen opens on a fresh start
+    await ensureSingletonRows(built.service, registry, log);
     let seeded: Record<string, number> | null = null;
     if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
       seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));

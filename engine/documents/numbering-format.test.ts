@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, seriesKey } from './numbering-format.ts';
+import { formatNumber, numberMatcher, seriesKey } from './numbering-format.ts';
+import { businessDate, businessToday, isTimeZone } from './business-time.ts';
 
 const series = { field: 'no', prefix: 'BN', pattern: '{prefix}{YYYY}{MM}-{seq:4}', resetEvery: 'month' as const };
-const date = new Date('2026-11-21T10:00:00Z');
+const date = { year: 2026, month: 11, day: 21 };
 
 describe('numbering format', () => {
   it('renders every token', () => {
@@ -12,9 +13,32 @@ describe('numbering format', () => {
   it('lets the sequence grow past its padding instead of wrapping', () => {
     expect(formatNumber(series, date, 123456)).toBe('BN202611-123456');
   });
-  it('keys the counter by the reset period', () => {
+  it('keys the counter by the reset period, and by scope when the series has one', () => {
     expect(seriesKey('billing_note', series, date)).toBe('billing_note:2026-11');
     expect(seriesKey('billing_note', { ...series, resetEvery: 'year' }, date)).toBe('billing_note:2026');
     expect(seriesKey('billing_note', { ...series, resetEvery: 'never' }, date)).toBe('billing_note');
+    expect(seriesKey('tax_invoice', series, date, 'your_company_id=2')).toBe('tax_invoice@your_company_id=2:2026-11');
+  });
+  it('reads the sequence back out of numbers of the same period only', () => {
+    const m = numberMatcher(series, date);
+    expect(m.prefix).toBe('BN202611-');
+    expect(m.seqOf('BN202611-0006')).toBe(6);
+    expect(m.seqOf('BN202611-12345')).toBe(12345);
+    expect(m.seqOf('BN202610-0009')).toBeNull();
+    expect(m.seqOf('BN202611-00x1')).toBeNull();
+  });
+});
+
+describe('business time', () => {
+  it('a moment belongs to the day it is in Bangkok, not in UTC', () => {
+    const newYear = new Date('2026-12-31T17:30:00Z');
+    expect(businessDate(newYear)).toEqual({ year: 2027, month: 1, day: 1 });
+    expect(businessToday(newYear)).toBe('2027-01-01');
+    expect(businessToday(new Date('2026-12-31T16:59:59Z'))).toBe('2026-12-31');
+    expect(businessToday(newYear, 'UTC')).toBe('2026-12-31');
+  });
+  it('knows real time zone names', () => {
+    expect(isTimeZone('Asia/Bangkok')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
   });
 });

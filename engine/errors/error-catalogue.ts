@@ -17,9 +17,15 @@ export const ERROR_CATALOGUE = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'This action is not available here' },
   CONFLICT: { status: 409, message: 'The value is already used by another record' },
   IN_USE: { status: 409, message: 'The record is still used by other records' },
+  INVALID_TRANSITION: { status: 409, message: 'This action cannot be taken in the record\'s current state' },
+  OVER_PROCESSED: { status: 409, message: 'More than what is left of the source document' },
+  DOCUMENT_LOCKED: { status: 409, message: 'The record is posted and can no longer be changed; cancel it and amend' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
   RATE_LIMITED: { status: 429, message: 'Too many attempts; wait and try again' },
+  BACKUP_INVALID: { status: 400, message: 'The backup file cannot be used' },
+  BACKUP_TOO_NEW: { status: 409, message: 'The backup comes from a newer version of the product' },
+  WRITES_PAUSED: { status: 503, message: 'Saving is paused while the data is restored; try again shortly' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -29,9 +35,11 @@ export interface FieldError {
   field: string;
   code: string;
   message: string;
+  /** Values the message template uses (limit, allowed, type…): see error-texts.ts. */
+  params?: Record<string, string | number | { th: string; en: string }>;
 }
 
 export interface ErrorBody {
   success: false;
-  error: { code: ErrorCode; message: string; details?: unknown };
+  error: { code: ErrorCode; message: string; details?: unknown; params?: Record<string, unknown> };
 }

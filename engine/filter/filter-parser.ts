@@ -1,6 +1,7 @@
 import type { EntitySchema, FieldDef } from '../schema/schema-types.ts';
 import { SYSTEM_FIELDS, fieldOf } from '../schema/schema-types.ts';
 import { MAX_ID } from '../validation/record-id.ts';
+import { isCalendarDate, isSaneDateTime } from '../validation/value-limits.ts';
 import { FILTER_OPERATORS, TEXT_OPERATORS, type FilterNode, type FilterOperator, type FilterScalar } from './filter-types.ts';
 
 export class FilterError extends Error {
@@ -44,8 +45,15 @@ export function describeField(entity: EntitySchema, name: string): FieldDef | un
  * Resolves a dotted path ("customer_id.name_th") to the fields it crosses.
  * Every step but the last must be a link. Throws UNKNOWN_FIELD naming the exact step.
  */
+/** How many links a dotted path may follow (customer_id.province is one). */
+export const MAX_LINK_STEPS = 3;
+
 export function resolvePath(root: EntitySchema, path: string[], resolver: FieldResolver, where: string): { entity: EntitySchema; field: FieldDef }[] {
   const steps: { entity: EntitySchema; field: FieldDef }[] = [];
+  // every step is a join (or subquery): a 60-step path is never a real question, only load
+  if (path.length > MAX_LINK_STEPS + 1) {
+    throw new FilterError('INVALID_FILTER', `"${path.join('.')}" follows ${path.length - 1} links; at most ${MAX_LINK_STEPS} are allowed`, where);
+  }
   let entity = root;
   path.forEach((name, i) => {
     const field = describeField(entity, name);
@@ -74,7 +82,6 @@ function isScalar(v: unknown): v is FilterScalar {
 }
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * A value must fit the column it is compared with: PostgreSQL refuses "x" for
@@ -96,9 +103,9 @@ function typeProblem(field: FieldDef, v: FilterScalar): string | null {
     case 'boolean':
       return [true, false, 0, 1, 'true', 'false', '0', '1'].includes(v) ? null : 'takes true or false';
     case 'date':
-      return typeof v === 'string' && DATE_TEXT.test(v) && !Number.isNaN(Date.parse(v)) ? null : 'takes dates as YYYY-MM-DD';
+      return typeof v === 'string' && isCalendarDate(v) ? null : 'takes real calendar dates as YYYY-MM-DD (years 1000 to 9999)';
     case 'datetime':
-      return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'takes ISO 8601 dates and times';
+      return typeof v === 'string' && (isSaneDateTime(v) || isCalendarDate(v)) ? null : 'takes ISO 8601 dates and times (years 1000 to 9999)';
     default:
       return null;
   }

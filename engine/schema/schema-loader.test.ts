@@ -148,3 +148,34 @@ describe('the real schemas/ folder', () => {
     expect(entities.map((e) => `${e.name}.json`).sort()).toEqual(files.sort());
   });
 });
+
+describe('linkFilter cross-checks', () => {
+  const company = () => ({ ...minimal('co'), fields: { title: { type: 'string', label: { th: 'ชื่อ', en: 'Title' } } } });
+  const contact = () => ({ ...minimal('person'), fields: { title: { type: 'string', label: { th: 'ชื่อ', en: 'Title' } }, co_id: { type: 'link', entity: 'co', label: { th: 'บริษัท', en: 'Company' } } } });
+  const deal = (linkFilter: Json) => ({
+    ...minimal('deal'),
+    fields: {
+      title: { type: 'string', label: { th: 'ชื่อ', en: 'Title' } },
+      co_id: { type: 'link', entity: 'co', label: { th: 'บริษัท', en: 'Company' } },
+      note: { type: 'string', label: { th: 'หมายเหตุ', en: 'Note' } },
+      person_id: { type: 'link', entity: 'person', label: { th: 'ผู้ติดต่อ', en: 'Contact' }, linkFilter },
+    },
+  });
+  const set = (lf: Json) => [source('co.json', company()), source('person.json', contact()), source('deal.json', deal(lf))];
+
+  it('accepts a filter by another field of the form', () => {
+    expect(loadSchemaSet(set({ co_id: '$form.co_id' })).find((e) => e.name === 'deal')!.fields.person_id!.linkFilter).toEqual({ co_id: '$form.co_id' });
+  });
+  it('names a key that is not a field of the target', () => {
+    expectProblem(set({ nope: '$form.co_id' }), 'deal.json', '/fields/person_id/linkFilter/nope', /not a field of person/);
+  });
+  it('names a source that is not a field of the form', () => {
+    expectProblem(set({ co_id: '$form.nope' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /"nope" is not a field of deal/);
+  });
+  it('refuses comparing a link with a plain value', () => {
+    expectProblem(set({ co_id: '$form.note' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /both be links/);
+  });
+  it('refuses a reference not written "$form.<field>"', () => {
+    expectProblem(set({ co_id: '$parent.co_id' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /\$form/);
+  });
+});

@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
-import type { EntitySchema } from './schema-types.ts';
-import { SYSTEM_FIELDS, fieldOf, hasColumn } from './schema-types.ts';
+import type { EntitySchema, Workflow } from './schema-types.ts';
+import { SYSTEM_FIELDS, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 
 export interface SchemaSource {
@@ -87,9 +87,12 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);
     else if (fieldOf(target, r.field)?.type !== 'link' || fieldOf(target, r.field)?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
   });
-  if (e.workflow && !e.workflow.states.some((s) => s.value === e.workflow!.initial)) bad('/workflow/initial', 'is not one of the states');
+  if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
+  if (e.document) checkDocument(e, byName, bad);
+  const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
-  for (const [k, f] of Object.entries(e.access ?? {})) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
+  customerWritable?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/access/customerWritable/${i}`, `"${f}" is not a field`); });
   for (const [name, f] of Object.entries(e.fields)) {
     const at = `/fields/${name}`;
     if (f.type === 'link' || f.type === 'lines') {
@@ -110,6 +113,22 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       const target = link?.type === 'link' ? byName.get(link.entity!) : undefined;
       if (!target) bad(`${at}/fillFrom/link`, `"${f.fillFrom.link}" is not a link field of ${e.name}`);
       else if (!fieldOf(target, f.fillFrom.field)) bad(`${at}/fillFrom/field`, `"${f.fillFrom.field}" is not a field of ${target.name}`);
+    }
+    if (f.linkFilter) {
+      const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
+      if (f.type !== 'link') bad(`${at}/linkFilter`, 'only a link field can filter its choices');
+      for (const [key, v] of Object.entries(f.linkFilter)) {
+        const tf = target ? fieldOf(target, key) : undefined;
+        if (target && (!tf || !hasColumn(tf))) bad(`${at}/linkFilter/${key}`, `"${key}" is not a field of ${target.name}`);
+        const src = linkFilterSource(v);
+        if (typeof v === 'string' && v.startsWith('$') && src === null) bad(`${at}/linkFilter/${key}`, 'a reference is written "$form.<field>"');
+        if (src === null) continue;
+        const sf = fieldOf(e, src);
+        if (!sf || !hasColumn(sf)) bad(`${at}/linkFilter/${key}`, `"${src}" is not a field of ${e.name}`);
+        else if (src === name) bad(`${at}/linkFilter/${key}`, 'a link cannot filter on itself');
+        else if (tf && (tf.type === 'link') !== (sf.type === 'link')) bad(`${at}/linkFilter/${key}`, `"${key}" and "${src}" must both be links or both be values`);
+        else if (tf?.type === 'link' && sf.type === 'link' && tf.entity !== sf.entity) bad(`${at}/linkFilter/${key}`, `"${key}" links to ${tf.entity} but "${src}" links to ${sf.entity}`);
+      }
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
     for (const cond of ['visibleIf', 'requiredIf'] as const) {
@@ -147,4 +166,46 @@ export function loadSchemaSet(sources: SchemaSource[]): EntitySchema[] {
   for (const { file, entity } of parsed) problems.push(...crossCheck(file, entity, byName));
   if (problems.length) throw new SchemaLoadError(problems);
   return parsed.map((p) => p.entity);
+}
+
+/** States and transitions name each other and the entity's fields consistently. */
+function checkWorkflow(w: Workflow, fieldNames: Set<string>, bad: (at: string, why: string) => void): void {
+  const states = new Set(w.states.map((s) => s.value));
+  if (!states.has(w.initial)) bad('/workflow/initial', 'is not one of the states');
+  w.states.forEach((s, si) => s.editable?.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/workflow/states/${si}/editable/${fi}`, `"${f}" is not a field`); }));
+  const actions = new Set<string>();
+  w.transitions.forEach((t, ti) => {
+    if (actions.has(t.action)) bad(`/workflow/transitions/${ti}/action`, `"${t.action}" is declared twice`);
+    actions.add(t.action);
+    if (!states.has(t.to)) bad(`/workflow/transitions/${ti}/to`, `"${t.to}" is not one of the states`);
+    t.from.forEach((f, fi) => { if (!states.has(f)) bad(`/workflow/transitions/${ti}/from/${fi}`, `"${f}" is not one of the states`); });
+    t.fields?.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/workflow/transitions/${ti}/fields/${fi}`, `"${f}" is not a field`); });
+  });
+}
+
+/** A document's lines field, actions and sources fit the conventions the document engine relies on. */
+function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: (at: string, why: string) => void): void {
+  const d = e.document!;
+  if (e.kind !== 'document') bad('/document', 'only entities of kind "document" have document behaviour');
+  const lines = fieldOf(e, d.lines);
+  const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
+  if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }
+  if (!e.workflow) bad('/document', 'a document needs a workflow (posting and cancelling are its actions)');
+  for (const [key, action] of [['postAction', d.postAction ?? 'approve'], ['cancelAction', d.cancelAction ?? 'cancel']] as const) {
+    if (e.workflow && !e.workflow.transitions.some((t) => t.action === action)) bad(`/document/${key}`, `the workflow has no action "${action}"`);
+  }
+  d.from?.forEach((f, i) => {
+    const at = `/document/from/${i}`;
+    const src = byName.get(f.source);
+    if (!src?.document) { bad(`${at}/source`, `"${f.source}" is not a document entity with document behaviour`); return; }
+    const srcChild = byName.get(fieldOf(src, src.document.lines)?.entity ?? '');
+    const states = new Set(src.workflow?.states.map((s) => s.value) ?? []);
+    for (const k of ['partial', 'complete'] as const) if (f[k] !== undefined && !states.has(f[k]!)) bad(`${at}/${k}`, `"${f[k]}" is not a state of ${f.source}`);
+    f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });
+    f.header?.forEach((h, j) => { if (!fieldOf(e, h) || !fieldOf(src, h)) bad(`${at}/header/${j}`, `"${h}" must be a field of both ${e.name} and ${f.source}`); });
+    f.lineFields?.forEach((h, j) => { if (!fieldOf(child, h) || !srcChild || !fieldOf(srcChild, h)) bad(`${at}/lineFields/${j}`, `"${h}" must be a field of the lines of both documents`); });
+    const measure = f.measure ?? 'qty';
+    if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
+    if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);
+  });
 }

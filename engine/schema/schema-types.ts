@@ -60,6 +60,24 @@ export interface FieldDef {
   colorField?: string;
   /** Copies a value from a linked row when the link is set and this field is not: {"link": "contact_id", "field": "mobile_number"}. */
   fillFrom?: { link: string; field: string };
+  /**
+   * A permission key (as in role_detail) whose edit flag a writer needs, besides edit on the
+   * entity, to set or change this field: credit terms only for roles with edit on customer_credit.
+   */
+  writePermission?: string;
+  /**
+   * link: the choices depend on other fields of the same record (a line: of the same line).
+   * Keys are fields of the target; a value is `"$form.<field>"` (the current value of that
+   * field; no restriction while it is empty) or a constant. Contacts of the chosen company:
+   * `{"customer_id": "$form.customer_id"}`. The form filters the picker, the server refuses
+   * a link outside it with VALIDATION_FAILED (field code `link_filter`).
+   */
+  linkFilter?: Record<string, string | number | boolean>;
+}
+
+/** `"$form.customer_id"` → `customer_id`; a constant → null. */
+export function linkFilterSource(v: unknown): string | null {
+  return typeof v === 'string' && v.startsWith('$form.') ? v.slice(6) : null;
 }
 
 /** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */
@@ -91,6 +109,11 @@ export interface NumberingSeries {
   /** Tokens: {prefix} {YYYY} {YY} {MM} {DD} {seq:N}. */
   pattern: string;
   resetEvery?: 'never' | 'year' | 'month';
+  /**
+   * When the number is drawn: on create (default), or when the document is posted, so a series
+   * such as tax invoices stays consecutive with no gaps (drafts that are deleted never took a number).
+   */
+  assignOn?: 'create' | 'post';
 }
 
 export interface WorkflowState {
@@ -98,6 +121,9 @@ export interface WorkflowState {
   label: LocalizedText;
   color?: string;
   final?: boolean;
+  /** Plain writes may not change a record in this state (posted documents), except the `editable` fields. */
+  locked?: boolean;
+  editable?: string[];
 }
 
 export interface WorkflowTransition {
@@ -105,6 +131,10 @@ export interface WorkflowTransition {
   label: LocalizedText;
   from: string[];
   to: string;
+  /** A permission key whose edit flag the action needs; default: edit on the entity. */
+  permission?: string;
+  /** Fields the action's body may set in the same write (a cancellation reason). */
+  fields?: string[];
 }
 
 export interface Workflow {
@@ -121,6 +151,37 @@ export interface AccessKeys {
   customerField?: string;
   /** Personal rows (alerts): each user reads and marks only the rows whose ownerField is their own id. */
   ownerField?: string;
+  /** The fields a portal customer (role -1) may change on its own rows; every other field is refused. */
+  customerWritable?: string[];
+}
+
+/** A document this one can be created from, and what processing it does to that source. */
+export interface DocumentSource {
+  /** The source entity (a document with the same lines conventions). */
+  source: string;
+  /** Source states it may be created from (the first is where the source returns when nothing is processed any more). */
+  states: string[];
+  /** Header fields copied from the source; with several sources they must agree. */
+  header?: string[];
+  /** Line fields copied from the source's lines. */
+  lineFields?: string[];
+  /** The line field whose total this document may not exceed per source line: "qty" (default) or "amount". */
+  measure?: string;
+  /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
+  partial?: string;
+  complete?: string;
+}
+
+/** Document behaviour (kind "document"): computed amounts, posting, "create from". */
+export interface DocumentSpec {
+  /** The lines field that carries quantities and amounts. */
+  lines: string;
+  /** Header and line amounts are computed by the engine's document arithmetic (engine/documents). */
+  amounts?: boolean;
+  /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
+  postAction?: string;
+  cancelAction?: string;
+  from?: DocumentSource[];
 }
 
 export interface EntitySchema {
@@ -149,6 +210,7 @@ export interface EntitySchema {
   numbering?: NumberingSeries;
   workflow?: Workflow;
   access?: AccessKeys;
+  document?: DocumentSpec;
 }
 
 /** Columns every table has; clients can never write them. */

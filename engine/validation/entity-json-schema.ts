@@ -59,7 +59,7 @@ export function fieldJsonSchema(field: FieldDef, resolveLines?: (entity: string)
     case 'datetime': s.type = 'string'; s.format = 'date-time'; break;
     // built-in rows may have negative ids (the Customer role is -1); existence is checked against the database
     case 'link': s.type = 'integer'; s.minimum = field.min ?? -2147483648; s.maximum = 2147483647; break;
-    case 'json': break;
+    case 'json': s['x-json'] = true; break;
     case 'lines': return { type: 'array', maxItems: 1000, items: resolveLines ? resolveLines(field.entity!) : {} };
   }
   if (field.type !== 'string' && field.type !== 'text') {

@@ -65,12 +65,15 @@ describe('entity validator', () => {
     expect(errorFor({ name: ' ' }, 'name', 'patch')).toMatchObject({ code: 'required', message: 'is required' });
   });
 
-  it('refuses null for a required field', () => {
-    expect(errorFor({ ...valid, name: null }, 'name').message).toBe('must be text');
+  it('refuses null or blank for a required field as "required", not as a type or format problem', () => {
+    expect(errorFor({ ...valid, name: null }, 'name')).toEqual({ field: 'name', code: 'required', message: 'is required' });
+    expect(errorFor({ ...valid, name: '  ' }, 'name')).toEqual({ field: 'name', code: 'required', message: 'is required' });
+    // an empty code with a pattern is missing, not "not in the expected format"
+    expect(errorFor({ ...valid, code: '' }, 'code')).toEqual({ field: 'code', code: 'required', message: 'is required' });
   });
 
   it('email: format and 320 characters', () => {
-    expect(errorFor({ ...valid, email: 'not-an-email' }, 'email')).toEqual({ field: 'email', code: 'email', message: 'is not a valid email' });
+    expect(errorFor({ ...valid, email: 'not-an-email' }, 'email')).toEqual({ field: 'email', code: 'email', message: 'is not a valid email', params: { format: 'email' } });
     const long = `${'a'.repeat(64)}@${Array.from({ length: 5 }, () => 'b'.repeat(60)).join('.')}.th`;
     expect(long.length).toBeGreaterThan(320);
     expect(errorFor({ ...valid, email: long }, 'email').message).toBe('must be at most 320 characters');
@@ -95,7 +98,7 @@ describe('entity validator', () => {
   });
 
   it('enum lists the options', () => {
-    expect(errorFor({ ...valid, kind: 'robot' }, 'kind')).toEqual({ field: 'kind', code: 'enum', message: 'must be one of: person, company' });
+    expect(errorFor({ ...valid, kind: 'robot' }, 'kind')).toEqual({ field: 'kind', code: 'enum', message: 'must be one of: person, company', params: { allowed: 'person, company' } });
   });
 
   it('integer: whole numbers within min and max', () => {
@@ -106,16 +109,22 @@ describe('entity validator', () => {
   });
 
   it('decimal and money: scale and precision', () => {
-    expect(errorFor({ ...valid, rate: 1.234 }, 'rate')).toEqual({ field: 'rate', code: 'x-scale', message: 'must have at most 2 decimal places' });
+    expect(errorFor({ ...valid, rate: 1.234 }, 'rate')).toEqual({ field: 'rate', code: 'x-scale', message: 'must have at most 2 decimal places', params: { limit: 2 } });
     expect(errorFor({ ...valid, credit: 10.005 }, 'credit').message).toBe('must have at most 2 decimal places');
     expect(errorFor({ ...valid, rate: 1000 }, 'rate').code).toBe('maximum'); // precision 5, scale 2: at most 999.99
     expect(errorFor({ ...valid, credit: -0.01 }, 'credit').message).toBe('must be at least 0');
-    expect(validate({ ...valid, credit: 0.1 + 0.2, rate: 1.1 })).toEqual([]); // float noise is not a third decimal
+    expect(validate({ ...valid, credit: 0.3, rate: 1.1 })).toEqual([]);
+    // judged on the number as sent: 0.1 + 0.2 arrives as 0.30000000000000004, and more decimals than the column keeps are refused, never rounded
+    expect(errorFor({ ...valid, credit: 0.1 + 0.2 }, 'credit').code).toBe('x-scale');
+    expect(errorFor({ ...valid, credit: 12.3400000001 }, 'credit').code).toBe('x-scale');
+    expect(validate({ ...valid, rate: 999.99 })).toEqual([]);
   });
 
   it('tax id and date formats', () => {
     expect(errorFor({ ...valid, tax_id: '0105536000314' }, 'tax_id').code).toBe('thai-tax-id');
-    expect(errorFor({ ...valid, since: '2024-02-30' }, 'since').message).toBe('is not a valid date (YYYY-MM-DD)');
+    expect(errorFor({ ...valid, since: '2024-02-30' }, 'since').message).toBe('is not a valid date (YYYY-MM-DD, a real day in the years 1000 to 9999)');
+    expect(errorFor({ ...valid, since: '0000-01-01' }, 'since').code).toBe('date');
+    expect(validate({ ...valid, since: '2024-02-29' })).toEqual([]);
     expect(errorFor({ ...valid, since: '21/11/2024' }, 'since').code).toBe('date');
   });
 

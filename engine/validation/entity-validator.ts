@@ -8,6 +8,7 @@ import { parseFilter } from '../filter/filter-parser.ts';
 import { evaluateFilter } from '../filter/filter-evaluator.ts';
 import { isValidThaiTaxId } from './thai-tax-id.ts';
 import { entityJsonSchema, type WriteMode } from './entity-json-schema.ts';
+import { decimalPlaces, isCalendarDate, isSaneDateTime, jsonProblem } from './value-limits.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under some bundlers
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020, f: string[]) => void;
@@ -15,7 +16,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export function createAjv(): Ajv2020 {
   // verbose: errors carry their schema value, which the x-scale message quotes ("at most 2 decimal places")
   const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false, verbose: true });
-  addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+  addFormats(ajv, ['email', 'uri']);
+  // real calendar days in years both databases store; ajv-formats' own accept year 0 and 275760
+  ajv.addFormat('date', { type: 'string', validate: isCalendarDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isSaneDateTime });
   ajv.addFormat('thai-tax-id', { type: 'string', validate: isValidThaiTaxId });
   ajv.addKeyword({
     keyword: 'x-not-blank',
@@ -26,7 +30,17 @@ export function createAjv(): Ajv2020 {
   ajv.addKeyword({
     keyword: 'x-scale',
     type: 'number',
-    validate: (scale: number, data: number) => Math.abs(Math.round(data * 10 ** scale) - data * 10 ** scale) < 1e-6,
+    // judged on the number's own digits: 12.3400000001 has 10 decimals, even though ×100 rounds to a whole number
+    validate: (scale: number, data: number) => decimalPlaces(data) <= scale,
+  });
+  ajv.addKeyword({
+    keyword: 'x-json',
+    errors: true,
+    validate: function jsonLimits(this: unknown, _schema: boolean, data: unknown) {
+      const problem = jsonProblem(data);
+      (jsonLimits as unknown as { errors: unknown[] }).errors = problem ? [{ keyword: 'x-json', message: problem, params: {} }] : [];
+      return !problem;
+    },
   });
   return ajv;
 }
@@ -41,6 +55,7 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
   pattern: () => 'is not in the expected format',
   enum: (e) => `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`,
   'x-scale': (e) => `must have at most ${e.schema as number} decimal places`,
+  'x-json': (e) => e.message ?? 'is too large or too deeply nested',
   maxItems: (e) => `must have at most ${(e.params as { limit: number }).limit} lines`,
   additionalProperties: () => 'is not a field of this record',
 };
@@ -48,8 +63,8 @@ const MESSAGES: Record<string, (e: ErrorObject) => string> = {
 const FORMAT_MESSAGES: Record<string, string> = {
   email: 'is not a valid email',
   uri: 'is not a valid URL',
-  date: 'is not a valid date (YYYY-MM-DD)',
-  'date-time': 'is not a valid date and time',
+  date: 'is not a valid date (YYYY-MM-DD, a real day in the years 1000 to 9999)',
+  'date-time': 'is not a valid date and time (ISO 8601, years 1000 to 9999)',
   'thai-tax-id': 'is not a valid Thai tax ID (13 digits with a correct check digit)',
 };
 
@@ -62,6 +77,12 @@ const TYPE_MESSAGES: Record<string, string> = {
   object: 'must be an object',
 };
 
+/** Every field-level code this validator can answer with; each needs a text in engine/errors/error-texts.ts. */
+export const VALIDATION_CODES: readonly string[] = [
+  ...Object.keys(MESSAGES).filter((k) => k !== 'x-not-blank' && k !== 'additionalProperties'), 'unknown_field', 'invalid', 'read_only', 'nul', 'type',
+  ...Object.keys(FORMAT_MESSAGES), ...Object.keys(TYPE_MESSAGES).map((t) => `type.${t}`),
+];
+
 function fieldPath(e: ErrorObject): string {
   const parts = e.instancePath.split('/').filter(Boolean);
   if (e.keyword === 'required') parts.push((e.params as { missingProperty: string }).missingProperty);
@@ -69,7 +90,26 @@ function fieldPath(e: ErrorObject): string {
   return parts.join('.');
 }
 
+/** Empty input on a required field is "required", whatever other keyword (type, pattern, minLength) tripped first. */
+function isMissing(e: ErrorObject): boolean {
+  if (e.keyword === 'required' || e.keyword === 'x-not-blank') return true;
+  if (e.data === null) return true;
+  const notBlank = (e.parentSchema as Record<string, unknown> | undefined)?.['x-not-blank'];
+  return notBlank === true && typeof e.data === 'string' && e.data.trim() === '';
+}
+
+function paramsOf(e: ErrorObject): Record<string, string | number> | undefined {
+  const p = e.params as Record<string, unknown>;
+  if (typeof p.limit === 'number') return { limit: p.limit };
+  if (e.keyword === 'x-scale') return { limit: e.schema as number };
+  if (e.keyword === 'enum') return { allowed: (p.allowedValues as unknown[]).join(', ') };
+  if (e.keyword === 'type') return { type: Array.isArray(p.type) ? String(p.type[0]) : String(p.type) };
+  if (e.keyword === 'format') return { format: String(p.format) };
+  return undefined;
+}
+
 function toFieldError(e: ErrorObject): FieldError {
+  if (isMissing(e)) return { field: fieldPath(e), code: 'required', message: 'is required' };
   let code = e.keyword;
   let message: string;
   if (e.keyword === 'format') {
@@ -82,19 +122,20 @@ function toFieldError(e: ErrorObject): FieldError {
   } else {
     message = MESSAGES[e.keyword]?.(e) ?? e.message ?? 'is not valid';
   }
-  if (e.keyword === 'x-not-blank') code = 'required';
   if (e.keyword === 'additionalProperties') code = 'unknown_field';
-  return { field: fieldPath(e), code, message };
+  if (!MESSAGES[e.keyword] && e.keyword !== 'format' && e.keyword !== 'type') code = 'invalid';
+  const params = paramsOf(e);
+  return { field: fieldPath(e), code, message, ...(params ? { params } : {}) };
 }
 
-/** anyOf [value, null] reports both branches; the one a person needs is the value branch. */
+/** anyOf [value, null] reports both branches; the one a person needs is the value branch, and "required" wins over the rest. */
 function simplify(errors: ErrorObject[]): FieldError[] {
   const out = new Map<string, FieldError>();
   for (const e of errors) {
     if (e.keyword === 'anyOf') continue;
     if (e.keyword === 'type' && (e.params as { type: string }).type === 'null') continue;
     const fe = toFieldError(e);
-    if (!out.has(fe.field)) out.set(fe.field, fe);
+    if (!out.has(fe.field) || (fe.code === 'required' && out.get(fe.field)!.code !== 'required')) out.set(fe.field, fe);
   }
   return [...out.values()];
 }

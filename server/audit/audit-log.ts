@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { WriteEvent } from '../crud/access-policy.ts';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'access_denied';
+export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'password_change_failed' | 'access_denied'
+  | 'backup' | 'backup_download' | 'restore';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -20,7 +21,17 @@ export interface AuditEntry {
  */
 export function neutralize(text: string | null | undefined, max = 500): string | null {
   if (text === null || text === undefined) return null;
-  return text.slice(0, max).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.slice(0, max).replace(UNSAFE, escapeChar);
+}
+
+/** Control characters, line separators and the bidirectional controls (U+202E shows text reversed, hiding what it says). */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+const BIDI = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** JSON of the changed fields, with bidirectional controls shown as their escapes rather than applied when read. */
+function changesText(changes: unknown): string {
+  return JSON.stringify(changes).replace(BIDI, (c) => `\\${escapeChar(c)}`);
 }
 
 const IGNORED = new Set(['updated_at', 'updated_by', 'created_at', 'created_by']);
@@ -49,7 +60,7 @@ export async function writeAudit(k: Kysely<any>, e: AuditEntry): Promise<void> {
     action: e.action,
     entity: neutralize(e.entity ?? null, 100),
     record_id: e.recordId === null || e.recordId === undefined ? null : neutralize(String(e.recordId), 50),
-    changes: e.changes === undefined ? null : JSON.stringify(e.changes),
+    changes: e.changes === undefined ? null : changesText(e.changes),
     message: neutralize(e.message ?? null, 1000),
   }).execute();
 }

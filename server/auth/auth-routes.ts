@@ -4,7 +4,9 @@ import { AppError } from '../errors/app-error.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { contextOf, type Authenticator } from './authenticator.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './password-hasher.ts';
+import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, passwordProblem, verifyPassword } from './password-hasher.ts';
+
+const PASSWORD_LIMITS = { min: MIN_PASSWORD, max: MAX_PASSWORD };
 import { principalOf } from './principal.ts';
 import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 import type { SignInLimits } from './sign-in-limiter.ts';
@@ -44,7 +46,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const wait = await d.limiter.retryAfter(ip, username);
     if (wait > 0) {
       await writeAudit(d.db, { action: 'signin_failed', userId: null, username, ip, message: 'rate limited' });
-      throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait });
+      throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait }, { minutes: Math.ceil(wait / 60) });
     }
     const row = await d.db.selectFrom('user_account as u').innerJoin('user_credential as c', 'c.user_id', 'u.id')
       .select(['u.id', 'u.username', 'u.email', 'u.role_id', 'u.customer_id', 'u.user_avatar', 'u.inventory_allow', 'u.branch_company', 'u.is_active', 'c.password_hash', 'c.token_version'])
@@ -59,7 +61,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     if (!ok || !eligible) {
       await d.limiter.fail(ip, username);
       await writeAudit(d.db, { action: 'signin_failed', userId: row ? Number(row.id) : null, username, ip, message: portal ? `customer page ${customerId}` : null });
-      throw new AppError('UNAUTHORIZED', FAILED);
+      throw new AppError('UNAUTHORIZED', FAILED, undefined, { reason: 'bad_credentials' });
     }
     await d.limiter.succeed(ip, username);
     const { token } = await d.auth.tokens.sign(Number(row.id), Number(row.token_version));
@@ -80,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
   app.post('/api/auth/signin', async (request) => signIn(request, null));
   app.post<{ Params: { customerId: string } }>('/api/auth/signin/customer/:customerId', async (request) => {
     const customerId = parseRecordId(request.params.customerId);
-    if (customerId === null) throw new AppError('NOT_FOUND', 'There is no such customer page');
+    if (customerId === null) throw new AppError('NOT_FOUND', 'There is no such customer page', undefined, { reason: 'customer_page' });
     return signIn(request, customerId);
   });
 
@@ -113,11 +115,18 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const p = principalOf(ctx)!;
     const b = request.body as { current_password?: unknown; new_password?: unknown } | null;
     const problem = passwordProblem(b?.new_password);
-    if (problem) throw new AppError('VALIDATION_FAILED', `new_password: ${problem}`, { fields: [{ field: 'new_password', code: 'password', message: problem }] });
+        if (problem) throw new AppError('VALIDATION_FAILED', `new_password: ${problem}`, { fields: [{ field: 'new_password', code: 'password', message: problem, params: PASSWORD_LIMITS }] });
+    // guessing the current password through a stolen session is throttled like sign-in
+    const key = `password-change:${p.user.username}`;
+    const wait = await d.limiter.retryAfter(request.ip, key);
+    if (wait > 0) throw new AppError('RATE_LIMITED', `Too many wrong current passwords; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait });
     const cred = await d.db.selectFrom('user_credential').select('password_hash').where('user_id', '=', p.user.id).executeTakeFirst();
     if (typeof b?.current_password !== 'string' || !cred || !(await verifyPassword(b.current_password, String(cred.password_hash)))) {
+      await d.limiter.fail(request.ip, key);
+      await writeAudit(d.db, { action: 'password_change_failed', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: p.user.id });
       throw new AppError('VALIDATION_FAILED', 'current_password: is not correct', { fields: [{ field: 'current_password', code: 'password', message: 'is not correct' }] });
     }
+    await d.limiter.succeed(request.ip, key);
     await setPassword(p.user.id, b.new_password as string);
     const v = await d.db.selectFrom('user_credential').select('token_version').where('user_id', '=', p.user.id).executeTakeFirstOrThrow();
     const { token } = await d.auth.tokens.sign(p.user.id, Number(v.token_version));
@@ -132,10 +141,12 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const id = parseRecordId(request.params.id) ?? NaN;
     if (!d.policy.can(ctx, 'user_account', 'edit')) throw new AppError('FORBIDDEN', 'Your role may not set passwords');
     if (id === p.user.id) throw new AppError('FORBIDDEN', 'Change your own password with your current password (POST /api/auth/password)');
-    await d.service.get('user_account', id, ctx, [['id']]);
+    const target = await d.service.get('user_account', id, ctx);
+    // setting a password takes the account over: only for accounts that hold no more than the caller
+    await d.policy.guardWrite(d.db, ctx, d.service.entity('user_account'), target, target);
     const password = (request.body as { password?: unknown } | null)?.password;
     const problem = passwordProblem(password);
-    if (problem) throw new AppError('VALIDATION_FAILED', `password: ${problem}`, { fields: [{ field: 'password', code: 'password', message: problem }] });
+    if (problem) throw new AppError('VALIDATION_FAILED', `password: ${problem}`, { fields: [{ field: 'password', code: 'password', message: problem, params: PASSWORD_LIMITS }] });
     await setPassword(id, password as string);
     await writeAudit(d.db, { action: 'password_change', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: id });
     return { success: true, data: { id } };

@@ -27,16 +27,28 @@ export class Authenticator {
   /** Tells the other server instances to drop their cached principals too (set when Redis links them). */
   broadcast: (() => void) | null = null;
 
-  /** Drops every cached principal here and, unless the call came from another instance, everywhere else. */
+  private readonly listeners: (() => void)[] = [];
+
+  /** Called after every invalidation, local or from a peer: open sockets are checked again. */
+  onInvalidate(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Drops every cached principal here and, unless the call came from another
+   * instance, everywhere else. Call it after the change committed: listeners
+   * re-read accounts and must see the change.
+   */
   invalidate(fromPeer = false): void {
     this.cache.clear();
     if (!fromPeer) this.broadcast?.();
+    for (const l of this.listeners) l();
   }
 
   async principalFor(token: string): Promise<Principal> {
     const claims = await this.tokens.verify(token).catch((err: unknown) => {
       if (err instanceof TokenError) {
-        throw new AppError('UNAUTHORIZED', err.reason === 'expired' ? 'Your session has expired; sign in again' : 'The sign-in token is not valid; sign in again');
+        throw new AppError('UNAUTHORIZED', err.reason === 'expired' ? 'Your session has expired; sign in again' : 'The sign-in token is not valid; sign in again', undefined, { reason: err.reason === 'expired' ? 'expired' : 'ended' });
       }
       throw err;
     });
@@ -46,7 +58,7 @@ export class Authenticator {
     const principal = await loadPrincipal(this.db, claims);
     if (!principal) {
       this.cache.delete(claims.jti);
-      throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again');
+      throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again', undefined, { reason: 'ended' });
     }
     if (this.cache.size > 10000) this.cache.clear();
     this.cache.set(claims.jti, { principal, at: now });

@@ -1,7 +1,10 @@
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { Kysely } from 'kysely';
+import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { AccessPolicy, CrudAction, GuardedAction, RequestContext } from '../crud/access-policy.ts';
+import { guardAccountWrite } from './account-guard.ts';
 import { AppError } from '../errors/app-error.ts';
 import { principalOf, type Principal } from './principal.ts';
 import { CUSTOMER_ROLE_ID, type PermissionFlags } from '../../engine/permissions/customer-role.ts';
@@ -99,7 +102,7 @@ export class PermissionPolicy implements AccessPolicy {
     return !viaLink && (this.ownAccount(entity) || !!entity.access?.ownerField);
   }
 
-  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void {
+  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction): void {
     const p = principalOf(ctx);
     if (!p) return;
     const deny = (why: string) => { throw new AppError('FORBIDDEN', why); };
@@ -117,17 +120,11 @@ export class PermissionPolicy implements AccessPolicy {
     if (this.ownAccount(entity)) {
       if (id === p.user.id) {
         if (action === 'delete') deny('You cannot delete your own account');
-        const touched = SELF_PROTECTED.filter((f) => f in changes);
-        if (touched.length) deny(`Nobody can change their own ${touched.join(', ')}`);
       } else if (!flagsFor(p, this.menuKeyOf(entity)).edit) {
         deny('Your role may not edit other user accounts');
       }
     }
     const keys = entity.access ?? {};
-    if (keys.ownerField && action === 'update' && !flagsFor(p, this.menuKeyOf(entity)).edit) {
-      const other = Object.keys(changes).filter((f) => f !== 'is_read');
-      if (other.length) deny(`You may only mark your own ${entity.labelPlural?.en ?? entity.name} as read`);
-    }
     const inside = (field: string, allowed: number[]) => {
       const v = field === 'id' ? id : row[field];
       return v !== null && v !== undefined && allowed.includes(Number(v));
@@ -141,5 +138,43 @@ export class PermissionPolicy implements AccessPolicy {
     if (p.userType?.is_limit_company_to_access && keys.companyField && !inside(keys.companyField, p.user.branch_company)) {
       deny(`You may only use your allowed companies (${p.user.branch_company.join(', ') || 'none'})`);
     }
+  }
+
+  /**
+   * Field-level write rules, judged on the fields a write really changes: the
+   * Customer role changes only its entity's `access.customerWritable` fields,
+   * a field with `writePermission` needs edit on that key, nobody changes their
+   * own grants, and someone else's personal rows are only marked read.
+   */
+  assertFieldWrites(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, changed: string[]): void {
+    const p = principalOf(ctx);
+    if (!p || changed.length === 0) return;
+    const denied = new Set<string>();
+    if (p.user.role_id === CUSTOMER_ROLE_ID) {
+      const allowed = entity.access?.customerWritable ?? [];
+      for (const f of changed) if (!allowed.includes(f)) denied.add(f);
+    }
+    for (const f of changed) {
+      const key = fieldOf(entity, f)?.writePermission;
+      if (key && !flagsFor(p, key).edit) denied.add(f);
+    }
+    if (this.ownAccount(entity) && Number(row.id) === p.user.id) {
+      for (const f of changed) if (SELF_PROTECTED.includes(f)) denied.add(f);
+    }
+    if (entity.access?.ownerField && !flagsFor(p, this.menuKeyOf(entity)).edit) {
+      for (const f of changed) if (f !== 'is_read') denied.add(f);
+    }
+    if (!denied.size) return;
+    const names = [...denied];
+    throw new AppError('FIELD_FORBIDDEN', `You may not change ${names.join(', ')} of this ${entity.label.en}`, {
+      fields: names.map((field) => ({ field, code: 'forbidden', message: 'you may not change this field' })),
+    });
+  }
+
+  /** Rules that need the database, inside the write's transaction: grants and the last administrator. */
+  async guardWrite(trx: Kysely<any>, ctx: RequestContext, entity: EntitySchema, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<void> {
+    const p = principalOf(ctx);
+    if (!p || !['user_account', 'user_role', 'user_type'].includes(entity.name)) return;
+    await guardAccountWrite(trx, p, this.registry.all().map((e) => this.menuKeyOf(e)), entity.name, before, after);
   }
 }

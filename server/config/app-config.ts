@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
 import { loadJwtSecret } from '../auth/token-service.ts';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../../engine/documents/business-time.ts';
+
+function timeZone(v: string | undefined): string {
+  if (!v) return DEFAULT_TIME_ZONE;
+  if (!isTimeZone(v)) throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as Asia/Bangkok, not "${v}"`);
+  return v;
+}
 import type { S3Settings } from '../files/file-storage.ts';
 
 export interface AppConfig {
@@ -16,7 +23,11 @@ export interface AppConfig {
   demoPassword?: string;
   redisUrl?: string;
   redisKey: string;
+  /** Origins besides the app's own that may open sockets. */
+  allowedOrigins: string[];
   uploadMaxBytes: number;
+  /** IANA time zone of the business: document dates, numbering periods and "today". */
+  businessTimeZone: string;
   /** Upload contents: a directory (shared by every instance when there are several), or an S3-compatible bucket. */
   uploadDir: string;
   uploadStore: { kind: 'dir' } | ({ kind: 's3' } & S3Settings);
@@ -47,6 +58,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demoPassword: env.DEMO_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKey: env.REDIS_KEY || 'backoffice',
+    businessTimeZone: timeZone(env.BUSINESS_TIME_ZONE),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
     uploadDir: resolve(env.UPLOAD_DIR || resolve(dataDir, 'uploads')),
     uploadStore: uploadStore(env),

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 
@@ -26,11 +27,14 @@ export interface AccessPolicy {
   rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null;
   /** Field-level read permission, checked for filter, sort and fields; `viaLink` when reached through a link. */
   canReadField(ctx: RequestContext, entity: EntitySchema, field: string, viaLink: boolean): boolean;
-  /**
-   * Checks a row as it will be stored (after merge) stays inside the caller's scope.
-   * `changes` is what the request itself sets (the body), for rules about who may change which field.
-   */
-  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction, changes: Record<string, unknown>): void;
+  /** Checks a row as it will be stored (after merge) stays inside the caller's scope. */
+  assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction): void;
+  /** Field-level write rules over the fields the write really changes (FIELD_FORBIDDEN names them). */
+  assertFieldWrites(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, changed: string[]): void;
+  /** Rules that need the database (grants, last administrator); runs inside the write's transaction. */
+  guardWrite(trx: Kysely<any>, ctx: RequestContext, entity: EntitySchema, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<void>;
+  /** May this caller use a permission key's flag (workflow actions that name their own key)? */
+  can(ctx: RequestContext, menuKey: string, flag: 'view' | 'edit' | 'print' | 'export' | 'email'): boolean;
 }
 
 export const allowEverything: AccessPolicy = {
@@ -38,7 +42,15 @@ export const allowEverything: AccessPolicy = {
   rowFilter: () => null,
   canReadField: () => true,
   assertWritableRow: () => undefined,
+  assertFieldWrites: () => undefined,
+  guardWrite: async () => undefined,
+  can: () => true,
 };
+
+/** Internal callers (seed, jobs) act as the system: they are not held to workflows. */
+export function isSystem(ctx: RequestContext): boolean {
+  return ctx.userId === null && ctx.principal === undefined;
+}
 
 export interface WriteEvent {
   entity: string;

@@ -14,7 +14,7 @@ export const defaultContext: ContextOf = (request) => ({ userId: null, ip: reque
 
 function parseId(entity: EntitySchema, raw: string): number {
   const id = parseRecordId(raw);
-  if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`);
+  if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${raw}" does not exist: ids are positive whole numbers`, undefined, { entity: entity.label, id: raw });
   return id;
 }
 
@@ -81,6 +81,14 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
       requireJsonObject(request.body);
       const id = parseId(entity(), request.params.id);
       return { success: true, data: await service.update(entityName, id, request.body, contextOf(request), method === 'put' ? 'replace' : 'patch') };
+    });
+  }
+
+  if (entity().workflow) {
+    /** A workflow action (approve, cancel …): the only way a status changes. */
+    app.post<{ Params: { id: string; action: string } }>(`${base}/:id/actions/:action`, async (request) => {
+      const id = parseId(entity(), request.params.id);
+      return { success: true, data: await service.runAction(entityName, id, request.params.action, request.body ?? {}, contextOf(request)) };
     });
   }
 

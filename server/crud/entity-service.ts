@@ -10,18 +10,37 @@ import { columnDefs, rowDecoder } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { compileFilter, linkedValue, type CompileContext } from './filter-compiler.ts';
 import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.ts';
-import { allowEverything, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
+import { allowEverything, isSystem, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
-import { applyFills, checkLinks } from './link-values.ts';
+import { applyFills, checkLinks, type LinkedRead } from './link-values.ts';
+import { changedFields } from './changed-fields.ts';
+import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
+import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
-import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, withDefaults } from './record-values.ts';
+import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
 export type WriteListener = (trx: Kysely<any>, event: WriteEvent) => Promise<void>;
 /** Runs after the write's transaction committed; for side effects that must not happen on rollback (socket events). */
 export type CommitListener = (event: WriteEvent) => void;
+/**
+ * Runs inside a workflow action's transaction, after the status moved: what an
+ * action does besides moving the status (posting, reversing) belongs here.
+ */
+export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<void>;
+export interface ActionEvent {
+  entity: EntitySchema;
+  id: number;
+  action: string;
+  from: string;
+  to: string;
+  before: Row;
+  after: Row;
+  body: Row;
+  ctx: RequestContext;
+}
 
 export interface ListResult {
   rows: Row[];
@@ -43,6 +62,7 @@ export class EntityService {
   fileGuard: ((ctx: RequestContext, ref: string) => Promise<boolean>) | null = null;
   private readonly listeners: WriteListener[] = [];
   private readonly commitListeners: CommitListener[] = [];
+  private readonly actionListeners: ActionListener[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   private readonly compileCtx: CompileContext;
@@ -62,6 +82,24 @@ export class EntityService {
 
   afterCommit(listener: CommitListener): void {
     this.commitListeners.push(listener);
+  }
+
+  onAction(listener: ActionListener): void {
+    this.actionListeners.push(listener);
+  }
+
+  /** Reads linked rows as the caller may see them, for link checks and fills (never more than a list would show). */
+  private linkedRead(trx: Kysely<any>, ctx: RequestContext): LinkedRead {
+    return async (target, id, field) => {
+      if (!Number.isSafeInteger(id) || !this.policy.canReadField(ctx, target, field, false)) return undefined;
+      const row = await this.loadRow(trx, target, id, ctx, field === 'id' ? [['id']] : [['id'], [field]]);
+      return row ? { value: row[field] } : undefined;
+    };
+  }
+
+  /** The fields a create or update really changes, judged against the defaults (create) or the stored record. */
+  private changes(entity: EntitySchema, before: Row | null, input: Row, ctx: RequestContext): string[] {
+    return changedFields(entity, before ?? withDefaults(entity, {}, false, ctx.userId), input, this.lookup);
   }
 
   /** The merged schema of an entity; NOT_FOUND for a name no schema file defines. */
@@ -237,8 +275,9 @@ export class EntityService {
     if (entity.kind === 'ledger' && action !== 'create') throw new AppError('METHOD_NOT_ALLOWED', `${entity.name} is a ledger: entries are never changed or deleted, post a correcting entry instead`);
   }
 
-  async create(entityName: string, body: unknown, ctx: RequestContext): Promise<Row> {
-    return (await this.createMany(entityName, [body], ctx))[0]!;
+  /** `serverValues` are set by the server itself (an amendment's link to its original), after the body was validated. */
+  async create(entityName: string, body: unknown, ctx: RequestContext, serverValues: Row = {}): Promise<Row> {
+    return (await this.createMany(entityName, [body], ctx, serverValues))[0]!;
   }
 
   /**
@@ -246,15 +285,18 @@ export class EntityService {
    * against the caller's scope before anything is written, so one invalid or
    * forbidden row refuses the whole request.
    */
-  async createMany(entityName: string, bodies: unknown[], ctx: RequestContext): Promise<Row[]> {
+  async createMany(entityName: string, bodies: unknown[], ctx: RequestContext, serverValues: Row = {}): Promise<Row[]> {
     const entity = this.entity(entityName);
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
+    const trusted = isSystem(ctx);
     const inputs = bodies.map((body, i) => {
       try {
         this.checkBody(entity, 'create', body);
-        const input = withDefaults(entity, body as Row, false, ctx.userId);
-        this.policy.assertWritableRow(ctx, entity, input, 'create', body as Row);
+        const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
+        applyInitialState(entity, input, body as Row, trusted);
+        this.policy.assertWritableRow(ctx, entity, input, 'create');
+        this.policy.assertFieldWrites(ctx, entity, input, this.changes(entity, null, input, ctx));
         return input;
       } catch (err) {
         throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }) : err;
@@ -264,11 +306,14 @@ export class EntityService {
     for (const input of inputs) await this.checkFiles(ctx, entity, input, null);
     return this.transaction(entity, async (trx) => {
       const out: Row[] = [];
+      const read = this.linkedRead(trx, ctx);
       for (const input of inputs) {
-        await checkLinks(trx, this.lookup, entity, input);
+        await checkLinks(read, this.lookup, entity, input);
+        await this.policy.guardWrite(trx, ctx, entity, null, input);
+        await checkLinkFilters(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
-        if (numbered && isEmpty(input[numbered])) input[numbered] = await nextNumber(trx, entity);
-        await applyFills(trx, this.lookup, entity, input, input);
+        if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity);
+        await applyFills(read, this.lookup, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
@@ -294,18 +339,25 @@ export class EntityService {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
       this.checkBody(entity, mode, body, before);
-      const input = mode === 'replace' ? withDefaults(entity, body as Row, true, ctx.userId) : (body as Row);
-      // a replace that leaves out the numbering field keeps the number the record was given
-      const numbered = entity.numbering?.field;
-      if (mode === 'replace' && numbered && !(numbered in (body as Row))) delete input[numbered];
-      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update', body as Row);
-      await checkLinks(trx, this.lookup, entity, input);
-      await applyFills(trx, this.lookup, entity, input, body as Row);
+      const input = mode === 'replace' ? withDefaults(entity, body as Row, true, ctx.userId) : { ...(body as Row) };
+      // a replace that leaves out the numbering or status field keeps what the record has
+      for (const kept of [entity.numbering?.field, entity.workflow?.field]) {
+        if (mode === 'replace' && kept && !(kept in (body as Row))) delete input[kept];
+      }
+      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
+      const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
+      const changed = this.changes(entity, beforeWhole, input, ctx);
+      this.policy.assertFieldWrites(ctx, entity, beforeWhole, changed);
+      assertPlainWriteAllowed(entity, beforeWhole, changed, isSystem(ctx));
+      const read = this.linkedRead(trx, ctx);
+      await checkLinks(read, this.lookup, entity, input, new Set(changed));
+      await checkLinkFilters(trx, this.lookup, entity, { ...before, ...input }, before);
+      await this.policy.guardWrite(trx, ctx, entity, beforeWhole, { ...beforeWhole, ...input });
+      await applyFills(read, this.lookup, entity, input, body as Row);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)
         .set({ ...columns, updated_at: new Date().toISOString(), updated_by: ctx.userId })
         .where('id', '=', id).execute();
-      const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
       await writeLines(trx, this.lookup, entity, id, input, ctx);
       const after = await this.readWhole(trx, entity, id);
       await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx });
@@ -320,7 +372,9 @@ export class EntityService {
     await this.transaction(entity, async (trx) => {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
-      this.policy.assertWritableRow(ctx, entity, before, 'delete', {});
+      this.policy.assertWritableRow(ctx, entity, before, 'delete');
+      assertDeletable(entity, before, isSystem(ctx));
+      await this.policy.guardWrite(trx, ctx, entity, before, null);
       const soft = softDeleteColumn(entity);
       if (soft) {
         await trx.updateTable(entity.name).set({ [soft]: 1, updated_at: new Date().toISOString(), updated_by: ctx.userId }).where('id', '=', id).execute();
@@ -328,6 +382,50 @@ export class EntityService {
         await trx.deleteFrom(entity.name).where('id', '=', id).execute();
       }
       await this.emit(trx, { entity: entity.name, id, action: 'delete', before, after: null, ctx });
+    });
+  }
+
+  /**
+   * A workflow action: moves the status along a declared transition, with the
+   * transition's own fields from the body, in one transaction with whatever
+   * the action listeners do (posting, reversing) and the audit row.
+   */
+  async runAction(entityName: string, id: number, action: string, body: unknown, ctx: RequestContext): Promise<Row> {
+    const entity = this.entity(entityName);
+    const w = entity.workflow;
+    if (!w || entity.kind === 'lines') throw new AppError('NOT_FOUND', `${entity.label.en} has no actions`);
+    this.policy.assertAllowed(ctx, entity, 'update');
+    const sent = (body ?? {}) as Row;
+    if (typeof sent !== 'object' || Array.isArray(sent)) throw new AppError('BAD_REQUEST', 'Send the action\'s fields as a JSON object, or no body');
+    return this.transaction(entity, async (trx) => {
+      const before = await this.loadRow(trx, entity, id, ctx);
+      if (!before) throw notFound(entity, id);
+      const t = transitionFor(entity, action, before[w.field]);
+      if (t.permission && !this.policy.can(ctx, t.permission, 'edit')) {
+        throw new AppError('FORBIDDEN', `Your role may not ${t.label.en.toLowerCase()} ${entity.labelPlural?.en ?? entity.label.en} (needs edit on ${t.permission})`);
+      }
+      const extra = Object.keys(sent).filter((k) => !(t.fields ?? []).includes(k));
+      if (extra.length) {
+        throw new AppError('UNKNOWN_FIELD', `"${t.label.en}" takes ${t.fields?.length ? `only ${t.fields.join(', ')}` : 'no fields'}; not ${extra.join(', ')}`, {
+          fields: extra.map((field) => ({ field, code: 'unknown_field', message: 'is not a field of this action' })),
+        });
+      }
+      this.checkBody(entity, 'patch', sent, before);
+      const input: Row = { ...sent, [w.field]: t.to };
+      this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
+      const fields = Object.keys(sent);
+      // the status counts as changed: a role that may not change it (the portal's customer) may not run actions either
+      this.policy.assertFieldWrites(ctx, entity, before, [w.field, ...this.changes(entity, before, sent, ctx).filter((f) => fields.includes(f))]);
+      const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
+      await trx.updateTable(entity.name)
+        .set({ ...encodeColumns(entity, sent), [w.field]: t.to, updated_at: new Date().toISOString(), updated_by: ctx.userId })
+        .where('id', '=', id).execute();
+      let after = await this.readWhole(trx, entity, id);
+      const event: ActionEvent = { entity, id, action, from: String(before[w.field]), to: t.to, before: beforeWhole, after, body: sent, ctx };
+      for (const l of this.actionListeners) await l(trx, event);
+      if (this.actionListeners.length) after = await this.readWhole(trx, entity, id);
+      await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx });
+      return after;
     });
   }
 
@@ -366,10 +464,10 @@ export class EntityService {
       const names = fields?.join(', ') ?? 'a unique field';
       return new AppError('CONFLICT', `Another ${entity.label.en} already has this ${names}`, {
         fields: (fields ?? []).map((field) => ({ field, code: 'unique', message: 'is already used by another record' })),
-      });
+      }, { entity: entity.label, fields: uniqueLabels(entity, fields) });
     }
     if (this.db.adapter.isForeignKeyViolation(err)) {
-      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`);
+      return new AppError('IN_USE', `This ${entity.name} is still used by other records, so it cannot be removed; archive it or remove those records first`, undefined, { entity: entity.label });
     }
     return err;
   }

@@ -35,10 +35,18 @@ function single(raw: RawListQuery, key: string): string | undefined {
   return String(v);
 }
 
-function positiveInt(raw: RawListQuery, key: string, min: number): number | undefined {
+/** Past this, offsets and pages name rows no table here will hold; both databases take it as a 32-bit-safe integer. */
+export const MAX_OFFSET = 1_000_000_000;
+
+/** A whole number of at least `min`; above `max` it is refused, or taken as `max` when `capped` (a limit asks for "as many as allowed"). */
+function positiveInt(raw: RawListQuery, key: string, min: number, max: number, capped = false): number | undefined {
   const v = single(raw, key);
   if (v === undefined || v === '') return undefined;
   if (!/^\d+$/.test(v) || Number(v) < min) throw new AppError('INVALID_QUERY', `"${key}" must be a whole number of at least ${min}`);
+  if (v.length > 15 || Number(v) > max) {
+    if (capped) return max;
+    throw new AppError('INVALID_QUERY', `"${key}" must be at most ${max}`);
+  }
   return Number(v);
 }
 
@@ -80,9 +88,9 @@ export function parseListQuery(raw: RawListQuery, entity: EntitySchema, resolver
     }
   }
 
-  const limit = Math.min(positiveInt(raw, 'limit', 1) ?? entity.list?.pageSize ?? DEFAULT_LIMIT, MAX_LIMIT);
-  const page = positiveInt(raw, 'page', 1) ?? 1;
-  const offset = positiveInt(raw, 'offset', 0) ?? positiveInt(raw, 'offSet', 0) ?? (page - 1) * limit;
+  const limit = Math.min(positiveInt(raw, 'limit', 1, MAX_LIMIT, true) ?? entity.list?.pageSize ?? DEFAULT_LIMIT, MAX_LIMIT);
+  const page = positiveInt(raw, 'page', 1, Math.floor(MAX_OFFSET / limit) + 1) ?? 1;
+  const offset = positiveInt(raw, 'offset', 0, MAX_OFFSET) ?? positiveInt(raw, 'offSet', 0, MAX_OFFSET) ?? (page - 1) * limit;
   const search = single(raw, 'search')?.trim() || null;
   if (search && search.length > MAX_SEARCH) throw new AppError('INVALID_QUERY', `search is limited to ${MAX_SEARCH} characters`);
   if (search?.includes('\u0000')) throw new AppError('INVALID_QUERY', 'search must not contain the NUL character');

@@ -5,6 +5,8 @@ import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toDb } from '../db/field-codec.ts';
 import { uniqueIndexName } from '../db/schema-sync.ts';
 import { AppError } from '../errors/app-error.ts';
+import { businessToday } from '../../engine/documents/business-time.ts';
+import { businessClock } from '../documents/business-clock.ts';
 
 /** Pure helpers that turn request bodies into stored values and failures into catalogue errors. */
 
@@ -21,7 +23,14 @@ export function isEmpty(v: unknown): boolean {
 }
 
 export function notFound(entity: EntitySchema, id: number): AppError {
-  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`);
+  return new AppError('NOT_FOUND', `${entity.label.en} ${id} does not exist or you cannot see it`, undefined, { entity: entity.label, id });
+}
+
+/** The labels of the fields of a unique index, both languages, for the CONFLICT text ("มีสาเหตุของเสียอื่นใช้รหัสนี้แล้ว"). */
+export function uniqueLabels(entity: EntitySchema, fields: string[] | null | undefined): { th: string; en: string } | undefined {
+  if (!fields?.length) return undefined;
+  const of = (lang: 'th' | 'en') => fields.map((f) => entity.fields[f]?.label[lang] ?? f).join(', ');
+  return { th: of('th'), en: of('en').toLowerCase() };
 }
 
 export function describeErrors(errors: FieldError[]): string {
@@ -36,8 +45,9 @@ export function bodyError(errors: FieldError[]): AppError {
 /** "$NOW" and "$CURRENT_USER" are defaults resolved when a row is created. */
 export function resolveDefault(field: FieldDef, userId: number | null): unknown {
   if (field.default === '$NOW') {
-    const now = new Date().toISOString();
-    return field.type === 'date' ? now.slice(0, 10) : now;
+    // a date is the business's day (Bangkok), which UTC's date is not between 17:00 and 24:00 UTC
+    const now = businessClock.now();
+    return field.type === 'date' ? businessToday(now, businessClock.timeZone) : now.toISOString();
   }
   if (field.default === '$CURRENT_USER') return userId;
   return field.default;
@@ -47,7 +57,9 @@ export function resolveDefault(field: FieldDef, userId: number | null): unknown 
 export function withDefaults(entity: EntitySchema, body: Row, replace = false, userId: number | null = null): Row {
   const out: Row = { ...body };
   for (const [name, f] of Object.entries(entity.fields)) {
-    if (f.readOnly || !hasColumn(f) || name in out) continue;
+    if (!hasColumn(f) || name in out) continue;
+    // read-only fields are the server's: a create gives them their default, a replace leaves them be
+    if (f.readOnly) { if (!replace && f.default !== undefined) out[name] = resolveDefault(f, userId); continue; }
     if (f.default !== undefined) out[name] = resolveDefault(f, userId);
     else if (replace) out[name] = null;
   }
@@ -57,7 +69,8 @@ export function withDefaults(entity: EntitySchema, body: Row, replace = false, u
 export function encodeColumns(entity: EntitySchema, input: Row): Row {
   const out: Row = {};
   for (const [name, f] of Object.entries(entity.fields)) {
-    if (!hasColumn(f) || f.readOnly || !(name in input)) continue;
+    // read-only values reach here only from the server (numbers, computed amounts): validation refused them in bodies
+    if (!hasColumn(f) || !(name in input)) continue;
     out[name] = toDb(f, input[name]);
   }
   return out;

@@ -1,5 +1,6 @@
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { hasColumn } from '../../engine/schema/schema-types.ts';
+import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 
 /**
  * Converts between the API's JSON values and stored values, the same on both
@@ -14,7 +15,8 @@ export function toDb(field: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (field.type) {
     case 'boolean': return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
-    case 'money': case 'decimal': return Math.round(Number(value) * 10 ** scaleOf(field));
+    // validation allows at most `scale` decimals, so this is exact: no float multiplication
+    case 'money': case 'decimal': return toScaledInteger(Number(value), scaleOf(field));
     case 'json': return JSON.stringify(value);
     case 'datetime': return new Date(value as string).toISOString();
     case 'integer': case 'link': return Number(value);

@@ -1,5 +1,24 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './app-error.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import { errorText, languageOf, localizeFieldErrors } from '../../engine/errors/error-texts.ts';
+
+/**
+ * The error body in the language the client asked for: a request with
+ * `Accept-Language: th…` reads Thai texts (engine/errors/error-texts.ts), field
+ * problems included. Without it the server's own English wording is kept, as
+ * it names more detail (the route, the filter position…).
+ */
+export function localizedBody(err: AppError, acceptLanguage: string | undefined) {
+  const body = err.toBody();
+  if (languageOf(acceptLanguage) !== 'th') return body;
+  const d = body.error.details as { fields?: unknown } | undefined;
+  const fields = Array.isArray(d?.fields) && d.fields.every((f) => typeof f === 'object' && f !== null) ? localizeFieldErrors(d.fields as FieldError[], 'th') : null;
+  let message = errorText(err.code, err.params, 'th') ?? body.error.message;
+  // "some fields are not valid" says which; a conflict's text already names its fields
+  if (fields?.length && ['VALIDATION_FAILED', 'UNKNOWN_FIELD', 'READ_ONLY_FIELD'].includes(err.code)) message = `${message}: ${fields.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ')}`;
+  return { ...body, error: { ...body.error, message, ...(fields ? { details: { ...d, fields } } : {}) } };
+}
 
 /** Maps Fastify's own failures (bad JSON, too large, wrong content type) onto the catalogue. */
 function fromFastify(err: FastifyError): AppError | null {
@@ -24,13 +43,13 @@ function fromFastify(err: FastifyError): AppError | null {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const known = err instanceof AppError ? err : fromFastify(err);
-    if (known) return reply.status(known.status).send(known.toBody());
+    if (known) return reply.status(known.status).send(localizedBody(known, request.headers['accept-language']));
     request.log.error({ err }, 'unhandled error');
     const internal = new AppError('INTERNAL_ERROR');
-    return reply.status(internal.status).send(internal.toBody());
+    return reply.status(internal.status).send(localizedBody(internal, request.headers['accept-language']));
   });
   app.setNotFoundHandler((request, reply) => {
     const e = new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
-    return reply.status(e.status).send(e.toBody());
+    return reply.status(e.status).send(localizedBody(e, request.headers['accept-language']));
   });
 }

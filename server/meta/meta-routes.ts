@@ -24,7 +24,10 @@ export function registerMetaRoutes(app: FastifyInstance, service: EntityService,
     const data: EntitySummary[] = service.registry.all()
       .filter((e) => visible(ctx, e))
       .map((e) => ({ name: e.name, label: e.label, labelPlural: e.labelPlural, kind: e.kind, menuKey: e.menuKey ?? e.name, menuGroup: e.menuGroup, icon: e.icon }));
-    return { success: true, data, meta: { version: service.registry.version } };
+    // screens that are built (have a schema), visible or not: the web says "no access" for these and
+    // "not available yet" only for screens that really are not built; route names are public anyway
+    const built = service.registry.all().filter((e) => e.kind !== 'lines').map((e) => e.name);
+    return { success: true, data, meta: { version: service.registry.version, built } };
   });
 
   app.get<{ Params: { name: string } }>('/api/meta/entities/:name', async (request) => {

@@ -1,6 +1,8 @@
 import { Server as SocketServer } from 'socket.io';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { installSocketDiagnostics } from './socket-diagnostics.ts';
+import type { Principal } from '../auth/principal.ts';
 
 export interface Realtime {
   io: SocketServer;
@@ -13,15 +15,44 @@ export interface Realtime {
 export const SERVER_RESTARTING = 'server-restarting';
 
 export const userRoom = (userId: number) => `user:${userId}`;
+/** Sent before the server closes a socket whose session ended; the client shows "Session expired". */
+export const SESSION_ENDED = 'session-ended';
+/** Sent before the server closes a socket whose rights changed; the client connects again and is judged anew. */
+export const REAUTHENTICATE = 'reauthenticate';
+
+/** What a socket's rights were judged on: a change of any of it means the socket must authenticate again. */
+function rightsFingerprint(p: Principal): string {
+  return JSON.stringify([p.user.role_id, p.role.role_detail, p.userType, p.user.inventory_allow, p.user.branch_company, p.user.customer_id]);
+}
+
+/**
+ * Browsers send Origin on websocket and cross-site requests: only the app's
+ * own origin (the Host it was asked on) and configured ones may open a socket.
+ * Requests without Origin come from programs, not pages, and are judged by
+ * their token alone.
+ */
+export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[]): boolean {
+  if (!origin) return true;
+  if (allowed.includes(origin)) return true;
+  try { return !!host && new URL(origin).host === host; } catch { return false; }
+}
 
 /**
  * socket.io on the Fastify server. The handshake must carry a valid token
  * (auth.token); each socket joins only its own user's room.
  */
-export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string, redisKey = 'backoffice'): Promise<Realtime> {
+export async function attachRealtime(app: FastifyInstance, auth: Authenticator, redisUrl?: string, redisKey = 'backoffice', allowedOrigins: readonly string[] = []): Promise<Realtime> {
   // websocket only: a socket's whole life is one TCP connection to one instance, so a round-robin
   // load balancer needs no sticky sessions (docs/operations.md); long-polling would need them
-  const io = new SocketServer(app.server, { serveClient: false, cors: { origin: false }, transports: ['websocket'] });
+  const io = new SocketServer(app.server, {
+    serveClient: false,
+    cors: { origin: false },
+    transports: ['websocket'],
+    allowRequest: (req, callback) => {
+      const ok = originAllowed(req.headers.origin, req.headers.host, allowedOrigins);
+      callback(ok ? null : 'this origin may not open a socket', ok);
+    },
+  });
   const clients: { quit(): Promise<unknown> }[] = [];
   if (redisUrl) {
     // loaded only when configured (importing redis takes over a second)
@@ -38,9 +69,35 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
     if (typeof token !== 'string') return next(new Error('UNAUTHORIZED: sign in first'));
     auth.principalFor(token).then((p) => {
       socket.data.userId = p.user.id;
+      socket.data.token = token;
+      socket.data.rights = rightsFingerprint(p);
       void socket.join(userRoom(p.user.id));
       next();
     }, () => next(new Error('UNAUTHORIZED: the token is not valid')));
+  });
+  installSocketDiagnostics(io);
+  // a sign-out, deactivation or change of rights (here or, through Redis, on another instance) reaches open sockets at once
+  let checking: Promise<void> | null = null;
+  let again = false;
+  const revalidate = async () => {
+    for (const socket of io.of('/').sockets.values()) {
+      const token = socket.data.token as string | undefined;
+      if (!token) continue;
+      const p = await auth.principalFor(token).catch(() => null);
+      if (!p) {
+        socket.emit(SESSION_ENDED, { reason: 'signed_out' });
+        socket.disconnect(true);
+      } else if (rightsFingerprint(p) !== socket.data.rights) {
+        socket.emit(REAUTHENTICATE, { reason: 'rights_changed' });
+        socket.disconnect(true);
+      }
+    }
+  };
+  auth.onInvalidate(() => {
+    if (checking) { again = true; return; }
+    checking = (async () => {
+      do { again = false; await revalidate(); } while (again);
+    })().catch((err) => app.log.error({ err }, 'socket revalidation failed')).finally(() => { checking = null; });
   });
   let socketsClosed = false;
   const closeSockets = () => {

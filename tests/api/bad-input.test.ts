@@ -16,7 +16,18 @@ const QUERIES = [
   'filter={"created_at":{"_between":["x","y"]}}', 'filter={"created_by":{"_gt":"abc"}}', 'filter={"id":{"_eq":true}}', 'sort=', 'sort=,,,', 'sort=--id', 'sort=id.', 'sort=__proto__', 'sort=id;drop',
   'limit=-1', 'limit=0', 'limit=1e3', 'limit=99999999999999999999', 'page=0', 'page=abc', 'offset=-5', 'fields=', 'fields=,',
   'fields=id.', 'fields=__proto__', 'meta=everything', 'search=' + 'x'.repeat(500), 'limit=1&limit=2', 'unknown=1',
+  // numbers past 64 bits, and link paths no screen asks for (each step is a join)
+  'offset=100000000000000000000', 'offset=9223372036854775808', 'page=99999999999999999999', 'page=4294967296',
+  `sort=${Array(61).fill('created_by').join('.')}`, `filter={"${Array(61).fill('created_by').join('.')}":{"_eq":1}}`,
+  // dates JavaScript accepts and PostgreSQL does not
+  'filter={"created_at":{"_gt":"+275760-09-13T00:00:00Z"}}', 'filter={"created_at":{"_eq":"0000-01-01"}}', 'filter={"created_at":{"_lt":"2026-02-30"}}',
 ];
+
+/** Queries that must be refused, not merely survived. */
+const MUST_REFUSE = new Set([
+  'offset=100000000000000000000', 'offset=9223372036854775808', 'page=99999999999999999999',
+  `sort=${Array(61).fill('created_by').join('.')}`, 'filter={"created_at":{"_gt":"+275760-09-13T00:00:00Z"}}', 'filter={"created_at":{"_eq":"0000-01-01"}}',
+]);
 
 const BODIES: unknown[] = [
   null, [], 'text', 42, true, { __proto__: { admin: true } }, { id: 1 }, { created_by: 1 }, { constructor: { prototype: {} } },
@@ -54,7 +65,9 @@ describe.each(testDialects())('bad input never answers 500 (%s)', (dialect) => {
     for (const entity of entities) {
       for (const q of QUERIES) {
         const url = `/api/${entity}?${q.split('&').map((p) => { const [k, ...v] = p.split('='); return `${k}=${encodeURIComponent(v.join('='))}`; }).join('&')}`;
-        expectNo5xx(await t.app.inject({ method: 'GET', url, headers: t.headers }), url);
+        const res = await t.app.inject({ method: 'GET', url, headers: t.headers });
+        if (MUST_REFUSE.has(q)) expect4xx(res, url);
+        else expectNo5xx(res, url);
       }
     }
   });
@@ -76,5 +89,48 @@ describe.each(testDialects())('bad input never answers 500 (%s)', (dialect) => {
     // only the harmless shapes (e.g. {} for an entity whose fields all have defaults) stored anything
     expect(Number(after.n)).toBe(Number(before.n) + created);
     expect(created).toBeLessThan(entities.length);
+  });
+
+  /** Bad values (as JSON text) per field type: refused with 400, naming that field. */
+  const BAD_VALUES: Record<string, { values: string[]; codes: string[] }> = {
+    date: { values: ['"2026-02-30"', '"0000-01-01"', '"+275760-09-13"'], codes: ['date'] },
+    datetime: { values: ['"+275760-09-13T00:00:00Z"', '"0000-01-01T00:00:00Z"', '"2026-02-30T10:00:00Z"'], codes: ['date-time'] },
+    // 20,000 levels: JSON.stringify of it overflows the stack, so it must be refused before anything serialises it
+    json: { values: ['['.repeat(20000) + ']'.repeat(20000), JSON.stringify({ blob: 'x'.repeat(300 * 1024) })], codes: ['x-json'] },
+    money: { values: ['12.3400000001', '0.001'], codes: ['x-scale'] },
+    decimal: { values: ['1.00000000001'], codes: ['x-scale'] },
+  };
+
+  it('impossible dates, deep or huge JSON and over-precise numbers in every field that takes them', async () => {
+    let checked = 0;
+    for (const entity of t.registry.all()) {
+      if (entity.kind === 'lines') continue;
+      for (const [name, f] of Object.entries(entity.fields)) {
+        const bad = BAD_VALUES[f.type];
+        if (!bad || f.readOnly) continue;
+        if (f.type === 'decimal' && (f.scale ?? 0) >= 11) continue;
+        for (const value of bad.values) {
+          const res = await t.app.inject({ method: 'POST', url: `/api/${entity.name}`, headers: { ...t.headers, 'content-type': 'application/json' }, payload: `{"${name}": ${value}}` });
+          const what = `${entity.name}.${name} = ${value.slice(0, 40)}`;
+          expect4xx(res, what);
+          const fields = (res.json().error.details?.fields ?? []) as { field: string; code: string }[];
+          expect(fields.find((x) => x.field === name)?.code, `${what}: ${res.body.slice(0, 300)}`).toBeOneOf(bad.codes);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('the documented maximum of a decimal(15,4) field is accepted and stored exactly', async () => {
+    const product = await t.app.inject({ method: 'POST', url: '/api/product', headers: t.headers, payload: { code: 'P-MAX', name_th: 'สินค้า', product_class: 'product', unit: 'kg', vat_type: 'vat7' } });
+    expect(product.statusCode, product.body).toBe(201);
+    const inv = await t.app.inject({ method: 'POST', url: '/api/inventory', headers: t.headers, payload: { code: 'W-MAX', name: 'คลัง', inventory_type: 'warehouse' } });
+    const body = { movement_date: '2026-11-01T08:00:00.000Z', product_id: product.json().data.id, inventory_id: inv.json().data.id, direction: 'in', qty: 99999999999.9999 };
+    const res = await t.app.inject({ method: 'POST', url: '/api/stock_movement', headers: t.headers, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.qty).toBe(99999999999.9999);
+    const over = await t.app.inject({ method: 'POST', url: '/api/stock_movement', headers: t.headers, payload: { ...body, qty: 1.00000000001 } });
+    expect(over.statusCode).toBe(400);
   });
 });

@@ -18,7 +18,7 @@ describe.each(testDialects())('bulk create is all-or-nothing (%s)', (dialect) =>
     inv1 = (await post('/api/inventory', { code: 'W1', name: 'Warehouse 1', inventory_type: 'warehouse' })).json().data.id;
     inv2 = (await post('/api/inventory', { code: 'W2', name: 'Warehouse 2', inventory_type: 'warehouse' })).json().data.id;
     product = (await post('/api/product', { code: 'P1', name_th: 'สินค้า', product_class: 'product', unit: 'kg', vat_type: 'vat7' })).json().data.id;
-    const role = (await post('/api/user_role', { name: 'Stock', role_detail: { stock_movement: { view: true, edit: true } } })).json().data.id;
+    const role = (await post('/api/user_role', { name: 'Stock', role_detail: { stock_movement: { view: true, edit: true }, product: { view: true }, inventory: { view: true } } })).json().data.id;
     await post('/api/user_type', { name: 'Limited', role_id: role, is_limit_inventory_to_access: true });
     const user = (await post('/api/user_account', { username: 'stocker', role_id: role, inventory_allow: [inv1] })).json().data.id;
     expect((await t.app.inject({ method: 'PUT', url: `/api/user_account/${user}/password`, headers: t.headers, payload: { password: 'stocker-password' } })).statusCode).toBe(200);

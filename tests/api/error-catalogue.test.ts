@@ -13,6 +13,10 @@ import { createAccount } from '../../server/auth/builtin-accounts.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { label, tempSchemasDir } from '../support/temp-schemas.ts';
+import { gzipSync } from 'node:zlib';
+import { multipart } from '../support/multipart.ts';
+import { DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
+import { DOCUMENT_FIXTURES } from '../support/document-fixtures.ts';
 
 /**
  * Codes produced only by the auth layer's own tests (this file still checks
@@ -67,8 +71,25 @@ describe('docs/api.md', () => {
   });
 });
 
+// a document with a workflow: posting locks it, and "reopen" is only possible from posted
+const deal = {
+  name: 'ec_deal', label: label('Deal'), kind: 'document', titleField: 'ref',
+  fields: {
+    ref: { type: 'string', label: label('Ref'), required: true },
+    status: { type: 'enum', label: label('Status'), default: 'draft', options: ['draft', 'posted'].map((value) => ({ value, label: label(value) })) },
+  },
+  workflow: {
+    field: 'status', initial: 'draft',
+    states: [{ value: 'draft', label: label('Draft') }, { value: 'posted', label: label('Posted'), locked: true }],
+    transitions: [
+      { action: 'post', label: label('Post'), from: ['draft'], to: 'posted' },
+      { action: 'reopen', label: label('Reopen'), from: ['posted'], to: 'draft' },
+    ],
+  },
+};
+
 describe.each(testDialects())('error codes through the API on %s', (dialect) => {
-  const schemas = tempSchemasDir([widget, entry, owner, pet], true);
+  const schemas = tempSchemasDir([widget, entry, owner, pet, deal, ...DOCUMENT_FIXTURES], true);
   let t: TestApp;
   type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   const call = (method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
@@ -88,6 +109,11 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     ids.entry = await make('ec_entry', { ref: 'R1', amount: 10.5 });
     ids.owner = await make('ec_owner', { name: 'Somchai' });
     ids.pet = await make('ec_pet', { name: 'Mali', owner_id: ids.owner });
+    ids.draftDeal = await make('ec_deal', { ref: 'D1' });
+    ids.postedDeal = await make('ec_deal', { ref: 'D2' });
+    expect((await call('POST', `/api/ec_deal/${ids.postedDeal}/actions/post`)).statusCode).toBe(200);
+    ids.order = await make('tf_order', { doc_no: 'SO-1', customer_name: 'ลูกค้า', items: [{ description: 'x', qty: 2, price: 10 }] });
+    expect((await call('POST', `/api/tf_order/${ids.order}/actions/approve`)).statusCode).toBe(200);
     const role = await t.service.create('user_role', { name: 'Clerk', role_detail: { ec_widget: { view: true }, ec_pet: { view: true } } }, systemContext);
     await createAccount(t.db, t.service, { username: 'clerk', role_id: role.id, first_name: 'Clerk', inventory_allow: [], branch_company: [] }, 'clerk-password-123', TEST_HASH_LOG_N);
     const signin = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'clerk', password: 'clerk-password-123' } });
@@ -119,8 +145,24 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     METHOD_NOT_ALLOWED: () => call('PATCH', `/api/ec_entry/${ids.entry}`, { amount: 11 }),
     CONFLICT: () => call('POST', '/api/ec_widget', { code: 'W-1', name: 'second' }),
     IN_USE: () => call('DELETE', `/api/ec_owner/${ids.owner}`),
+    INVALID_TRANSITION: () => call('POST', `/api/ec_deal/${ids.draftDeal}/actions/reopen`),
+    OVER_PROCESSED: async () => {
+      const order = (await call('GET', `/api/tf_order/${ids.order}`)).json().data;
+      return call('POST', '/api/tf_delivery/from/tf_order', { ids: [ids.order], lines: [{ source_line_id: order.items[0].id, qty: 3 }] });
+    },
+    DOCUMENT_LOCKED: () => call('PATCH', `/api/ec_deal/${ids.postedDeal}`, { ref: 'D2-changed' }),
     PAYLOAD_TOO_LARGE: () => call('POST', '/api/ec_widget', { code: 'W-3', name: 'big', note: 'x'.repeat(1024 * 1024 + 10) }),
     UNSUPPORTED_MEDIA_TYPE: () => call('POST', '/api/ec_widget', 'code=W-4&name=x', { 'content-type': 'text/plain' }),
+    BACKUP_INVALID: () => {
+      const { payload, headers } = multipart('not-a-backup.sqlite', Buffer.from('hello, not a backup'));
+      return call('POST', '/api/db_manage/restore', payload, headers);
+    },
+    BACKUP_TOO_NEW: () => {
+      const meta = { format: 'thai-backoffice-backup', format_version: 1, schema_version: DATA_SCHEMA_VERSION + 1, schema_hash: null, dialect: 'sqlite', created_at: '2030-01-01T00:00:00Z', counts: {} };
+      const { payload, headers } = multipart('future.jsonl.gz', gzipSync(`${JSON.stringify(meta)}\n{"complete":true,"counts":{}}\n`));
+      return call('POST', '/api/db_manage/restore', payload, headers);
+    },
+    WRITES_PAUSED: () => t.admin.gate.closedWhile('test', () => call('POST', '/api/ec_widget', { code: 'W-7', name: 'while restoring' })),
     INTERNAL_ERROR: async () => {
       const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
       try {

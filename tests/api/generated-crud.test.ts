@@ -42,7 +42,7 @@ function expectSameAs(actual: Row, sent: Row, entity: EntitySchema): void {
 function patchableField(entity: EntitySchema): string | undefined {
   const ok = (n: string) => {
     const f = entity.fields[n];
-    return f && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type);
+    return f && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type) && entity.workflow?.field !== n;
   };
   if (ok(entity.titleField)) return entity.titleField;
   return Object.keys(entity.fields).find(ok);
@@ -96,7 +96,9 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
       const field = patchableField(entity);
       expect(field, `${name} has no field a PATCH can change`).toBeDefined();
       const def = entity.fields[field!]!;
-      const newValue = def.type === 'boolean' ? !body[field!] : sampleFieldValue(entity, field!, def, 777_001);
+      // a sample that differs from the stored one (seeds can collide on narrow domains such as dates)
+      let newValue = def.type === 'boolean' ? !body[field!] : sampleFieldValue(entity, field!, def, 777_001);
+      for (let seed = 777_002; JSON.stringify(newValue) === JSON.stringify(body[field!]) && seed < 777_050; seed++) newValue = sampleFieldValue(entity, field!, def, seed);
       expect(newValue).not.toEqual(body[field!]);
       const patched = await inject({ method: 'PATCH', url: `/api/${name}/${id}`, payload: { [field!]: newValue } });
       expect(patched.statusCode, patched.body).toBe(200);
@@ -112,9 +114,11 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
       expectSameAs((await inject({ method: 'GET', url: `/api/${name}/${id}` })).json().data, current, entity);
     }
 
-    // list: filter on the title field + sort + search + total count
+    // list: filter on the title field + sort + search + total count (a server-assigned title, a document number, is read back)
+    const title = current[entity.titleField] ?? (await inject({ method: 'GET', url: `/api/${name}/${id}` })).json().data[entity.titleField];
+    expect(title, `${name} has no ${entity.titleField}`).toBeDefined();
     const params: Record<string, string> = {
-      filter: JSON.stringify({ [entity.titleField]: { _eq: current[entity.titleField] } }),
+      filter: JSON.stringify({ [entity.titleField]: { _eq: title } }),
       sort: `-${entity.titleField},id`,
       meta: 'total_count',
     };

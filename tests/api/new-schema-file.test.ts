@@ -52,7 +52,7 @@ describe.each(testDialects())('a new schema file on %s', (dialect) => {
     expect(list.json().data.map((r: { id: number }) => r.id)).toEqual([id]);
     const bad = await t.app.inject({ method: 'POST', url: '/api/warranty_type', headers: t.headers, payload: { code: 'W13', name_th: 'x', months: 500 } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details.fields).toEqual([{ field: 'months', code: 'maximum', message: 'must be at most 120' }]);
+    expect(bad.json().error.details.fields).toEqual([{ field: 'months', code: 'maximum', message: 'must be at most 120', params: { limit: 120 } }]);
   });
 
   it('is listed in the OpenAPI document and the entity metadata', async () => {

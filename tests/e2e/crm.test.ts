@@ -160,7 +160,7 @@ describe('CRM end to end', () => {
     // the list stays behind the box
     expect(await page.getByTestId('entity-list').count()).toBe(1);
     // $NOW and $CURRENT_USER show prefilled; the number is left to the series
-    expect(await page.locator('#working_record-field-note_time').inputValue()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+    expect(await page.locator('#working_record-field-note_time').inputValue()).toMatch(/^\d{1,2} \S+ 25\d\d \d\d:\d\d$/); // Buddhist-era year, Bangkok time
     await expect.poll(() => page.locator('#working_record-field-owner_id').inputValue()).toBe('admin');
     expect(await page.locator('#working_record-field-run_number').inputValue()).toBe('');
 
@@ -203,7 +203,7 @@ describe('CRM end to end', () => {
     const alertBox = page.getByTestId('form-modal-alert');
     await alertBox.waitFor();
     await expect.poll(() => page.locator('#alert-field-user_id').inputValue()).toBe('admin');
-    expect(await page.locator('#alert-field-due_at').inputValue()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+    expect(await page.locator('#alert-field-due_at').inputValue()).toMatch(/^\d{1,2} \S+ 25\d\d \d\d:\d\d$/);
     await expect.poll(() => page.locator('#alert-field-working_record_id').inputValue()).toBe('โทรติดตามใบเสนอราคา');
     await page.locator('#alert-field-title').fill('ส่งตัวอย่างฟิล์มให้คุณสมศรี');
     await page.locator('#alert-field-message').fill('นัดส่งตัวอย่างภายในสัปดาห์นี้');

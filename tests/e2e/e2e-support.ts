@@ -54,6 +54,8 @@ export async function shot(page: Page, name: string, fullPage = false): Promise<
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // the app runs under the server's Content-Security-Policy: anything it blocks is an error of the app
+  page.on('console', (m) => { if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text()); });
   return errors;
 }
 

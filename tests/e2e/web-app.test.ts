@@ -44,7 +44,9 @@ describe('web app end to end', () => {
   });
 
   it('signs in and shows the header and the role menu', async () => {
-    await page.goto(url('/'));
+    const doc = await page.goto(url('/'));
+    // the whole walk below runs under this policy; watchErrors fails the last test on any violation
+    expect(doc?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.waitForURL('**/signin');
     await page.getByLabel('ชื่อผู้ใช้').waitFor();
     await shot(page, '01-signin');
@@ -65,7 +67,10 @@ describe('web app end to end', () => {
   }, 60_000);
 
   it('opens a master-data list from the menu; filters, sorts and pages it on the server', async () => {
+    // groups start folded (the current page's opens); the quick search finds the item by its Thai or English label
+    await page.locator('.bo-sidemenu').getByRole('searchbox', { name: 'ค้นหาเมนู' }).fill('customer');
     await page.locator('.bo-sidemenu').getByRole('link', { name: 'ลูกค้า', exact: true }).click();
+    await page.locator('.bo-sidemenu').getByRole('searchbox', { name: 'ค้นหาเมนู' }).fill('');
     await page.waitForURL('**/customer');
     const rows = page.locator('[data-testid=entity-list] tbody tr');
     await rows.first().waitFor();
@@ -86,9 +91,9 @@ describe('web app end to end', () => {
     await expect.poll(() => rows.count()).toBe(10);
 
     // search goes to the server too
-    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('ระยอง');
+    await page.getByRole('searchbox', { name: 'ค้นหา', exact: true }).fill('ระยอง');
     await expect.poll(() => rows.count()).toBe(1);
-    await page.getByRole('searchbox', { name: 'ค้นหา' }).fill('');
+    await page.getByRole('searchbox', { name: 'ค้นหา', exact: true }).fill('');
     await expect.poll(() => rows.count()).toBe(10);
 
     // paging on a longer list
@@ -120,9 +125,9 @@ describe('web app end to end', () => {
     await page.locator('#field-code').press('Enter'); // Enter submits
     const nameError = page.locator('#field-name_th-error');
     await nameError.waitFor();
-    expect(await nameError.textContent()).toBe('is required');
-    expect(await page.locator('#field-email-error').textContent()).toBe('is not a valid email');
-    expect(await page.locator('#field-tax_id-error').textContent()).toBe('is required'); // requiredIf juristic
+    expect(await nameError.textContent()).toBe('กรุณากรอกข้อมูลช่องนี้');
+    expect(await page.locator('#field-email-error').textContent()).toBe('อีเมลไม่ถูกต้อง');
+    expect(await page.locator('#field-tax_id-error').textContent()).toBe('กรุณากรอกข้อมูลช่องนี้'); // requiredIf juristic
     await shot(page, '05-form-validation');
 
     // fix: name, valid email, and switch to an individual (tax id no longer required, branch fields hidden)
@@ -143,7 +148,7 @@ describe('web app end to end', () => {
     await page.locator('#field-code').fill('C001');
     await page.getByRole('button', { name: 'บันทึก' }).click();
     await page.locator('.p-toast-message-error').first().waitFor();
-    expect(await page.locator('#field-code-error').textContent()).toBe('is already used by another record');
+    expect(await page.locator('#field-code-error').textContent()).toBe('ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว');
     await page.locator('#field-code').fill('E2E-01');
     await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
     await page.getByRole('button', { name: 'บันทึก' }).click();

@@ -56,8 +56,8 @@ describe.each(testDialects())('menu flags × verbs on %s', (dialect) => {
     base.product = await c.product();
     base.billing_note = await c.billingNote(customerId, companyId);
     for (const [name, flags] of Object.entries(ROLES)) {
-      // the role grants the flags on both entities and nothing else
-      users[name] = (await c.staff(`mx_${name}`, { product: flags, billing_note: flags })).headers;
+      // the role grants the flags on both entities, and view on what a billing note links to (a link must point at a row the writer can see)
+      users[name] = (await c.staff(`mx_${name}`, { product: flags, billing_note: flags, customer: { view: true }, your_company: { view: true } })).headers;
     }
   });
   afterAll(async () => t?.close());

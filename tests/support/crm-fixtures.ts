@@ -27,6 +27,7 @@ export interface InstanceOptions {
   alertPollMs?: number;
   uploadDir?: string;
   uploadMaxBytes?: number;
+  allowedOrigins?: string[];
 }
 
 /** One more app (server instance) on an existing, already prepared database. */
@@ -43,7 +44,7 @@ export async function buildInstance(url: string, opts: InstanceOptions = {}, pre
   const built = await buildApp({
     db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N,
     uploadDir: opts.uploadDir ?? mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: opts.uploadMaxBytes ?? 1024 * 1024,
-    redisUrl: opts.redisUrl, redisKey: opts.redisKey, alertPollMs: opts.alertPollMs,
+    redisUrl: opts.redisUrl, redisKey: opts.redisKey, alertPollMs: opts.alertPollMs, allowedOrigins: opts.allowedOrigins,
   });
   return {
     ...built, db, registry,

@@ -152,6 +152,10 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
       body[name] = await uploadedFile(api);
       continue;
     }
+    if (entity.workflow?.field === name) {
+      // a status starts in the workflow's initial state and moves only through actions
+      continue;
+    }
     if (field.type === 'link' && entity.access?.ownerField === name) {
       // personal rows (alerts) are visible only to their owner: leave it to default to the signed-in user
       continue;

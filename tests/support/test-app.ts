@@ -32,7 +32,7 @@ export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_D
   const registry = new SchemaRegistry(readSchemaDir(schemasDir));
   const db = openDatabase(testDb.url);
   await prepareDatabase(db, registry);
-  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024 });
+  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024, backupDir: mkdtempSync(join(tmpdir(), 'bo-backups-')) });
   await ensureAdmin(db, built.service, ADMIN_PASSWORD, TEST_HASH_LOG_N);
   const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
   const token = res.json().data?.id_token;

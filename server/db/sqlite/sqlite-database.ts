@@ -117,10 +117,18 @@ export function applySqlitePragmas(raw: BetterSqlite3.Database, s: SqliteSetting
   raw.pragma('temp_store = MEMORY');
 }
 
+const handles = new WeakMap<Database, BetterSqlite3.Database>();
+/** The better-sqlite3 connection behind a SQLite Database (online backups use its backup API). */
+export function sqliteHandle(db: Database): BetterSqlite3.Database | undefined {
+  return handles.get(db);
+}
+
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
   applySqlitePragmas(raw);
   const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }) });
-  return { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+  handles.set(db, raw);
+  return db;
 }

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly code: string = 'ERROR',
     readonly fields: FieldError[] = [],
     readonly details?: unknown,
+    /** The parameters of the code's text (engine/errors/error-texts.ts). */
+    readonly params?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -38,6 +38,7 @@ export interface MenuItem {
   keyAction: string;
   label: { th: string; en: string };
   path: string;
+  icon?: string;
 }
 
 export interface MenuGroup {

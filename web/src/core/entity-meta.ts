@@ -19,12 +19,23 @@ export interface EntityMeta {
 }
 
 let summaries: Promise<EntitySummary[]> | null = null;
+let built: Promise<Set<string>> | null = null;
 const metas = new Map<string, Promise<EntityMeta>>();
 
 /** GET /api/meta/entities, cached for the session. */
 export function fetchEntitySummaries(): Promise<EntitySummary[]> {
-  summaries ??= api.get<{ data: EntitySummary[] }>('/api/meta/entities').then((r) => r.data).catch((e) => { summaries = null; throw e; });
+  if (!summaries) {
+    const res = api.get<{ data: EntitySummary[]; meta?: { built?: string[] } }>('/api/meta/entities');
+    summaries = res.then((r) => r.data).catch((e) => { summaries = null; throw e; });
+    built = res.then((r) => new Set(r.meta?.built ?? []), () => { built = null; return new Set<string>(); });
+  }
   return summaries;
+}
+
+/** Names of every built screen's entity (a schema exists), including those the user may not open. */
+export async function fetchBuiltEntities(): Promise<Set<string>> {
+  await fetchEntitySummaries().catch(() => undefined);
+  return built ?? new Set();
 }
 
 /** GET /api/meta/entities/{name}: the merged schema plus its link targets and lines children. */
@@ -40,5 +51,6 @@ export function fetchEntityMeta(name: string): Promise<EntityMeta> {
 
 export function clearMetaCache(): void {
   summaries = null;
+  built = null;
   metas.clear();
 }

@@ -3,6 +3,7 @@ import { sessionAtom } from './session-atoms.ts';
 import { ApiError, CANNOT_CONNECT } from './api-error.ts';
 import { toast } from './toast-bus.ts';
 import { i18n } from './i18n.ts';
+import { errorText, type TextParams } from '../../../engine/errors/error-texts.ts';
 
 /** One stored file as POST /api/file/upload/{category} answers it. */
 export interface UploadedFile {
@@ -21,10 +22,15 @@ function token(): string {
 }
 
 function errorOf(xhr: XMLHttpRequest): ApiError {
-  if (xhr.status === 0) return new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE');
+  const lang = i18n.language === 'en' ? 'en' : 'th';
+  if (xhr.status === 0) return new ApiError(408, errorText('NO_RESPONSE', {}, lang) ?? CANNOT_CONNECT, 'NO_RESPONSE');
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: { code?: string; message?: string } };
-    return new ApiError(xhr.status, body.error?.message ?? `HTTP ${xhr.status}`, body.error?.code ?? `HTTP_${xhr.status}`);
+    const body = JSON.parse(xhr.responseText) as { error?: { code?: string; message?: string; params?: TextParams } };
+    const code = body.error?.code ?? `HTTP_${xhr.status}`;
+    // the upload's own wording names the file and the limit, so it is kept in English; the code's text leads
+    const text = errorText(code, body.error?.params, lang);
+    const message = text && lang === 'th' ? `${text}${body.error?.message ? ` (${body.error.message})` : ''}` : body.error?.message ?? `HTTP ${xhr.status}`;
+    return new ApiError(xhr.status, message, code);
   } catch {
     return new ApiError(xhr.status, xhr.statusText || `HTTP ${xhr.status}`);
   }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, beforeEach } from 'vitest';
-import { api, ApiError, CANNOT_CONNECT, setTokenSource, useFetchForTests } from './http-client.ts';
+import { api, ApiError, CANNOT_CONNECT, setLanguageSource, setTokenSource, useFetchForTests } from './http-client.ts';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -9,7 +9,7 @@ function json(status: number, body: unknown): Response {
 describe('http client', () => {
   let seen: Request[] = [];
   let bodies: string[] = [];
-  beforeEach(() => { seen = []; bodies = []; setTokenSource(() => 'tok-123'); });
+  beforeEach(() => { seen = []; bodies = []; setTokenSource(() => 'tok-123'); setLanguageSource(() => null); });
 
   const serve = (answer: (req: Request) => Response | Promise<Response>) =>
     useFetchForTests((async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -79,5 +79,21 @@ describe('http client', () => {
   it('has no timeout: a slow answer still arrives', async () => {
     serve(() => new Promise((r) => setTimeout(() => r(json(200, { success: true, data: 1 })), 50)));
     await expect(api.get('http://x.test/api/slow')).resolves.toEqual({ success: true, data: 1 });
+  });
+
+  it('in Thai: asks with Accept-Language and renders the code, its params and the field codes in Thai', async () => {
+    setLanguageSource(() => 'th');
+    serve(() => json(409, {
+      success: false,
+      error: {
+        code: 'CONFLICT', message: 'Another Cause of waste already has this code',
+        params: { entity: { th: 'สาเหตุของเสีย', en: 'Cause of waste' }, fields: { th: 'รหัส', en: 'code' } },
+        details: { fields: [{ field: 'code', code: 'unique', message: 'is already used by another record' }] },
+      },
+    }));
+    const err = (await api.post('http://x.test/api/causes_of_waste', {}).catch((e: unknown) => e)) as ApiError;
+    expect(seen[0]!.headers.get('accept-language')).toBe('th');
+    expect(err.message).toBe('มีสาเหตุของเสียอื่นใช้รหัสนี้แล้ว');
+    expect(err.fields).toEqual([{ field: 'code', code: 'unique', message: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว' }]);
   });
 });

@@ -1,6 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 import type { FieldError } from '../../../engine/errors/error-catalogue.ts';
 import { ApiError, CANNOT_CONNECT } from './api-error.ts';
+import { errorText, localizeFieldErrors, type TextLang, type TextParams } from '../../../engine/errors/error-texts.ts';
 
 export { ApiError, CANNOT_CONNECT };
 
@@ -11,6 +12,16 @@ export interface Envelope<T> {
 }
 
 let tokenSource: () => string | null = () => null;
+let languageSource: () => TextLang | null = () => null;
+
+/**
+ * The i18n module tells the client the reader's language: requests say it in
+ * Accept-Language, and error messages are rendered in it from the error code
+ * (engine/errors/error-texts.ts). Without a source the server's words are kept.
+ */
+export function setLanguageSource(source: () => TextLang | null): void {
+  languageSource = source;
+}
 
 /** The session module tells the client where the current token lives. */
 export function setTokenSource(source: () => string | null): void {
@@ -28,6 +39,8 @@ export function createHttp(fetchImpl?: typeof fetch): KyInstance {
         (request) => {
           const token = tokenSource();
           if (token) request.headers.set('Authorization', `Bearer ${token}`);
+          const lang = languageSource();
+          if (lang) request.headers.set('Accept-Language', lang);
         },
       ],
     },
@@ -48,15 +61,18 @@ export async function toApiError(err: unknown): Promise<ApiError> {
     const status = err.response.status;
     let body: unknown = null;
     try { body = await err.response.clone().json(); } catch { /* not JSON */ }
-    const e = (body as { error?: { code?: string; message?: string; details?: { fields?: Array<FieldError | string> } } } | null)?.error;
-    const message = e?.message ?? (body as { message?: string } | null)?.message ?? (err.response.statusText || `HTTP ${status}`);
+    const e = (body as { error?: { code?: string; message?: string; params?: TextParams; details?: { fields?: Array<FieldError | string> } } } | null)?.error;
+    const lang = languageSource();
     const code = e?.code ?? `HTTP_${status}`;
+    const serverMessage = e?.message ?? (body as { message?: string } | null)?.message ?? (err.response.statusText || `HTTP ${status}`);
+    const message = (lang && errorText(code, e?.params, lang)) || serverMessage;
     // validation errors list {field, code, message}; a conflict lists just the field names
     const fields = (Array.isArray(e?.details?.fields) ? e!.details!.fields! : []).map((f) =>
       typeof f === 'string' ? { field: f, code, message } : f);
-    return new ApiError(status, message, code, fields, e?.details);
+    return new ApiError(status, message, code, lang ? localizeFieldErrors(fields, lang) : fields, e?.details, e?.params);
   }
-  return new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE');
+  const lang = languageSource();
+  return new ApiError(408, (lang && errorText('NO_RESPONSE', {}, lang)) || CANNOT_CONNECT, 'NO_RESPONSE');
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_EN, FALLBACK_TH } from './i18n-bundles.ts';
+import { setLanguageSource } from './http-client.ts';
 
 export const LANGUAGE_KEY = 'language';
 export const DEFAULT_LANGUAGE = 'th';
@@ -28,6 +29,9 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
   returnEmptyString: false,
 });
+
+// API errors read in the chosen language (engine/errors/error-texts.ts)
+setLanguageSource(() => (i18n.language === 'en' ? 'en' : 'th'));
 
 export function setLanguage(lang: Lang): void {
   localStorage.setItem(LANGUAGE_KEY, lang);

@@ -8,7 +8,7 @@
  */
 export type RouteKind =
   | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
-  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord';
+  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin';
 
 export interface RouteEntry {
   path: string;
@@ -22,15 +22,21 @@ export interface RouteEntry {
   via?: string;
   /** viewRecord: the boolean field set to true when the record is opened. */
   mark?: string;
+  /** admin: which screen of web/src/pages/admin renders it. */
+  screen?: string;
 }
+
+/** Detail screens with their own editor instead of the generic form (web/src/pages/admin). */
+const ADMIN_EDITORS: Record<string, string> = { user_role: 'role', user_type: 'userType', user_account: 'userAccount' };
+const admin = (name: string, path: string, screen: string): RouteEntry => ({ path, titleKey: t(name), kind: 'admin', screen });
 
 const t = (name: string) => `route.${name}`;
 
 function entity(name: string): RouteEntry[] {
   return [
     { path: `/${name}`, titleKey: t(name), kind: 'entityList', entity: name },
-    { path: `/${name}/create`, titleKey: t(name), kind: 'entityDetail', entity: name },
-    { path: `/${name}/:id`, titleKey: t(name), kind: 'entityDetail', entity: name },
+    { path: `/${name}/create`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
+    { path: `/${name}/:id`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
   ];
 }
 
@@ -84,7 +90,7 @@ export const ROUTES: RouteEntry[] = [
   { path: '/signin/customer/:customerId', titleKey: t('signin_customer'), kind: 'signinCustomer', auth: false },
   { path: '/customerpage/:customerId/bill', titleKey: t('customer_bill'), kind: 'customerBills' },
   { path: '/customerpage/:customerId/bill/:id', titleKey: t('customer_bill'), kind: 'customerBill' },
-  later('account_edit', '/account_edit/:id'),
+  admin('account_edit', '/account_edit/:id', 'accountEdit'),
   ...ENTITY_ROUTES.flatMap(entity),
   later('receipt_sales_order'), later('receipt_datatable'),
   later('tax_invoice_sales_order'),
@@ -109,8 +115,8 @@ export const ROUTES: RouteEntry[] = [
   ...REPORTS.map((name) => later(name, `/${name}`)),
   ...REPORTS_WITH_ID.flatMap((name) => laterWithId(name)),
   ...EXCEPTION_REPORTS.map((name) => later(name, `/${name}`)),
-  later('system_log', '/system_log'), later('system_log', '/system_log/:date'), later('system_log', '/system_log/:date/:id'),
-  later('db_manage', '/db_manage'),
+  admin('system_log', '/system_log', 'logDays'), admin('system_log', '/system_log/:date', 'logDay'), admin('system_log', '/system_log/:date/:id', 'logEntry'),
+  admin('db_manage', '/db_manage', 'dbManage'),
   { path: '/loading', titleKey: t('loading'), kind: 'loading' },
-  later('testuplaod', '/testuplaod'), later('test_com_socket', '/test_com_socket'), later('test_com_serial', '/test_com_serial'),
+  admin('testuplaod', '/testuplaod', 'testUpload'), admin('test_com_socket', '/test_com_socket', 'testSocket'), admin('test_com_serial', '/test_com_serial', 'testSerial'),
 ];

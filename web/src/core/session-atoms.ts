@@ -14,6 +14,8 @@ export interface Session {
   user_avatar: string;
   inventory_allow: string;
   branch_company: string;
+  /** The customer of a portal account (role -1); null for staff. Kept beside the spec's keys. */
+  customer_id: number | null;
 }
 
 export interface SignInUser {
@@ -24,13 +26,16 @@ export interface SignInUser {
   user_avatar?: string | null;
   inventory_allow?: string | null;
   branch_company?: string | null;
+  customer_id?: number | null;
 }
 
 export const SESSION_KEYS = ['isAuthenticated', 'id_token', 'username', 'role_id', 'email', 'id', 'user_avatar', 'inventory_allow', 'branch_company'] as const;
+/** Stored beside the spec's keys: the portal needs to know whose pages these are. */
+const CUSTOMER_KEY = 'customer_id';
 
 export const EMPTY_SESSION: Session = {
   isAuthenticated: false, id_token: '', username: '', role_id: null, email: '', id: null, user_avatar: '',
-  inventory_allow: '[]', branch_company: '[]',
+  inventory_allow: '[]', branch_company: '[]', customer_id: null,
 };
 
 function num(v: string | null): number | null {
@@ -52,6 +57,7 @@ export function readStoredSession(storage: Storage = localStorage): Session {
     user_avatar: g('user_avatar') ?? '',
     inventory_allow: g('inventory_allow') ?? '[]',
     branch_company: g('branch_company') ?? '[]',
+    customer_id: num(g(CUSTOMER_KEY)),
   };
 }
 
@@ -71,16 +77,25 @@ export function signIn(token: string, user: SignInUser): Session {
     user_avatar: user.user_avatar ?? '',
     inventory_allow: user.inventory_allow ?? '[]',
     branch_company: user.branch_company ?? '[]',
+    customer_id: user.customer_id ?? null,
   };
   for (const k of SESSION_KEYS) localStorage.setItem(k, String(s[k] ?? ''));
+  localStorage.setItem(CUSTOMER_KEY, s.customer_id === null ? '' : String(s.customer_id));
   appStore.set(sessionAtom, s);
   connectSocket(token);
   return s;
 }
 
+/** The portal learned the session's customer from the server (a session stored before it was kept). */
+export function rememberCustomerId(customerId: number): void {
+  localStorage.setItem(CUSTOMER_KEY, String(customerId));
+  appStore.set(sessionAtom, { ...appStore.get(sessionAtom), customer_id: customerId });
+}
+
 /** Logout: clear the stored fields, disconnect the socket, reset to empty. */
 export function signOut(): void {
   for (const k of SESSION_KEYS) localStorage.removeItem(k);
+  localStorage.removeItem(CUSTOMER_KEY);
   disconnectSocket();
   appStore.set(sessionAtom, EMPTY_SESSION);
 }

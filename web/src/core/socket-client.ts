@@ -1,6 +1,7 @@
 import { atom } from 'jotai';
 import type { Socket } from 'socket.io-client';
 import { appStore } from './app-store.ts';
+import { sessionExpiredAtom } from './app-data.ts';
 
 export const SOCKET_RECONNECTION_ATTEMPTS = 10;
 
@@ -22,6 +23,10 @@ export async function connectSocket(token: string): Promise<void> {
   s.on('connect', () => appStore.set(socketStateAtom, { isConnected: true }));
   s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));
   s.on('connect_error', (err: Error) => console.log('socket connect_error:', err.message));
+  // the server closed this socket because the session ended (sign-out elsewhere, deactivation)
+  s.on('session-ended', () => appStore.set(sessionExpiredAtom, true));
+  // the server closed it because the account's rights changed: connect again to be judged on the new ones
+  s.on('reauthenticate', () => { setTimeout(() => { if (socket === s) s.connect(); }, 200); });
   s.on('update-alert-number', (payload: { notificationNumber?: number }) => {
     if (typeof payload?.notificationNumber === 'number') appStore.set(notificationNumberAtom, payload.notificationNumber);
   });
@@ -35,6 +40,11 @@ export function disconnectSocket(): void {
     socket = null;
   }
   appStore.set(socketStateAtom, { isConnected: false });
+}
+
+/** The live socket, for the socket test screen (null before sign-in or while it loads). */
+export function currentSocket(): Socket | null {
+  return socket;
 }
 
 export function isSocketOpen(): boolean {

@@ -11,6 +11,18 @@ export interface ToastMessage {
 
 type Listener = (m: ToastMessage) => void;
 const listeners = new Set<Listener>();
+type ClearListener = (severity?: ToastMessage['severity']) => void;
+const clearers = new Set<ClearListener>();
+
+export function onClearToasts(l: ClearListener): () => void {
+  clearers.add(l);
+  return () => { clearers.delete(l); };
+}
+
+/** Removes the toasts on screen (of one severity): a successful save takes the earlier red errors away. */
+export function clearToasts(severity?: ToastMessage['severity']): void {
+  for (const l of clearers) l(severity);
+}
 
 export function onToast(l: Listener): () => void {
   listeners.add(l);

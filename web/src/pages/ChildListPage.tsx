@@ -51,7 +51,7 @@ export default function ChildListPage({ entity, via, titleKey }: { entity: strin
   }, [child, parent, entity, via]);
 
   if (!Number.isInteger(parentId) || parentId < 1 || missing) return <NotFound />;
-  if (schema.status === 'missing') return <NotFound />;
+  if (schema.status === 'missing' || schema.status === 'forbidden') return <NotFound />;
   if (schema.status === 'error') return <p role="alert" className="bo-error-text">{schema.error.message}</p>;
   if (!child || !parent || !def) return <Spinner />;
   const title = parentName ? `${t(titleKey)}: ${parentName}` : t(titleKey);

@@ -6,7 +6,7 @@ import { fetchEntityMeta, type EntityMeta } from '../core/entity-meta.ts';
 import { loc } from '../core/i18n.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
-import { formatCell } from '../renderer/format-value.ts';
+import { formatCell, isNumeric } from '../renderer/format-value.ts';
 
 /** One billing note of the signed-in customer, read-only. */
 export default function CustomerBill() {
@@ -40,7 +40,7 @@ export default function CustomerBill() {
       {row && (
         <dl className="bo-readonly">
           {Object.entries(fields).filter(([, f]) => f.type !== 'lines').map(([name, f]) => (
-            <div key={name}><dt>{loc(f.label, i18n.language)}</dt><dd>{(f.type === 'link' ? String(shown(name, f) ?? '') : formatCell(f, row[name], i18n.language)) || '—'}</dd></div>
+            <div key={name} className={isNumeric(f) ? 'bo-num-item' : undefined}><dt>{loc(f.label, i18n.language)}</dt><dd>{(f.type === 'link' ? String(shown(name, f) ?? '') : formatCell(f, row[name], i18n.language)) || '—'}</dd></div>
           ))}
         </dl>
       )}
@@ -52,8 +52,8 @@ export default function CustomerBill() {
           <div key={name} className="bo-table-wrap">
             <h2 className="bo-section-title">{loc(f.label, i18n.language)}</h2>
             <table className="bo-table">
-              <thead><tr>{cols.map(([c, cf]) => <th key={c} scope="col">{loc(cf.label, i18n.language)}</th>)}</tr></thead>
-              <tbody>{items.map((it, i) => <tr key={i}>{cols.map(([c, cf]) => <td key={c}>{formatCell(cf, it[c], i18n.language)}</td>)}</tr>)}</tbody>
+              <thead><tr>{cols.map(([c, cf]) => <th key={c} scope="col" className={isNumeric(cf) ? 'bo-num-cell' : undefined}>{loc(cf.label, i18n.language)}</th>)}</tr></thead>
+              <tbody>{items.map((it, i) => <tr key={i}>{cols.map(([c, cf]) => <td key={c} className={isNumeric(cf) ? 'bo-num-cell' : undefined}>{formatCell(cf, it[c], i18n.language)}</td>)}</tr>)}</tbody>
             </table>
           </div>
         );

@@ -11,6 +11,7 @@ import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import NotFound from '../ui/NotFound.tsx';
 import { CellValue } from '../renderer/CellValue.tsx';
+import { isNumeric } from '../renderer/format-value.ts';
 import { displayFieldOf } from '../renderer/format-value.ts';
 import { formSections } from '../renderer/form-model.ts';
 
@@ -57,7 +58,7 @@ export default function ViewRecordPage({ entity, mark, titleKey }: { entity: str
     return () => { live = false; };
   }, [meta, recordId, mark, t]);
 
-  if (!Number.isInteger(recordId) || recordId < 1 || schema.status === 'missing' || error?.status === 404) return <NotFound />;
+  if (!Number.isInteger(recordId) || recordId < 1 || schema.status === 'missing' || schema.status === 'forbidden' || error?.status === 404) return <NotFound />;
   if (schema.status === 'error') return <p role="alert" className="bo-error-text">{schema.error.message}</p>;
   if (error) return <p role="alert" className="bo-error-text">{error.message}</p>;
   if (!meta || !row) return <Spinner />;
@@ -89,7 +90,7 @@ export default function ViewRecordPage({ entity, mark, titleKey }: { entity: str
       </PageTitle>
       <article className="bo-view-card">
         <dl className="bo-view-grid">
-          {short.map((n) => <div key={n} data-field={n}><dt>{fieldLabel(t, e.name, n, e.fields[n]!, lang)}</dt><dd>{value(n)}</dd></div>)}
+          {short.map((n) => <div key={n} data-field={n} className={isNumeric(e.fields[n]) ? 'bo-num-item' : undefined}><dt>{fieldLabel(t, e.name, n, e.fields[n]!, lang)}</dt><dd>{value(n)}</dd></div>)}
         </dl>
         {long.map((n) => (
           <div key={n} className="bo-view-long" data-field={n}>

@@ -12,9 +12,10 @@ import { loc } from '../core/i18n.ts';
 import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
 import { readRecord } from '../core/record-api.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
-import { toast } from '../core/toast-bus.ts';
+import { clearToasts, toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
+import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
@@ -102,9 +103,11 @@ export default function EntityForm(props: EntityFormProps) {
   const resolverRef = useRef(resolver);
   resolverRef.current = resolver;
   const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
-  const locked = useMemo(() => new Set(lockedFields ?? []), [lockedFields]);
   const fills = useMemo(() => fillFromMap(entity), [entity]);
   const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
+  // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
+  const stateLock = workflowLock(entity, record);
+  const locked = useMemo(() => new Set([...(lockedFields ?? []), ...stateLock.fields]), [lockedFields, stateLock.key]);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
@@ -187,11 +190,14 @@ export default function EntityForm(props: EntityFormProps) {
     try {
       if (type === 'create') {
         const res = await api.post<{ data: FormValues }>(`/api/${entity.name}`, body);
+        clearToasts('error');
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         leaving.current = true;
         setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
-        if (!modal) {
+        if (singleton) {
+          onSaved?.(res.data, 'create');
+        } else if (!modal) {
           onSaved?.(res.data, 'create');
           navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
         } else {
@@ -203,6 +209,7 @@ export default function EntityForm(props: EntityFormProps) {
         const res = await api.put<{ data: FormValues }>(`/api/${entity.name}/${id}`, { ...body, ...removedLineIds(entity, record, body) });
         setRecord(res.data);
         reset(recordToValues(entity, res.data, resolve));
+        clearToasts('error');
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         onSaved?.(res.data, 'edit');
         if (modal) close();
@@ -210,10 +217,12 @@ export default function EntityForm(props: EntityFormProps) {
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, String(err));
       for (const f of e.fields) if (f.field) setError(f.field as never, { type: f.code, message: f.message });
+      // the latest problem replaces the earlier ones instead of piling up
+      clearToasts('error');
       toast('error', t('common.error'), e.message);
     }
   };
-  const onInvalid = () => toast('error', t('common.error'), t('form.invalid'));
+  const onInvalid = () => { clearToasts('error'); toast('error', t('common.error'), t('form.invalid')); };
   const submit = handleSubmit(onSubmit, onInvalid);
   const submitRef = useRef(submit);
   submitRef.current = submit;
@@ -296,7 +305,7 @@ export default function EntityForm(props: EntityFormProps) {
                     if (!child) return null;
                     return (
                       <div key={name} className="bo-field bo-field-wide" data-field={name}>
-                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity} />
+                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity || locked.has(name)} />
                       </div>
                     );
                   }
@@ -336,8 +345,12 @@ export default function EntityForm(props: EntityFormProps) {
 
   const actions = record && !loadError && (
     <div className="bo-form-actions">
-      {type === 'edit' && !singleton && !readOnlyEntity && (
+      {type === 'edit' && !singleton && !readOnlyEntity && !stateLock.locked && (
         <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={() => setConfirmDelete(true)} />
+      )}
+      {type === 'edit' && (
+        <WorkflowActions entity={entity} record={record} dirty={formState.isDirty && !formState.isSubmitSuccessful}
+          onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} />
       )}
       <span className="bo-toolbar-spacer" />
       <span className="bo-muted bo-shortcuts">{modal ? t('form.shortcuts_modal') : t('form.shortcuts')}</span>

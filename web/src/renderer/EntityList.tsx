@@ -17,6 +17,7 @@ import { PageTitle } from '../ui/PageTitle.tsx';
 import { defaultHidden, listColumns, listFields, type ListColumn } from './list-columns.ts';
 import { ListFilters } from './ListFilters.tsx';
 import { CellValue } from './CellValue.tsx';
+import { isNumeric } from './format-value.ts';
 
 type Row = Record<string, unknown>;
 const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature, rowPaginationFeature });
@@ -79,6 +80,8 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
     cell: (info) => <CellValue field={c.field} value={info.getValue()} lang={lang}
       color={c.colorKey ? ((info.row.original as Row)[c.colorKey] as string | null) || c.defaultColor : undefined} />,
   })), [cols, lang]);
+  // money and quantities line up on the right, headers included
+  const numericIds = useMemo(() => new Set(cols.filter((c) => isNumeric(c.field)).map((c) => c.sortKey)), [cols]);
   const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
   const sorting = useMemo(() => sortToState(view.sort), [view.sort]);
   const total = result?.total ?? 0;
@@ -146,6 +149,9 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           placeholder={t('list.columns')}
           dropdownIcon="pi pi-table"
           className="bo-columns"
+          panelClassName="bo-columns-panel"
+          // tall enough for every column of a schema: the fifth option was cut off at the default height
+          scrollHeight="min(60vh, 420px)"
           display="comma"
         />
         <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label="Refresh" onClick={() => setReload((r) => r + 1)} />
@@ -163,7 +169,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
                 {g.headers.map((h) => {
                   const dir = h.column.getIsSorted();
                   return (
-                    <th key={h.id} scope="col" aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+                    <th key={h.id} scope="col" className={numericIds.has(h.column.id) ? 'bo-num-cell' : undefined} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
                       <button type="button" className="bo-sort" onClick={h.column.getToggleSortingHandler()}>
                         <table.FlexRender header={h} />
                         <i className={`pi ${dir === 'asc' ? 'pi-sort-amount-up-alt' : dir === 'desc' ? 'pi-sort-amount-down' : 'pi-sort-alt bo-sort-idle'}`} aria-hidden="true" />
@@ -179,7 +185,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
               <tr key={row.id} tabIndex={0} className="bo-row-link" onClick={() => open(row.original)}
                 onKeyDown={(e) => { if (e.key === 'Enter') open(row.original); }}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}><table.FlexRender cell={cell} /></td>
+                  <td key={cell.id} className={numericIds.has(cell.column.id) ? 'bo-num-cell' : undefined}><table.FlexRender cell={cell} /></td>
                 ))}
               </tr>
             ))}

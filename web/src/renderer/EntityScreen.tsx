@@ -5,9 +5,11 @@ import { useEntitySchema } from '../core/use-entity-schema.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import NotFound from '../ui/NotFound.tsx';
 import NotAvailableYet from '../ui/NotAvailableYet.tsx';
+import NoAccess from '../ui/NoAccess.tsx';
 
 const EntityList = lazy(() => import('./EntityList.tsx'));
 const EntityForm = lazy(() => import('./EntityForm.tsx'));
+const SingletonForm = lazy(() => import('./SingletonForm.tsx'));
 
 export interface EntityScreenProps {
   entity: string;
@@ -23,12 +25,13 @@ export default function EntityScreen({ entity, mode, titleKey, dynamic }: Entity
   const { id } = useParams();
   const { t } = useTranslation();
   if (state.status === 'loading') return <Spinner />;
+  if (state.status === 'forbidden') return <NoAccess titleKey={dynamic ? undefined : titleKey} />;
   if (state.status === 'missing') return dynamic || !titleKey ? <NotFound /> : <NotAvailableYet titleKey={titleKey} />;
   if (state.status === 'error') return <p role="alert" className="bo-error-text">{t('common.error')}: {state.error.message}</p>;
   const { meta } = state;
   if (dynamic && meta.entity.kind === 'lines') return <NotFound />;
   if (mode === 'list') return <Suspense fallback={<Spinner />}><EntityList key={entity} meta={meta} /></Suspense>;
-  if (mode === 'singleton') return <Suspense fallback={<Spinner />}><EntityForm key="singleton" meta={meta} type="edit" id={1} singleton /></Suspense>;
+  if (mode === 'singleton') return <Suspense fallback={<Spinner />}><SingletonForm key={entity} meta={meta} /></Suspense>;
   const isCreate = !id || id === 'create';
   if (!isCreate && !/^[1-9][0-9]*$/.test(id)) return <NotFound />;
   // schema form.modal: the record opens in an edit box over its list, on create and on edit

@@ -5,6 +5,7 @@ import { fieldLabel } from '../core/labels.ts';
 import { fieldCond, filterKind, withFieldFilter } from './list-columns.ts';
 import { displayFieldOf } from './format-value.ts';
 import { LinkSelect } from './fields/LinkSelect.tsx';
+import { DateInput } from './fields/DateInput.tsx';
 
 export interface ListFiltersProps {
   entity: EntitySchema;
@@ -33,17 +34,17 @@ export function ListFilters({ entity, related, names, filter, onChange }: ListFi
           <div key={name} className={`bo-filter bo-filter-${kind}`}>
             <label htmlFor={id}>{label}</label>
             {kind === 'text' && (
-              <input id={id} className="p-inputtext p-component p-inputtext-sm" value={String(cond._icontains ?? '')} placeholder={t('list.contains')}
+              <input id={id} className="p-inputtext p-component" value={String(cond._icontains ?? '')} placeholder={t('list.contains')}
                 onChange={(e) => set({ _icontains: e.target.value })} />
             )}
             {kind === 'enum' && (
-              <select id={id} className="p-inputtext p-component p-inputtext-sm" value={String(cond._eq ?? '')} onChange={(e) => set({ _eq: e.target.value })}>
+              <select id={id} className="p-inputtext p-component" value={String(cond._eq ?? '')} onChange={(e) => set({ _eq: e.target.value })}>
                 <option value="">{t('common.all')}</option>
                 {field.options!.map((o) => <option key={o.value} value={o.value}>{loc(o.label, lang)}</option>)}
               </select>
             )}
             {kind === 'boolean' && (
-              <select id={id} className="p-inputtext p-component p-inputtext-sm" value={cond._eq === undefined ? '' : String(cond._eq)}
+              <select id={id} className="p-inputtext p-component" value={cond._eq === undefined ? '' : String(cond._eq)}
                 onChange={(e) => set(e.target.value === '' ? null : { _eq: e.target.value === 'true' })}>
                 <option value="">{t('common.all')}</option>
                 <option value="true">{t('common.yes')}</option>
@@ -54,15 +55,24 @@ export function ListFilters({ entity, related, names, filter, onChange }: ListFi
               <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, related[field.entity!])}
                 value={typeof cond._eq === 'number' ? cond._eq : null} onChange={(v) => set(v === null ? null : { _eq: v })} />
             )}
-            {(kind === 'range-number' || kind === 'range-date') && (
+            {kind === 'range-date' && (
               <div className="bo-range">
-                <input id={id} aria-label={`${label} ${t('list.from')}`} className="p-inputtext p-component p-inputtext-sm"
-                  type={kind === 'range-date' ? 'date' : 'number'} value={String(cond._gte ?? '')}
-                  onChange={(e) => set({ ...cond, _gte: kind === 'range-number' && e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
+                <DateInput id={id} lang={lang} ariaLabel={`${label} ${t('list.from')}`} value={String(cond._gte ?? '')}
+                  onChange={(v) => set({ ...cond, _gte: v })} />
                 <span aria-hidden="true">–</span>
-                <input aria-label={`${label} ${t('list.to')}`} className="p-inputtext p-component p-inputtext-sm"
-                  type={kind === 'range-date' ? 'date' : 'number'} value={String(cond._lte ?? '')}
-                  onChange={(e) => set({ ...cond, _lte: kind === 'range-number' && e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
+                <DateInput lang={lang} ariaLabel={`${label} ${t('list.to')}`} value={String(cond._lte ?? '')}
+                  onChange={(v) => set({ ...cond, _lte: v })} />
+              </div>
+            )}
+            {kind === 'range-number' && (
+              <div className="bo-range">
+                <input id={id} aria-label={`${label} ${t('list.from')}`} className="p-inputtext p-component"
+                  type="number" value={String(cond._gte ?? '')}
+                  onChange={(e) => set({ ...cond, _gte: e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
+                <span aria-hidden="true">–</span>
+                <input aria-label={`${label} ${t('list.to')}`} className="p-inputtext p-component"
+                  type="number" value={String(cond._lte ?? '')}
+                  onChange={(e) => set({ ...cond, _lte: e.target.value !== '' ? Number(e.target.value) : e.target.value })} />
               </div>
             )}
           </div>

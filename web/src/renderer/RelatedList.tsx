@@ -11,6 +11,7 @@ import { useEntityList } from '../core/use-entity-list.ts';
 import { useEntitySchema } from '../core/use-entity-schema.ts';
 import { downloadFile, uploadFiles } from '../core/file-api.ts';
 import { CellValue } from './CellValue.tsx';
+import { isNumeric } from './format-value.ts';
 import { columnFor, type ListColumn } from './list-columns.ts';
 import { fileFieldOf, fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { acceptAttr } from './fields/FileField.tsx';
@@ -125,7 +126,7 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
         <table className="bo-table bo-related-table" aria-labelledby={headingId}>
           <thead>
             <tr>
-              {cols.map((c) => <th key={c.name} scope="col">{child ? fieldLabel(t, child.entity.name, c.name, c.field, lang) : c.name}</th>)}
+              {cols.map((c) => <th key={c.name} scope="col" className={isNumeric(c.field) ? 'bo-num-cell' : undefined}>{child ? fieldLabel(t, child.entity.name, c.name, c.field, lang) : c.name}</th>)}
               {fileField && <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('file.download')}</span></th>}
             </tr>
           </thead>
@@ -134,7 +135,7 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
               <tr key={String(row.id)} tabIndex={0} className="bo-row-link" onClick={() => setEditing({ type: 'edit', id: Number(row.id), n: Date.now() })}
                 onKeyDown={(e) => { if (e.key === 'Enter' && e.target === e.currentTarget) setEditing({ type: 'edit', id: Number(row.id), n: Date.now() }); }}>
                 {cols.map((c) => (
-                  <td key={c.name}>
+                  <td key={c.name} className={isNumeric(c.field) ? 'bo-num-cell' : undefined}>
                     <CellValue field={c.field} value={row[c.valueKey]} lang={lang}
                       color={c.colorKey ? (row[c.colorKey] as string | null) || c.defaultColor : undefined} />
                   </td>

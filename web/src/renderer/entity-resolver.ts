@@ -3,6 +3,8 @@ import { toNestErrors } from '@hookform/resolvers';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { createAjv, createEntityValidator, type EntityValidator } from '../../../engine/validation/entity-validator.ts';
 import type { FieldError } from '../../../engine/errors/error-catalogue.ts';
+import { fieldErrorText } from '../../../engine/errors/error-texts.ts';
+import { i18n } from '../core/i18n.ts';
 import { JsonFieldError, valuesToBody, type FormValues, type Resolve } from './form-model.ts';
 
 let ajv: ReturnType<typeof createAjv> | null = null;
@@ -22,7 +24,9 @@ export function validatorFor(entity: EntitySchema, mode: 'create' | 'replace', r
 
 export function toFormErrors(errors: FieldError[]): Record<string, { type: string; message: string }> {
   const flat: Record<string, { type: string; message: string }> = {};
-  for (const e of errors) if (e.field && !flat[e.field]) flat[e.field] = { type: e.code, message: e.message };
+  const lang = i18n.language === 'en' ? 'en' : 'th';
+  // the engine's English words, rendered from the code in the reader's language
+  for (const e of errors) if (e.field && !flat[e.field]) flat[e.field] = { type: e.code, message: fieldErrorText(e, lang) };
   return flat;
 }
 
@@ -35,7 +39,7 @@ export function entityResolver(entity: EntitySchema, type: 'create' | 'edit', re
       body = valuesToBody(entity, values, resolve, '', false, (n) => visible(n, values));
     } catch (err) {
       if (err instanceof JsonFieldError) {
-        return { values: {}, errors: toNestErrors({ [err.field]: { type: 'json', message: 'is not valid JSON' } } as FieldErrors, options) };
+        return { values: {}, errors: toNestErrors({ [err.field]: { type: 'json', message: fieldErrorText({ code: 'json', message: 'is not valid JSON' }, i18n.language === 'en' ? 'en' : 'th') } } as FieldErrors, options) };
       }
       throw err;
     }

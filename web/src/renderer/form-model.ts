@@ -2,6 +2,7 @@ import type { EntitySchema, FieldDef } from '../../../engine/schema/schema-types
 import { parseFilter } from '../../../engine/filter/filter-parser.ts';
 import { evaluateFilter } from '../../../engine/filter/filter-evaluator.ts';
 import type { FilterNode } from '../../../engine/filter/filter-types.ts';
+import { bangkokInputToIso, isoToBangkokInput, nowBangkokInput } from '../core/thai-dates.ts';
 
 export type FormValues = Record<string, unknown>;
 export type Resolve = (name: string) => EntitySchema | undefined;
@@ -36,9 +37,9 @@ export interface DefaultContext {
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-/** A local date-time as the value of an <input type="datetime-local"> (minutes). */
+/** A moment as the form's date-time value: the Bangkok wall clock "YYYY-MM-DDTHH:mm" (minutes). */
 export function localDateTimeInput(d: Date): string {
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}T${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return nowBangkokInput(d);
 }
 
 /** "$NOW" and "$CURRENT_USER" as the form shows them on create (the server resolves them the same way when left out). */
@@ -65,12 +66,7 @@ export function defaultValues(entity: EntitySchema, ctx: DefaultContext = {}): F
 function toInput(field: FieldDef, value: unknown, resolve: Resolve): unknown {
   if (value === null || value === undefined) return emptyValue(field);
   if (field.type === 'json') return JSON.stringify(value, null, 2);
-  if (field.type === 'datetime' && typeof value === 'string') {
-    const d = new Date(value);
-    if (Number.isNaN(d.getTime())) return value;
-    const p = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-  }
+  if (field.type === 'datetime' && typeof value === 'string') return isoToBangkokInput(value);
   if (field.type === 'lines' && Array.isArray(value)) {
     const child = resolve(field.entity!);
     return value.map((row) => (child ? recordToValues(child, row as FormValues, resolve, true) : row));
@@ -107,10 +103,7 @@ function toBodyValue(field: FieldDef, value: unknown, path: string, resolve: Res
       const n = Number(value);
       return Number.isNaN(n) ? value : n;
     }
-    if (field.type === 'datetime') {
-      const d = new Date(value);
-      return Number.isNaN(d.getTime()) ? value : d.toISOString();
-    }
+    if (field.type === 'datetime') return bangkokInputToIso(value);
   }
   return value;
 }

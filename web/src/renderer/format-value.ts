@@ -1,4 +1,5 @@
 import type { EntitySchema, FieldDef } from '../../../engine/schema/schema-types.ts';
+import { formatIsoDate, formatIsoDateTime } from '../core/thai-dates.ts';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 function numberFormat(scale: number): Intl.NumberFormat {
@@ -11,13 +12,15 @@ function numberFormat(scale: number): Intl.NumberFormat {
   return f;
 }
 
+/** Money, decimals and whole numbers: right-aligned in every table and detail card, so digits line up. */
+export function isNumeric(field: FieldDef | undefined): boolean {
+  return !!field && (field.type === 'money' || field.type === 'decimal' || field.type === 'integer');
+}
+
 export function fieldScale(field: FieldDef): number {
   return field.type === 'money' ? 2 : field.type === 'decimal' ? field.scale ?? 0 : 0;
 }
 
-function dateLocale(lang: string): string {
-  return lang === 'en' ? 'en-GB' : 'th-TH';
-}
 
 /** A value as text for a list cell or a read-only view. */
 export function formatCell(field: FieldDef | undefined, value: unknown, lang: string): string {
@@ -31,14 +34,9 @@ export function formatCell(field: FieldDef | undefined, value: unknown, lang: st
       const o = field.options?.find((x) => x.value === value);
       return o ? (lang === 'en' ? o.label.en : o.label.th) : String(value);
     }
-    case 'date': {
-      const d = new Date(`${String(value)}T00:00:00`);
-      return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleDateString(dateLocale(lang), { year: 'numeric', month: 'short', day: 'numeric' });
-    }
-    case 'datetime': {
-      const d = new Date(String(value));
-      return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleString(dateLocale(lang), { dateStyle: 'medium', timeStyle: 'short' });
-    }
+    // one presentation everywhere (core/thai-dates): Buddhist-era years in Thai, Bangkok time
+    case 'date': return formatIsoDate(String(value), lang);
+    case 'datetime': return formatIsoDateTime(String(value), lang);
     case 'json': return JSON.stringify(value);
     default: return String(value);
   }

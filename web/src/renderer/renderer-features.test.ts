@@ -34,8 +34,8 @@ const line: EntitySchema = {
 const resolve = (n: string) => ({ deal, deal_line: line, prospect_priority: priority } as Record<string, EntitySchema>)[n];
 
 describe('renderer features', () => {
-  it('shows "$NOW" and "$CURRENT_USER" prefilled on create', () => {
-    const v = defaultValues(deal, { userId: 7, now: new Date(2026, 10, 21, 9, 5) });
+  it('shows "$NOW" (Bangkok time) and "$CURRENT_USER" prefilled on create', () => {
+    const v = defaultValues(deal, { userId: 7, now: new Date('2026-11-21T09:05:00+07:00') });
     expect(v).toMatchObject({ at: '2026-11-21T09:05', day: '2026-11-21', owner_id: 7 });
   });
 

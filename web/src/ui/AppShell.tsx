@@ -12,6 +12,7 @@ import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { Toaster } from './Toaster.tsx';
 import { signInPathFor } from './use-sign-out.ts';
+import { recordVisit } from '../core/visit-memory.ts';
 
 /** True while any of the start-up data is still loading. */
 export function useAppDataLoading(): boolean {
@@ -27,7 +28,9 @@ export default function AppShell() {
   const expired = useAtomValue(sessionExpiredAtom);
   const { pathname } = useLocation();
   const { t } = useTranslation();
-  const [menuOpen, setMenuOpen] = useState(true);
+  // phones start with the menu closed: it opens over the screen and closes on a choice
+  const narrow = () => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 900px)').matches === true;
+  const [menuOpen, setMenuOpen] = useState(() => !narrow());
   const loadedFor = useRef<string | null>(null);
 
   useEffect(() => {
@@ -36,6 +39,9 @@ export default function AppShell() {
     if (!isSocketOpen()) void connectSocket(session.id_token);
     void loadAppData(session);
   }, [session]);
+
+  // Home's shortcuts: the screens this user opens most (kept in this browser)
+  useEffect(() => { if (session.isAuthenticated) recordVisit(pathname, session.id); }, [pathname, session.isAuthenticated, session.id]);
 
   useEffect(() => {
     if (settings.status === 'error' && settings.error.status !== 401) toast('error', t('common.error'), settings.error.message);
@@ -49,8 +55,9 @@ export default function AppShell() {
       {loading || expired ? (
         <LoadingScreen />
       ) : (
-        <div className={`bo-body ${menuOpen ? '' : 'menu-closed'}`}>
-          {menuOpen && <SideMenu />}
+        <div className={`bo-body ${menuOpen ? 'menu-open' : 'menu-closed'}`}>
+          {menuOpen && <SideMenu onNavigate={() => { if (narrow()) setMenuOpen(false); }} />}
+          {menuOpen && <button type="button" className="bo-menu-backdrop" aria-label={t('common.close')} onClick={() => setMenuOpen(false)} />}
           <main className="bo-main" id="main">
             <Outlet />
           </main>

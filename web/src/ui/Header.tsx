@@ -27,6 +27,8 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
   const showNotification = settings.status === 'loaded' && !hidesNotification(settings.data.is_hide_notification);
   const lang = (i18n.language === 'en' ? 'en' : 'th') as Lang;
   const [panel, setPanel] = useState(false);
+  // phones: the actions fold into one "more" menu so the header never wraps and Logout stays reachable
+  const [more, setMore] = useState(false);
   const closePanel = useCallback(() => setPanel(false), []);
 
   return (
@@ -41,13 +43,6 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
         </a>
       </div>
       <nav className="bo-header-right" aria-label={t('header.menu')}>
-        <div className="bo-lang" role="group" aria-label={t('header.language')}>
-          {(['th', 'en'] as const).map((l) => (
-            <button key={l} type="button" className={l === lang ? 'active' : ''} aria-pressed={l === lang} onClick={() => setLanguage(l)}>
-              {l.toUpperCase()}
-            </button>
-          ))}
-        </div>
         {showNotification && (
           <span className="bo-notify">
             <Button
@@ -62,11 +57,22 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
             {panel && <NotificationPanel onClose={closePanel} />}
           </span>
         )}
+        <Button text severity="secondary" className="bo-header-btn bo-header-more" icon="pi pi-ellipsis-v" aria-label={t('header.more')}
+          aria-expanded={more} aria-controls="bo-header-actions" onClick={() => setMore((m) => !m)} />
+        <div id="bo-header-actions" className={`bo-header-actions ${more ? 'is-open' : ''}`} onClick={(e) => { if ((e.target as HTMLElement).closest('button:not(.bo-lang button)')) setMore(false); }}>
+        <div className="bo-lang" role="group" aria-label={t('header.language')}>
+          {(['th', 'en'] as const).map((l) => (
+            <button key={l} type="button" className={l === lang ? 'active' : ''} aria-pressed={l === lang} onClick={() => setLanguage(l)}>
+              {l.toUpperCase()}
+            </button>
+          ))}
+        </div>
         {!isCustomer(session) && (
-          <Button text severity="secondary" className="bo-header-btn" icon="pi pi-cog" aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />
+          <Button text severity="secondary" className="bo-header-btn bo-setting-btn" icon="pi pi-cog" label={t('header.setting')} aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />
         )}
         <span className="bo-user" title={session.email}>{session.username}</span>
-        <Button severity="secondary" outlined size="small" icon="pi pi-sign-out" label={t('header.logout')} onClick={signOut} />
+        <Button severity="secondary" outlined size="small" icon="pi pi-sign-out" label={t('header.logout')} onClick={signOut} className="bo-logout" />
+        </div>
       </nav>
     </header>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { formatIsoDateTime } from '../core/thai-dates.ts';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +12,7 @@ interface AlertRow { id: number; title: string; due_at: string; message?: string
 const RECENT = 8;
 
 function when(iso: string, lang: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(lang === 'en' ? 'en-GB' : 'th-TH', { dateStyle: 'medium', timeStyle: 'short' });
+  return iso ? formatIsoDateTime(iso, lang) : '';
 }
 
 /** The Notification button's panel: the signed-in user's recent unread alerts (due, not read), each opening /view_alert/{id}. */

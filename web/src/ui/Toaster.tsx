@@ -1,19 +1,47 @@
 import { useEffect, useRef } from 'react';
-import { Toast } from 'primereact/toast';
-import { onToast } from '../core/toast-bus.ts';
+import { Toast, type ToastMessage as PrimeMessage } from 'primereact/toast';
+import { onClearToasts, onToast, type ToastMessage } from '../core/toast-bus.ts';
 import { NOTIFICATION_OFFSET } from '../core/ui-constants.ts';
 
-/** Toasts (3 s, top centre, clear of the form's action bar) and notifications (4.5 s, top right at offset 24). */
+/** At most this many toasts at once: older ones go first, so they never pile up over the page. */
+const MAX_TOASTS = 3;
+
+interface Shown { msg: PrimeMessage; severity: ToastMessage['severity']; key: string; until: number }
+
+/**
+ * Toasts (3 s) sit at the bottom left, above the form's action bar and clear of
+ * the page title and the form controls; notifications (4.5 s) top right at offset 24.
+ * The same message is not shown twice, and a successful save clears earlier errors.
+ */
 export function Toaster() {
   const toastRef = useRef<Toast>(null);
   const noteRef = useRef<Toast>(null);
-  useEffect(() => onToast((m) => {
-    const target = m.channel === 'notification' ? noteRef.current : toastRef.current;
-    target?.show({ severity: m.severity, summary: m.summary, detail: m.detail, life: m.life });
-  }), []);
+  const shown = useRef<Shown[]>([]);
+  useEffect(() => {
+    const offToast = onToast((m) => {
+      if (m.channel === 'notification') {
+        noteRef.current?.show({ severity: m.severity, summary: m.summary, detail: m.detail, life: m.life });
+        return;
+      }
+      const now = Date.now();
+      const key = `${m.severity}|${m.summary}|${m.detail ?? ''}`;
+      shown.current = shown.current.filter((s) => s.until > now);
+      for (const s of shown.current.filter((x) => x.key === key)) toastRef.current?.remove(s.msg);
+      shown.current = shown.current.filter((x) => x.key !== key);
+      while (shown.current.length >= MAX_TOASTS) toastRef.current?.remove(shown.current.shift()!.msg);
+      const msg: PrimeMessage = { severity: m.severity, summary: m.summary, detail: m.detail, life: m.life };
+      shown.current.push({ msg, severity: m.severity, key, until: now + m.life + 500 });
+      toastRef.current?.show(msg);
+    });
+    const offClear = onClearToasts((severity) => {
+      for (const s of shown.current.filter((x) => !severity || x.severity === severity)) toastRef.current?.remove(s.msg);
+      shown.current = shown.current.filter((x) => severity && x.severity !== severity);
+    });
+    return () => { offToast(); offClear(); };
+  }, []);
   return (
     <>
-      <Toast ref={toastRef} position="top-center" />
+      <Toast ref={toastRef} position="bottom-left" className="bo-toasts" />
       <Toast ref={noteRef} position="top-right" style={{ top: NOTIFICATION_OFFSET, right: NOTIFICATION_OFFSET }} />
     </>
   );

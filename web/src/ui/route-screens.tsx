@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { useParams } from 'react-router-dom';
 import type { RouteEntry } from '../core/route-table.ts';
+import { PortalGuard } from '../pages/portal-guard.tsx';
 
 /** Every screen loads lazily (spec section 1); this file only maps route kinds to chunks. */
 const AppShell = lazy(() => import('./AppShell.tsx'));
@@ -14,6 +15,7 @@ const NotFound = lazy(() => import('./NotFound.tsx'));
 const LoadingPage = lazy(() => import('./LoadingPage.tsx'));
 const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
+const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 
 export function ShellLayout() {
   return <AppShell />;
@@ -26,14 +28,15 @@ export function SignInScreen({ entry }: { entry: RouteEntry }) {
 export function RouteScreen({ entry }: { entry: RouteEntry }) {
   switch (entry.kind) {
     case 'home': return <Home />;
-    case 'customerBills': return <CustomerBills />;
-    case 'customerBill': return <CustomerBill />;
+    case 'customerBills': return <PortalGuard><CustomerBills /></PortalGuard>;
+    case 'customerBill': return <PortalGuard><CustomerBill /></PortalGuard>;
     case 'entityList': return <EntityScreen entity={entry.entity!} mode="list" titleKey={entry.titleKey} />;
     case 'entityDetail': return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
     case 'singleton': return <EntityScreen entity={entry.entity!} mode="singleton" titleKey={entry.titleKey} />;
     case 'loading': return <LoadingPage />;
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
+    case 'admin': return <AdminScreen screen={entry.screen!} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
   }
 }

@@ -1,4 +1,6 @@
-import { Controller, type Control } from 'react-hook-form';
+import { useEffect, useMemo, useRef } from 'react';
+import { Controller, useWatch, type Control } from 'react-hook-form';
+import { linkFilterSource } from '../../../../engine/schema/schema-types.ts';
 import { useAtomValue } from 'jotai';
 import { sessionAtom } from '../../core/session-atoms.ts';
 import { InputNumber } from 'primereact/inputnumber';
@@ -9,6 +11,7 @@ import { loc } from '../../core/i18n.ts';
 import { displayFieldOf, fieldScale } from '../format-value.ts';
 import { linkColor } from '../list-columns.ts';
 import { LinkSelect } from './LinkSelect.tsx';
+import { DateInput } from './DateInput.tsx';
 import { FileField } from './FileField.tsx';
 import type { UploadedFile } from '../../core/file-api.ts';
 import type { FormValues } from '../form-model.ts';
@@ -70,10 +73,11 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
           }
           case 'boolean':
             return <Checkbox inputId={id} inputRef={f.ref} checked={!!f.value} onChange={(e) => f.onChange(!!e.checked)} onBlur={f.onBlur} disabled={ro} invalid={invalid} aria-label={ariaLabel} aria-describedby={describedBy} />;
-          case 'date':
-            return <input id={id} type="date" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
-          case 'datetime':
-            return <input id={id} type="datetime-local" className={cls} {...aria} disabled={ro} name={f.name} ref={f.ref} value={String(f.value ?? '')} onChange={f.onChange} onBlur={f.onBlur} />;
+          case 'date': case 'datetime':
+            return (
+              <DateInput id={id} inputRef={f.ref} value={String(f.value ?? '')} onChange={(v) => f.onChange(v)} onBlur={f.onBlur}
+                withTime={field.type === 'datetime'} lang={lang} ariaLabel={ariaLabel} describedBy={describedBy} invalid={invalid} disabled={ro} compact={compact} />
+            );
           case 'enum':
             return (
               <Dropdown
@@ -97,12 +101,13 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
           case 'link': {
             const target = related[field.entity!];
             return (
-              <LinkSelect id={id} entity={field.entity!} displayField={displayFieldOf(field, target)} value={typeof f.value === 'number' ? f.value : null}
+              <LinkField name={name} field={field} control={control} onChange={(v) => f.onChange(v)} value={typeof f.value === 'number' ? f.value : null}
+                render={(filter) => <LinkSelect id={id} filter={filter} entity={field.entity!} displayField={displayFieldOf(field, target)} value={typeof f.value === 'number' ? f.value : null}
                 // the signed-in user ($CURRENT_USER) is named from the session, even without view on the accounts
                 initialLabel={field.default === '$CURRENT_USER' && f.value === session.id && displayFieldOf(field, target) === 'username' ? session.username || undefined : undefined}
                 onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel}
                 colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
-                defaultColor={field.colorField ? linkColor(field, target, null) : undefined} />
+                defaultColor={field.colorField ? linkColor(field, target, null) : undefined} />} />
             );
           }
           case 'file': case 'image':
@@ -122,4 +127,42 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
       }}
     />
   );
+}
+
+/**
+ * A link whose choices depend on other fields (`linkFilter`): watches them, hands
+ * the picker the list filter, and clears a chosen value when a field it depends
+ * on changes to another value (the contact of the previous company).
+ */
+function LinkField({ name, field, control, value, onChange, render }: {
+  name: string; field: FieldDef; control: Control<FormValues>; value: number | null;
+  onChange: (v: number | null) => void; render: (filter: Record<string, unknown> | undefined) => React.ReactNode;
+}) {
+  const prefix = name.includes('.') ? name.slice(0, name.lastIndexOf('.') + 1) : '';
+  const entries = Object.entries(field.linkFilter ?? {});
+  const sourceNames = entries.map(([, v]) => linkFilterSource(v)).filter((s): s is string => s !== null).map((s) => `${prefix}${s}`);
+  const watched = useWatch({ control, name: sourceNames.length ? sourceNames : ['__none__'], disabled: sourceNames.length === 0 }) as unknown[];
+  const key = JSON.stringify(sourceNames.length ? watched : []);
+  const filter = useMemo(() => {
+    if (!entries.length) return undefined;
+    const out: Record<string, unknown> = {};
+    let i = 0;
+    for (const [k, v] of entries) {
+      const src = linkFilterSource(v);
+      const val = src === null ? v : watched[i++];
+      if (val === null || val === undefined || val === '') continue; // nothing chosen yet: no restriction
+      out[k] = { _eq: val };
+    }
+    return Object.keys(out).length ? out : undefined;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  const previous = useRef(key);
+  useEffect(() => {
+    const before = JSON.parse(previous.current) as unknown[];
+    previous.current = key;
+    const hadValue = before.some((v) => v !== null && v !== undefined && v !== '');
+    if (hadValue && key !== JSON.stringify(before) && value !== null) onChange(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return <>{render(filter)}</>;
 }

@@ -7,6 +7,7 @@ import type { EntitySchema } from '../../../../engine/schema/schema-types.ts';
 import { loc } from '../../core/i18n.ts';
 import { defaultValues, type FormValues } from '../form-model.ts';
 import { FieldWidget } from './FieldWidget.tsx';
+import { isNumeric } from '../format-value.ts';
 
 export interface LinesGridProps {
   name: string;
@@ -48,7 +49,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
           <thead>
             <tr>
               <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
-              {cols.map(([n, f]) => <th key={n} scope="col">{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              {cols.map(([n, f]) => <th key={n} scope="col" className={isNumeric(f) ? 'bo-num-cell' : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
               <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
             </tr>
           </thead>

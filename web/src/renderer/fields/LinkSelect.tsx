@@ -19,13 +19,16 @@ export interface LinkSelectProps {
   colorField?: string;
   /** Colour shown when the target row has none (the colour field's default). */
   defaultColor?: string;
+  /** A list filter (the filter grammar) limiting the choices: the schema's linkFilter with the form's values. */
+  filter?: Record<string, unknown>;
 }
 
 type Option = { id: number; label: string; color?: string };
 const ROW = 36;
 
 /** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
-export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor }: LinkSelectProps) {
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter }: LinkSelectProps) {
+  const filterText = filter ? JSON.stringify(filter) : undefined;
   const { t } = useTranslation();
   const listId = useId();
   const [label, setLabel] = useState(initialLabel ?? '');
@@ -57,7 +60,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     const timer = setTimeout(() => {
       setLoading(true);
       api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
-        searchParams: { search: query, fields, limit: 200, sort: displayField },
+        searchParams: { search: query, fields, limit: 200, sort: displayField, filter: filterText },
         signal: ctl.signal,
       }).then((r) => {
         setOptions(r.data.map((row) => ({ id: Number(row.id), label: String(row[displayField] ?? row.id), color: colorOf(row) })));
@@ -66,7 +69,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     }, 200);
     return () => { clearTimeout(timer); ctl.abort(); };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, query, entity, displayField, fields]);
+  }, [open, query, entity, displayField, fields, filterText]);
 
   const virtualizer = useVirtualizer({ count: options.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
 

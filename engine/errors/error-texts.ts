@@ -1,0 +1,165 @@
+/**
+ * The words a person reads for each error, in Thai and English. Server and web
+ * render from here, so an error code or validation keyword says the same thing
+ * in both places. tests/api/error-texts.test.ts fails when a code has no Thai text.
+ *
+ * Templates take `{name}` parameters. A parameter may be plain text/number or a
+ * label object `{ th, en }` (an entity or field label), rendered in the reader's
+ * language. A text may have a `detailed` variant, used only when every
+ * parameter it names is given (the server does not always know the entity).
+ *
+ * To add a text: add the catalogue code (or `CODE.reason`) to ERROR_TEXTS, or a
+ * field-level code to FIELD_TEXTS, with both languages.
+ */
+import type { ErrorCode, FieldError } from './error-catalogue.ts';
+
+export type TextLang = 'th' | 'en';
+export interface Text { th: string; en: string }
+export interface ErrorText extends Text { detailed?: Text }
+export type LabelText = { th: string; en: string };
+export type TextParams = Record<string, string | number | LabelText | null | undefined>;
+
+/** Messages for `error.code`; `CODE.reason` keys are chosen by `params.reason`. */
+export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorText> = {
+  BAD_REQUEST: { th: 'ระบบอ่านคำขอนี้ไม่ได้', en: 'The request could not be read' },
+  VALIDATION_FAILED: { th: 'ข้อมูลบางช่องไม่ถูกต้อง', en: 'Some fields are not valid' },
+  UNKNOWN_FIELD: { th: 'คำขอระบุช่องข้อมูลที่ไม่มีอยู่', en: 'The request names a field that does not exist' },
+  READ_ONLY_FIELD: { th: 'คำขอพยายามแก้ไขช่องข้อมูลที่แก้ไขไม่ได้', en: 'The request tries to write a field that cannot be written' },
+  INVALID_FILTER: { th: 'เงื่อนไขการกรองไม่ถูกต้อง', en: 'The filter is not valid' },
+  INVALID_QUERY: { th: 'เงื่อนไขการค้นหาไม่ถูกต้อง', en: 'The query string is not valid' },
+  UNAUTHORIZED: { th: 'กรุณาเข้าสู่ระบบเพื่อดำเนินการต่อ', en: 'Sign in to continue' },
+  'UNAUTHORIZED.bad_credentials': { th: 'ชื่อผู้ใช้หรือรหัสผ่านไม่ถูกต้อง', en: 'Incorrect username or password' },
+  'UNAUTHORIZED.expired': { th: 'เซสชันหมดอายุ กรุณาเข้าสู่ระบบใหม่', en: 'Your session has expired; sign in again' },
+  'UNAUTHORIZED.ended': { th: 'เซสชันนี้สิ้นสุดแล้ว กรุณาเข้าสู่ระบบใหม่', en: 'This session has ended; sign in again' },
+  FORBIDDEN: { th: 'คุณไม่มีสิทธิ์ทำรายการนี้', en: 'You do not have permission to do this' },
+  FIELD_FORBIDDEN: { th: 'คุณไม่มีสิทธิ์อ่านหรือแก้ไขช่องข้อมูลนี้', en: 'You may not read or write that field' },
+  NOT_FOUND: {
+    th: 'ไม่พบข้อมูลที่ต้องการ', en: 'Not found',
+    detailed: { th: 'ไม่พบ{entity} {id} หรือคุณไม่มีสิทธิ์ดู', en: '{entity} {id} does not exist or you cannot see it' },
+  },
+  'NOT_FOUND.customer_page': { th: 'ไม่มีหน้าลูกค้านี้', en: 'There is no such customer page' },
+  METHOD_NOT_ALLOWED: { th: 'ทำรายการนี้ที่นี่ไม่ได้', en: 'This action is not available here' },
+  CONFLICT: {
+    th: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว', en: 'The value is already used by another record',
+    detailed: { th: 'มี{entity}อื่นใช้{fields}นี้แล้ว', en: 'Another {entity} already has this {fields}' },
+  },
+  IN_USE: {
+    th: 'ข้อมูลนี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้', en: 'The record is still used by other records',
+    detailed: { th: '{entity}นี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้ ให้ยกเลิกการใช้งานหรือลบข้อมูลที่อ้างถึงก่อน', en: 'This {entity} is still used by other records, so it cannot be removed; archive it or remove those records first' },
+  },
+  INVALID_TRANSITION: { th: 'ทำรายการนี้กับเอกสารในสถานะปัจจุบันไม่ได้', en: 'This action cannot be taken in the record\'s current state' },
+  OVER_PROCESSED: { th: 'จำนวนเกินกว่าที่เหลืออยู่ในเอกสารต้นทาง', en: 'More than what is left of the source document' },
+  DOCUMENT_LOCKED: { th: 'เอกสารนี้ผ่านรายการแล้ว แก้ไขไม่ได้ ให้ยกเลิกแล้วทำฉบับแก้ไขแทน', en: 'The record is posted and can no longer be changed; cancel it and amend' },
+  BACKUP_INVALID: { th: 'ไฟล์สำรองข้อมูลเสียหายหรือไม่ใช่ไฟล์สำรองของระบบนี้', en: 'The backup file is damaged or is not a backup of this product' },
+  BACKUP_TOO_NEW: { th: 'ไฟล์สำรองข้อมูลมาจากระบบรุ่นใหม่กว่า จึงกู้คืนไม่ได้', en: 'The backup comes from a newer version of the product and cannot be restored' },
+  WRITES_PAUSED: { th: 'ระบบกำลังกู้คืนข้อมูล งดบันทึกชั่วคราว กรุณาลองใหม่อีกสักครู่', en: 'A restore is running and writes are paused; try again shortly' },
+  PAYLOAD_TOO_LARGE: { th: 'ข้อมูลที่ส่งมีขนาดใหญ่เกินไป', en: 'The request is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { th: 'ไม่รองรับรูปแบบข้อมูลหรือไฟล์ที่ส่งมา', en: 'The request body must be JSON' },
+  RATE_LIMITED: {
+    th: 'พยายามหลายครั้งเกินไป กรุณารอสักครู่แล้วลองใหม่', en: 'Too many attempts; wait and try again',
+    detailed: { th: 'เข้าสู่ระบบไม่สำเร็จหลายครั้งเกินไป กรุณาลองใหม่ในอีก {minutes} นาที', en: 'Too many failed sign-in attempts; try again in {minutes} minute(s)' },
+  },
+  // not an API answer: the browser got no response at all. The spec fixes these words in every language.
+  NO_RESPONSE: { th: 'Cannot connect to the server', en: 'Cannot connect to the server' },
+  INTERNAL_ERROR: { th: 'เกิดข้อผิดพลาดที่เซิร์ฟเวอร์ ระบบยังไม่ได้บันทึกการเปลี่ยนแปลง', en: 'Something went wrong on the server; the change was not saved' },
+};
+
+/**
+ * Messages for `details.fields[].code` (validation keywords and the server's own
+ * field checks). They read under the field's label, so they do not repeat it.
+ */
+export const FIELD_TEXTS: Record<string, ErrorText> = {
+  required: { th: 'กรุณากรอกข้อมูลช่องนี้', en: 'is required' },
+  maxLength: { th: 'ต้องยาวไม่เกิน {limit} ตัวอักษร', en: 'must be at most {limit} characters' },
+  minLength: { th: 'ต้องยาวอย่างน้อย {limit} ตัวอักษร', en: 'must be at least {limit} characters' },
+  minimum: { th: 'ต้องไม่น้อยกว่า {limit}', en: 'must be at least {limit}' },
+  maximum: { th: 'ต้องไม่เกิน {limit}', en: 'must be at most {limit}' },
+  pattern: { th: 'รูปแบบไม่ถูกต้อง', en: 'is not in the expected format' },
+  enum: { th: 'ต้องเป็นค่าใดค่าหนึ่งต่อไปนี้: {allowed}', en: 'must be one of: {allowed}' },
+  'x-scale': { th: 'ทศนิยมได้ไม่เกิน {limit} ตำแหน่ง', en: 'must have at most {limit} decimal places' },
+  maxItems: { th: 'มีได้ไม่เกิน {limit} รายการ', en: 'must have at most {limit} lines' },
+  unknown_field: { th: 'ไม่ใช่ช่องข้อมูลของรายการนี้', en: 'is not a field of this record' },
+  read_only: { th: 'แก้ไขช่องนี้ไม่ได้', en: 'cannot be written' },
+  nul: { th: 'มีอักขระที่ไม่อนุญาต (NUL)', en: 'must not contain the NUL character' },
+  type: { th: 'ชนิดข้อมูลไม่ถูกต้อง', en: 'has the wrong type' },
+  'type.string': { th: 'ต้องเป็นข้อความ', en: 'must be text' },
+  'type.integer': { th: 'ต้องเป็นจำนวนเต็ม', en: 'must be a whole number' },
+  'type.number': { th: 'ต้องเป็นตัวเลข', en: 'must be a number' },
+  'type.boolean': { th: 'ต้องเป็นใช่หรือไม่ใช่', en: 'must be true or false' },
+  'type.array': { th: 'ต้องเป็นรายการ', en: 'must be a list' },
+  'type.object': { th: 'ต้องเป็นออบเจ็กต์ JSON', en: 'must be an object' },
+  email: { th: 'อีเมลไม่ถูกต้อง', en: 'is not a valid email' },
+  uri: { th: 'URL ไม่ถูกต้อง', en: 'is not a valid URL' },
+  date: { th: 'วันที่ไม่ถูกต้อง (ต้องเป็นวันที่มีจริง ปี ค.ศ. 1000 ถึง 9999)', en: 'is not a valid date (YYYY-MM-DD, a real day in the years 1000 to 9999)' },
+  'date-time': { th: 'วันที่และเวลาไม่ถูกต้อง', en: 'is not a valid date and time (ISO 8601, years 1000 to 9999)' },
+  'thai-tax-id': { th: 'เลขประจำตัวผู้เสียภาษีไม่ถูกต้อง (13 หลัก และหลักตรวจสอบต้องถูกต้อง)', en: 'is not a valid Thai tax ID (13 digits with a correct check digit)' },
+  format: { th: 'รูปแบบไม่ถูกต้อง', en: 'is not in the expected format' },
+  json: { th: 'JSON ไม่ถูกต้อง', en: 'is not valid JSON' },
+  unique: { th: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว', en: 'is already used by another record' },
+  link: { th: 'ไม่พบข้อมูลที่เลือก หรือข้อมูลถูกยกเลิกแล้ว', en: 'points to a record that does not exist' },
+  link_filter: {
+    th: 'ข้อมูลที่เลือกไม่ตรงกับ{other}ที่เลือกไว้', en: 'does not belong to the chosen {other}',
+  },
+  line: { th: 'รายการนี้ไม่ได้อยู่ในเอกสารนี้', en: 'does not belong to this record' },
+  file: { th: 'ไม่ใช่ไฟล์ที่คุณอัปโหลดหรือมีสิทธิ์ดู กรุณาอัปโหลดก่อน', en: 'is not a file you uploaded or may see; upload it first' },
+  password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
+  invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },
+  forbidden: { th: 'คุณไม่มีสิทธิ์แก้ไขช่องนี้', en: 'you may not change this field' },
+  locked: { th: 'แก้ไขไม่ได้เมื่อเอกสารผ่านรายการแล้ว', en: 'cannot be changed once the document is posted' },
+  source: { th: 'เอกสารต้นทางของรายการนี้ไม่ถูกต้อง', en: 'has a source document that does not fit' },
+  'x-json': { th: 'ข้อมูล JSON ซ้อนกันลึกหรือใหญ่เกินไป', en: 'is too large or too deeply nested' },
+};
+
+function pick(v: TextParams[string], lang: TextLang): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'object') return (lang === 'en' ? v.en : v.th) || v.th || v.en || null;
+  return String(v);
+}
+
+/** Fills `{name}` placeholders; null when a placeholder has no value. */
+function fill(template: string, params: TextParams, lang: TextLang): string | null {
+  let missing = false;
+  const out = template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const v = pick(params[k], lang);
+    if (v === null) missing = true;
+    return v ?? '';
+  });
+  return missing ? null : out;
+}
+
+function render(t: ErrorText, params: TextParams, lang: TextLang): string {
+  if (t.detailed) {
+    const d = fill(t.detailed[lang], params, lang);
+    if (d !== null) return d;
+  }
+  return fill(t[lang], params, lang) ?? t[lang].replace(/\{\w+\}/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The text of an error code (and `params.reason`), or null when the code is unknown. */
+export function errorText(code: string, params: TextParams | undefined, lang: TextLang): string | null {
+  const p = params ?? {};
+  const reason = typeof p.reason === 'string' ? ERROR_TEXTS[`${code}.${p.reason}`] : undefined;
+  const t = reason ?? ERROR_TEXTS[code];
+  return t ? render(t, p, lang) : null;
+}
+
+/** The text of one field problem; falls back to the message it came with. */
+export function fieldErrorText(e: Pick<FieldError, 'code' | 'message' | 'params'>, lang: TextLang): string {
+  const p = e.params ?? {};
+  const key = e.code === 'type' && typeof p.type === 'string' && FIELD_TEXTS[`type.${p.type}`] ? `type.${p.type}` : e.code;
+  const t = FIELD_TEXTS[key];
+  return t ? render(t, p, lang) : e.message;
+}
+
+/** Each field problem with its message in `lang`. */
+export function localizeFieldErrors(errors: FieldError[], lang: TextLang): FieldError[] {
+  return errors.map((e) => ({ ...e, message: fieldErrorText(e, lang) }));
+}
+
+/** th when the header's first language is Thai, en when English, else null (keep the server's English). */
+export function languageOf(acceptLanguage: string | undefined): TextLang | null {
+  const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
+  if (first.startsWith('th')) return 'th';
+  if (first.startsWith('en')) return 'en';
+  return null;
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { contextOf } from '../auth/authenticator.ts';
+import { flagsFor } from '../auth/permission-policy.ts';
+import { principalOf } from '../auth/principal.ts';
+import { menuGroups } from '../session/language-content.ts';
+import { AppError } from '../errors/app-error.ts';
+
+/** Menu keys that are screens rather than entities, so a role can grant them too. */
+const SCREEN_KEYS: { group: string; key: string; label: { th: string; en: string } }[] = [
+  { group: 'admin', key: 'system_log', label: { th: 'บันทึกระบบ', en: 'System log' } },
+  { group: 'admin', key: 'db_manage', label: { th: 'จัดการฐานข้อมูล', en: 'Database management' } },
+];
+
+/**
+ * GET /api/role_matrix/menu_keys: every menu key a role_detail can name,
+ * grouped like the menu, for the role editor's matrix (needs view on user_role).
+ */
+export function registerMenuKeysRoute(app: FastifyInstance, registry: SchemaRegistry): void {
+  app.get('/api/role_matrix/menu_keys', async (request) => {
+    const p = principalOf(contextOf(request));
+    if (p && !flagsFor(p, 'user_role').view) throw new AppError('FORBIDDEN', 'Your role may not view user roles');
+    const labels = menuGroups();
+    const groups = new Map<string, { key: string; label: { th: string; en: string }; items: { key: string; label: { th: string; en: string } }[] }>();
+    const add = (group: string, key: string, label: { th: string; en: string }) => {
+      const g = groups.get(group) ?? { key: group, label: labels[group] ?? { th: group, en: group }, items: [] };
+      if (!g.items.some((i) => i.key === key)) g.items.push({ key, label });
+      groups.set(group, g);
+    };
+    for (const e of registry.all()) {
+      if (e.kind === 'lines' || !e.menuGroup) continue;
+      add(e.menuGroup, e.menuKey ?? e.name, e.labelPlural ?? e.label);
+    }
+    for (const s of SCREEN_KEYS) add(s.group, s.key, s.label);
+    return { success: true, data: [...groups.values()] };
+  });
+}

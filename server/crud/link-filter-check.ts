@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { fieldOf, linkFilterSource } from '../../engine/schema/schema-types.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import { toDb } from '../db/field-codec.ts';
+import { AppError } from '../errors/app-error.ts';
+import { describeErrors } from './record-values.ts';
+import type { Lookup } from './link-values.ts';
+
+type Row = Record<string, unknown>;
+
+const empty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * Links with a `linkFilter` (a prospect's contact must belong to its company)
+ * must point at a row that matches it, as the form's picker offers. Checked
+ * when the link or a field it depends on changes, so older rows stay editable.
+ * `row` is the record as it will be stored; `before` the stored one on updates.
+ */
+export async function checkLinkFilters(trx: Kysely<any>, lookup: Lookup, entity: EntitySchema, row: Row, before: Row | null = null): Promise<void> {
+  const errors: FieldError[] = [];
+  const check = async (e: EntitySchema, r: Row, old: Row | null, prefix: string) => {
+    for (const [name, f] of Object.entries(e.fields)) {
+      if (f.type !== 'link' || !f.linkFilter || empty(r[name])) continue;
+      const sources = Object.values(f.linkFilter).map(linkFilterSource).filter((s): s is string => s !== null);
+      if (old && [name, ...sources].every((n) => old[n] === r[n])) continue;
+      const target = lookup(f.entity!);
+      let q = trx.selectFrom(target.name).select('id').where('id', '=', Number(r[name]));
+      let other: string | null = null;
+      for (const [key, v] of Object.entries(f.linkFilter)) {
+        const src = linkFilterSource(v);
+        const value = src === null ? v : r[src];
+        if (empty(value)) continue; // nothing chosen yet: no restriction
+        if (src !== null) other ??= src;
+        const tf = fieldOf(target, key);
+        q = q.where(key, '=', tf ? toDb(tf, value) as never : value as never);
+      }
+      if (!(await q.executeTakeFirst())) {
+        const label = other ? e.fields[other]?.label : undefined;
+        errors.push({
+          field: `${prefix}${name}`, code: 'link_filter',
+          message: `does not belong to the chosen ${other ?? 'record'} (${target.name} ${String(r[name])})`,
+          ...(label ? { params: { other: label } } : {}),
+        });
+      }
+    }
+  };
+  await check(entity, row, before, '');
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.type !== 'lines' || !Array.isArray(row[name])) continue;
+    const child = lookup(f.entity!);
+    const stored = Array.isArray(before?.[name]) ? (before![name] as Row[]) : [];
+    for (const [i, line] of (row[name] as Row[]).entries()) {
+      // a kept line is compared with its stored self; a new line is checked in full
+      const old = line.id !== undefined ? stored.find((s) => s.id === line.id) ?? null : null;
+      await check(child, line, old, `${name}.${i}.`);
+    }
+  }
+  if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
+}

@@ -1,0 +1,103 @@
+import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
+import { doneOf } from './document-progress.ts';
+import { linesOf, scaled, unscaled } from './document-posting.ts';
+
+type Row = Record<string, unknown>;
+const MAX_SOURCES = 50;
+
+export interface CreateFromBody {
+  ids?: unknown;
+  lines?: unknown;
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `${field}: ${message}`, { fields: [{ field, code: 'type', message }] });
+}
+
+/** The source declaration of `target` for `source`, or 404 when the target is not made from it. */
+export function sourceSpec(target: EntitySchema, source: string): DocumentSource {
+  const spec = target.document?.from?.find((f) => f.source === source);
+  if (!spec) throw new AppError('NOT_FOUND', `A ${target.label.en} cannot be created from ${source}`);
+  return spec;
+}
+
+function parseBody(body: CreateFromBody | null): { ids: number[]; lines: Map<number, number> | null } {
+  const ids = body?.ids;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_SOURCES) throw invalid('ids', `must be a list of 1 to ${MAX_SOURCES} document ids`);
+  const parsed = ids.map((v) => (typeof v === 'number' || typeof v === 'string' ? parseRecordId(String(v)) : null));
+  if (parsed.some((v) => v === null)) throw invalid('ids', 'must hold positive whole numbers');
+  if (body?.lines === undefined) return { ids: [...new Set(parsed as number[])], lines: null };
+  if (!Array.isArray(body.lines) || body.lines.length > 1000) throw invalid('lines', 'must be a list of at most 1000 {source_line_id, qty}');
+  const lines = new Map<number, number>();
+  body.lines.forEach((l: unknown, i) => {
+    const r = l as { source_line_id?: unknown; qty?: unknown } | null;
+    const id = parseRecordId(String(r?.source_line_id ?? ''));
+    const qty = typeof r?.qty === 'string' ? Number(r.qty) : r?.qty;
+    if (id === null) throw invalid(`lines.${i}.source_line_id`, 'must be the id of a line of the source documents');
+    if (typeof qty !== 'number' || !Number.isFinite(qty) || qty <= 0) throw invalid(`lines.${i}.qty`, 'must be a number above 0');
+    lines.set(id, qty);
+  });
+  return { ids: [...new Set(parsed as number[])], lines };
+}
+
+/**
+ * Builds a new document from one or more source documents, carrying what is
+ * still open on their lines (or the quantities asked for), and creates it
+ * through the ordinary create path: the caller's rights, validation, numbering
+ * and audit all apply. Posting it later counts the quantities for good.
+ */
+export async function createFrom(service: EntityService, targetName: string, sourceName: string, body: CreateFromBody | null, ctx: RequestContext): Promise<Row> {
+  const target = service.entity(targetName);
+  const spec = sourceSpec(target, sourceName);
+  const source = service.entity(sourceName);
+  const { ids, lines: asked } = parseBody(body);
+  const measure = spec.measure ?? 'qty';
+  const srcLines = linesOf(service, source);
+  const tgtLines = linesOf(service, target);
+  const docs = [];
+  for (const id of ids) docs.push(await service.get(sourceName, id, ctx));
+  const header: Row = {};
+  for (const doc of docs) {
+    const state = String(doc[source.workflow!.field]);
+    const no = String(doc[source.titleField] ?? doc.id);
+    if (![...spec.states, spec.partial, spec.complete].includes(state)) {
+      throw new AppError('INVALID_TRANSITION', `${source.label.en} ${no} is ${state}; a ${target.label.en} is made only from ${[...spec.states, spec.partial].filter(Boolean).join(' or ')} ones`, { source: no, state });
+    }
+    for (const h of spec.header ?? []) {
+      if (h in header && JSON.stringify(header[h]) !== JSON.stringify(doc[h] ?? null)) {
+        throw new AppError('VALIDATION_FAILED', `ids: ${source.labelPlural?.en ?? source.label.en} with different ${h} cannot go into one ${target.label.en}`, { fields: [{ field: 'ids', code: 'source', message: `the documents have different ${h}` }] });
+      }
+      header[h] = doc[h] ?? null;
+    }
+  }
+  const all = docs.flatMap((d) => (d[srcLines.field] as Row[]).map((l) => ({ doc: d, line: l })));
+  if (asked) {
+    const known = new Set(all.map((x) => Number(x.line.id)));
+    const foreign = [...asked.keys()].filter((id) => !known.has(id));
+    if (foreign.length) throw invalid('lines', `lines ${foreign.join(', ')} are not lines of the chosen documents`);
+  }
+  const done = await doneOf(service.db.kysely, source.name, target.name, all.map((x) => Number(x.line.id)));
+  const out: Row[] = [];
+  for (const { doc, line } of all) {
+    const id = Number(line.id);
+    if (asked && !asked.has(id)) continue;
+    const left = scaled(srcLines.entity, measure, line[measure]) - (done.get(id) ?? 0);
+    const want = asked ? scaled(tgtLines.entity, measure, asked.get(id)) : left;
+    if (want > left) {
+      throw new AppError('OVER_PROCESSED', `line ${line.line_no} of ${source.label.en} ${doc[source.titleField]} has only ${unscaled(srcLines.entity, measure, left)} ${measure} left, not ${asked!.get(id)}`, {
+        source_line_id: id, remaining: unscaled(srcLines.entity, measure, left), asked: asked!.get(id),
+      });
+    }
+    if (want <= 0) continue;
+    const copy: Row = { source_line_id: id, [measure]: unscaled(tgtLines.entity, measure, want) };
+    for (const f of spec.lineFields ?? []) if (f !== measure) copy[f] = line[f] ?? null;
+    if ((target.document?.from?.length ?? 0) > 1) copy.source_entity = source.name;
+    out.push(copy);
+  }
+  if (!out.length) throw new AppError('OVER_PROCESSED', `Nothing is left to take into a ${target.label.en}: every line of the chosen ${source.labelPlural?.en ?? source.label.en} is fully processed`);
+  return service.create(targetName, { ...header, [tgtLines.field]: out }, ctx);
+}

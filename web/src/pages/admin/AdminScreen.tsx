@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { Spinner } from '../../ui/Spinner.tsx';
+import NotFound from '../../ui/NotFound.tsx';
+import './admin-i18n.ts';
+import './admin.css';
+
+/** The admin, account and utility screens, each its own lazily loaded chunk. */
+const SCREENS = {
+  role: lazy(() => import('./RoleEditor.tsx')),
+  userType: lazy(() => import('./UserTypeEditor.tsx')),
+  userAccount: lazy(() => import('./UserAccountEditor.tsx')),
+  accountEdit: lazy(() => import('./AccountEdit.tsx')),
+  logDays: lazy(() => import('./SystemLogDays.tsx')),
+  logDay: lazy(() => import('./SystemLogDay.tsx')),
+  logEntry: lazy(() => import('./SystemLogEntry.tsx')),
+  dbManage: lazy(() => import('./DbManage.tsx')),
+  testUpload: lazy(() => import('./TestUpload.tsx')),
+  testSocket: lazy(() => import('./TestComSocket.tsx')),
+  testSerial: lazy(() => import('./TestComSerial.tsx')),
+} as const;
+
+export default function AdminScreen({ screen }: { screen: string }) {
+  const Screen = SCREENS[screen as keyof typeof SCREENS];
+  if (!Screen) return <NotFound />;
+  return <Suspense fallback={<Spinner />}><Screen /></Suspense>;
+}

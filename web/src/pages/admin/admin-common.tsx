@@ -1,0 +1,65 @@
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../core/http-client.ts';
+import { appStore } from '../../core/app-store.ts';
+import { sessionAtom } from '../../core/session-atoms.ts';
+import { CANNOT_CONNECT } from '../../core/api-error.ts';
+import './admin-i18n.ts';
+import './admin.css';
+
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** The server's refusal, shown in full where the person acted (not only a passing toast). */
+export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  const status = error instanceof ApiError ? error.status : 0;
+  const heading = title ?? (status === 403 ? t('admin.refused') : t('common.error'));
+  const fields = error instanceof ApiError ? error.fields : [];
+  return (
+    <div className="bo-admin-error" role="alert">
+      <strong>{heading}</strong>
+      <span>{errorText(error)}</span>
+      {fields.length > 0 && <ul>{fields.map((f) => <li key={f.field}>{f.field}: {f.message}</li>)}</ul>}
+    </div>
+  );
+}
+
+/** A GET that answers a file: fetched with the token, saved through a temporary link. */
+export async function downloadBlob(url: string, fallbackName: string): Promise<void> {
+  const token = appStore.get(sessionAtom).id_token;
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'x-access-token': token } })
+    .catch(() => { throw new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE'); });
+  if (!res.ok) {
+    let message = `HTTP ${res.status}`;
+    try { message = ((await res.json()) as { error?: { message?: string } }).error?.message ?? message; } catch { /* not JSON */ }
+    throw new ApiError(res.status, message);
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const blob = await res.blob();
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+export function formatDateTime(iso: string | null | undefined, lang: string): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(lang === 'en' ? 'en-GB' : 'th-TH', { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export function formatDate(date: string, lang: string): string {
+  const d = new Date(`${date}T00:00:00`);
+  if (Number.isNaN(d.getTime())) return date;
+  return d.toLocaleDateString(lang === 'en' ? 'en-GB' : 'th-TH', { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
+}

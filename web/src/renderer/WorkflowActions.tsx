@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { Button } from 'primereact/button';
+import type { EntitySchema, WorkflowTransition } from '../../../engine/schema/schema-types.ts';
+import { api } from '../core/http-client.ts';
+import { ApiError } from '../core/api-error.ts';
+import { toast } from '../core/toast-bus.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+
+type Row = Record<string, unknown>;
+
+export interface WorkflowActionsProps {
+  entity: EntitySchema;
+  record: Row;
+  /** The record as the action left it. */
+  onChanged: (record: Row) => void;
+  /** True while the form has unsaved changes: an action would act on the stored record, not on what is typed. */
+  dirty: boolean;
+}
+
+/**
+ * Which fields the record's workflow keeps the user from changing: the status
+ * always (it moves through actions), and in a locked state every field but the
+ * state's editable ones. The server enforces the same.
+ */
+export function workflowLock(entity: EntitySchema, record: Row | null): { locked: boolean; fields: string[]; key: string } {
+  const w = entity.workflow;
+  if (!w) return { locked: false, fields: [], key: '' };
+  const state = w.states.find((s) => s.value === record?.[w.field]);
+  if (!state?.locked) return { locked: false, fields: [w.field], key: w.field };
+  const fields = Object.keys(entity.fields).filter((f) => !(state.editable ?? []).includes(f));
+  return { locked: true, fields, key: `${state.value}` };
+}
+
+/** Actions that end the document's life ask first, with the spec's confirm dialog. */
+const ASKS_FIRST = /cancel|void|reject/;
+
+/**
+ * The buttons of a record's workflow: the declared actions its current state
+ * allows (the server checks the same), and "amend" for a cancelled document.
+ */
+export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowActionsProps) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<WorkflowTransition | null>(null);
+  const w = entity.workflow;
+  if (!w || record.id === undefined) return null;
+  const lang = i18n.language === 'en' ? 'en' : 'th';
+  const state = String(record[w.field] ?? '');
+  const possible = w.transitions.filter((tr) => tr.from.includes(state));
+  const cancelled = entity.document && entity.fields.amended_from && w.transitions.find((tr) => tr.action === (entity.document!.cancelAction ?? 'cancel'))?.to === state;
+
+  const run = async (tr: WorkflowTransition) => {
+    setAsking(null);
+    setBusy(tr.action);
+    try {
+      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, {});
+      toast('success', tr.label[lang], String(record[entity.titleField] ?? ''));
+      onChanged(res.data);
+    } catch (err) {
+      toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const amend = async () => {
+    setBusy('amend');
+    try {
+      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/amend`, {});
+      toast('success', t('document.amended'), String(res.data[entity.titleField] ?? ''));
+      navigate(`/${entity.name}/${String(res.data.id)}`);
+    } catch (err) {
+      toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      {possible.map((tr) => (
+        <Button key={tr.action} type="button" label={tr.label[lang]} outlined severity={ASKS_FIRST.test(tr.action) ? 'danger' : undefined}
+          disabled={dirty || busy !== null} loading={busy === tr.action} title={dirty ? t('document.save_first') : undefined}
+          onClick={() => (ASKS_FIRST.test(tr.action) ? setAsking(tr) : void run(tr))} />
+      ))}
+      {cancelled && <Button type="button" icon="pi pi-copy" label={t('document.amend')} outlined disabled={busy !== null} loading={busy === 'amend'} onClick={() => void amend()} />}
+      <ConfirmDialog
+        visible={asking !== null}
+        header={asking?.label[lang]}
+        message={`${asking?.label[lang] ?? ''} ${String(record[entity.titleField] ?? '')}?`}
+        confirmLabel={asking?.label[lang].toUpperCase()}
+        busy={busy !== null}
+        onConfirm={() => asking && void run(asking)}
+        onCancel={() => setAsking(null)}
+      />
+    </>
+  );
+}
