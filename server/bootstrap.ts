@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { appendFileSync, chmodSync, mkdirSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { readSchemaDir } from './schema-files.ts';
@@ -69,7 +70,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
       logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
-    if (admin.created) log(admin.password ? `created the admin account; its password (shown only now): ${admin.password}` : 'created the admin account with ADMIN_PASSWORD');
+    if (admin.created) log(admin.password ? `created the admin account; its generated password is in ${keepPassword(config.dataDir, 'admin', admin.password)}` : 'created the admin account with ADMIN_PASSWORD');
     // every singleton (site settings) has its one row, so its screen opens on a fresh start
     await ensureSingletonRows(built.service, registry, log);
     let seeded: Record<string, number> | null = null;
@@ -78,13 +79,25 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
       const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
       await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
       log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
-      if (accounts.generatedPassword) log(`demo account password (shown only now): ${accounts.generatedPassword}`);
+      if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);
     }
     return { ...built, db, registry, sync, seeded };
   } catch (err) {
     await db.close();
     throw err;
   }
+}
+
+/**
+ * A generated password goes to a file only this user can read, never into the log
+ * (logs are shipped and kept); the log line says where it is.
+ */
+function keepPassword(dataDir: string, who: string, password: string): string {
+  const file = join(dataDir, 'initial-passwords.txt');
+  mkdirSync(dataDir, { recursive: true });
+  appendFileSync(file, `${who}: ${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return `${file} (readable by this user only; delete it once noted)`;
 }
 
 async function stateValue(db: Database, key: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 
 /**
  * What never reaches a log line. Fastify's request serializer logs method,
@@ -35,13 +35,13 @@ export function genReqId(req: IncomingMessage): string {
 }
 
 /** Fastify's options for logging, request ids and shutdown; the logger from what buildApp was given (options, a ready logger, or nothing). */
-export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging' | 'return503OnClosing' | 'forceCloseConnections'> {
+export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'logController' | 'return503OnClosing' | 'forceCloseConnections'> {
   // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two;
   // during a shutdown, requests on connections already open are still served (and their connection then
   // closed, server/ops/ops-routes.ts) rather than refused with 503
   // closed (server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
   // period there too, not at once: a connection accepted a moment ago may not have sent its request yet
-  const base = { genReqId, requestIdHeader: false as const, disableRequestLogging: true, return503OnClosing: false, forceCloseConnections: false };
+  const base = { genReqId, requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: false, forceCloseConnections: false };
   if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
   if (logger && typeof logger === 'object') return { ...base, logger: { ...logger, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } as never };
   return { ...base, logger: logger ?? false } as never;

@@ -16,8 +16,8 @@
  * log goes to /dev/null, so its cost is measured but not the disk's).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +39,12 @@ const JWT_SECRET = randomBytes(32).toString('hex');
 const log = (m: string) => console.log(`[load] ${m}`);
 
 interface Instance { url: string; child: ChildProcess }
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+}
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -110,7 +116,7 @@ async function fixture(url: string): Promise<Fixture> {
 }
 
 interface KindStats { n: number; errors: number; lat: number[] }
-interface Run { rps: number; errors: number; non2xx: number; timeouts: number; kinds: Record<Kind, KindStats>; requests: number }
+interface Run { rps: number; errors: number; non2xx: number; timeouts: number; kinds: Record<Kind, KindStats>; requests: number; cpuMsPerRequest?: number }
 
 function pct(xs: number[], p: number): number {
   if (!xs.length) return NaN;
@@ -155,7 +161,7 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
 }
 
 function report(title: string, run: Run): string[] {
-  const lines = [`${title}: ${Math.round(run.rps).toLocaleString('en-US')} req/s, ${run.requests.toLocaleString('en-US')} requests, errors ${run.errors}, non-2xx ${run.non2xx}, timeouts ${run.timeouts}`];
+  const lines = [`${title}: ${Math.round(run.rps).toLocaleString('en-US')} req/s, ${run.requests.toLocaleString('en-US')} requests, errors ${run.errors}, non-2xx ${run.non2xx}, timeouts ${run.timeouts}; server CPU ${run.cpuMsPerRequest?.toFixed(2)} ms per request (≈ ${Math.round(1000 / (run.cpuMsPerRequest ?? 1)).toLocaleString('en-US')} req/s per fully available core); load average ${loadavg()[0]!.toFixed(1)}`];
   const reads = [...run.kinds.list.lat, ...run.kinds.get.lat];
   lines.push(`  reads (list+get): p50 ${pct(reads, 50).toFixed(1)} ms, p99 ${pct(reads, 99).toFixed(1)} ms`);
   for (const k of ['list', 'get', 'create', 'update'] as Kind[]) {
@@ -165,13 +171,17 @@ function report(title: string, run: Run): string[] {
   return lines;
 }
 
-async function scenario(name: string, urls: string[]): Promise<string[]> {
+async function scenario(name: string, urls: string[], pids: number[]): Promise<string[]> {
   const f = await fixture(urls[0]!);
   const out: string[] = [];
   for (const c of CONNECTIONS) {
     if (WARMUP > 0) await measure(urls, f, c, WARMUP);
     log(`${name}: ${c} connections for ${SECONDS} s…`);
-    const lines = report(`${name}, ${c} connections`, await measure(urls, f, c, SECONDS));
+    const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
+    const run = await measure(urls, f, c, SECONDS);
+    // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
+    run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
+    const lines = report(`${name}, ${c} connections`, run);
     for (const l of lines) log(l);
     out.push(...lines);
   }
@@ -186,7 +196,7 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'bo-load-'));
     const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' });
     try {
-      all.push(...(await scenario('SQLite, 1 instance', [one.url])));
+      all.push(...(await scenario('SQLite, 1 instance', [one.url], [one.child.pid!])));
     } finally {
       await stop(one);
       rmSync(dir, { recursive: true, force: true });
@@ -205,7 +215,7 @@ async function main(): Promise<void> {
     try {
       instances.push(await startInstance({ ...common, DATA_DIR: dirs[0]! }));
       instances.push(await startInstance({ ...common, DATA_DIR: dirs[1]! }));
-      all.push(...(await scenario('PostgreSQL + Redis, 2 instances', instances.map((i) => i.url))));
+      all.push(...(await scenario('PostgreSQL + Redis, 2 instances', instances.map((i) => i.url), instances.map((i) => i.child.pid!))));
     } finally {
       for (const i of instances) await stop(i);
       await admin.query(`drop database if exists ${name} with (force)`);
