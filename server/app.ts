@@ -27,6 +27,7 @@ import { registerFileRoutes } from './files/file-routes.ts';
 import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
+import { computeAmounts } from './documents/document-amounts.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
@@ -165,6 +166,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
   installDocumentPosting(service);
+  service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   registerDocumentRoutes(app, service, contextOf);
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);

@@ -104,6 +104,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   file: { th: 'ไม่ใช่ไฟล์ที่คุณอัปโหลดหรือมีสิทธิ์ดู กรุณาอัปโหลดก่อน', en: 'is not a file you uploaded or may see; upload it first' },
   password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
   invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },
+  decimal: { th: 'ตัวเลขไม่ถูกต้อง', en: 'is not a valid number here' },
   forbidden: { th: 'คุณไม่มีสิทธิ์แก้ไขช่องนี้', en: 'you may not change this field' },
   locked: { th: 'แก้ไขไม่ได้เมื่อเอกสารผ่านรายการแล้ว', en: 'cannot be changed once the document is posted' },
   source: { th: 'เอกสารต้นทางของรายการนี้ไม่ถูกต้อง', en: 'has a source document that does not fit' },

@@ -15,6 +15,7 @@ import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks, type LinkedRead } from './link-values.ts';
 import { changedFields } from './changed-fields.ts';
+import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings.ts';
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
 import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
@@ -29,6 +30,8 @@ export type CommitListener = (event: WriteEvent) => void;
  * Runs inside a workflow action's transaction, after the status moved: what an
  * action does besides moving the status (posting, reversing) belongs here.
  */
+/** Fills server-derived values into a create's or update's input; `before` is the stored record with its lines (null on create). */
+export type Preparer = (entity: EntitySchema, input: Row, before: Row | null) => void;
 export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<void>;
 export interface ActionEvent {
   entity: EntitySchema;
@@ -63,6 +66,7 @@ export class EntityService {
   private readonly listeners: WriteListener[] = [];
   private readonly commitListeners: CommitListener[] = [];
   private readonly actionListeners: ActionListener[] = [];
+  private readonly preparers: Preparer[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   private readonly compileCtx: CompileContext;
@@ -86,6 +90,11 @@ export class EntityService {
 
   onAction(listener: ActionListener): void {
     this.actionListeners.push(listener);
+  }
+
+  /** Values the server derives from the rest of a write (a document's totals), before it is judged and stored. */
+  onPrepare(preparer: Preparer): void {
+    this.preparers.push(preparer);
   }
 
   /** Reads linked rows as the caller may see them, for link checks and fills (never more than a list would show). */
@@ -290,11 +299,13 @@ export class EntityService {
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
     const trusted = isSystem(ctx);
-    const inputs = bodies.map((body, i) => {
+    const inputs = bodies.map((sent, i) => {
+      const body = normalizeDecimalStrings(entity, sent, (n) => this.registry.get(n));
       try {
         this.checkBody(entity, 'create', body);
         const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
         applyInitialState(entity, input, body as Row, trusted);
+        for (const p of this.preparers) p(entity, input, null);
         this.policy.assertWritableRow(ctx, entity, input, 'create');
         this.policy.assertFieldWrites(ctx, entity, input, this.changes(entity, null, input, ctx));
         return input;
@@ -338,14 +349,16 @@ export class EntityService {
     return this.transaction(entity, async (trx) => {
       const before = await this.loadRow(trx, entity, id, ctx);
       if (!before) throw notFound(entity, id);
-      this.checkBody(entity, mode, body, before);
-      const input = mode === 'replace' ? withDefaults(entity, body as Row, true, ctx.userId) : { ...(body as Row) };
+      const data = normalizeDecimalStrings(entity, body, (n) => this.registry.get(n));
+      this.checkBody(entity, mode, data, before);
+      const input = mode === 'replace' ? withDefaults(entity, data as Row, true, ctx.userId) : { ...(data as Row) };
       // a replace that leaves out the numbering or status field keeps what the record has
       for (const kept of [entity.numbering?.field, entity.workflow?.field]) {
-        if (mode === 'replace' && kept && !(kept in (body as Row))) delete input[kept];
+        if (mode === 'replace' && kept && !(kept in (data as Row))) delete input[kept];
       }
       this.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
       const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
+      for (const p of this.preparers) p(entity, input, beforeWhole);
       const changed = this.changes(entity, beforeWhole, input, ctx);
       this.policy.assertFieldWrites(ctx, entity, beforeWhole, changed);
       assertPlainWriteAllowed(entity, beforeWhole, changed, isSystem(ctx));
@@ -353,7 +366,7 @@ export class EntityService {
       await checkLinks(read, this.lookup, entity, input, new Set(changed));
       await checkLinkFilters(trx, this.lookup, entity, { ...before, ...input }, before);
       await this.policy.guardWrite(trx, ctx, entity, beforeWhole, { ...beforeWhole, ...input });
-      await applyFills(read, this.lookup, entity, input, body as Row);
+      await applyFills(read, this.lookup, entity, input, data as Row);
       const columns = encodeColumns(entity, input);
       await trx.updateTable(entity.name)
         .set({ ...columns, updated_at: new Date().toISOString(), updated_by: ctx.userId })

@@ -72,4 +72,21 @@ describe.each(testDialects())('quotation to sales order on %s', (dialect) => {
     await ok(c.call('POST', `/api/sales_order/${amended.id}/actions/approve`, c.admin));
     expect(await quotationStatus(q.id)).toBe('ordered');
   });
+
+  it('the server computes every amount, the way docs/documents.md works them out', async () => {
+    const q = await ok(c.call('POST', '/api/quotation', c.admin, {
+      doc_date: '2026-11-20', your_company_id: company, customer_id: customer, vat_type: 'exclude', wht_rate: 3,
+      items: [{ product_id: products[0], qty: 60, price: 345 }, { product_id: products[1], qty: '12', price: '1200.00', discount_percent: 5 }],
+    }), 201);
+    expect(q.items.map((l: Row) => [l.amount, l.discount_amount])).toEqual([[20700, 0], [13680, 720]]);
+    expect(q).toMatchObject({ subtotal: 34380, discount_amount: 0, amount_before_vat: 34380, vat_rate: 7, vat_amount: 2406.6, total_amount: 36786.6, wht_amount: 1031.4, net_amount: 35755.2 });
+    // a bill discount and VAT included; a patch of the header recomputes from the stored lines
+    const p = await ok(c.call('PATCH', `/api/quotation/${q.id}`, c.admin, { vat_type: 'include', discount_amount: 380, wht_rate: 0 }));
+    expect(p).toMatchObject({ subtotal: 34380, discount_amount: 380, total_amount: 34000, vat_amount: 2224.3, amount_before_vat: 31775.7, wht_amount: 0, net_amount: 34000 });
+    // amounts are the server's: a client cannot send them, and over-precise inputs are refused
+    expectError(await c.call('PATCH', `/api/quotation/${q.id}`, c.admin, { total_amount: 1 }), 400, 'READ_ONLY_FIELD');
+    const bad = await c.call('PATCH', `/api/quotation/${q.id}`, c.admin, { items: [{ product_id: products[0], qty: 1, price: 10, wht_rate: 4 }] });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.json().error.details.fields[0].field).toBe('items.0.wht_rate');
+  });
 });

@@ -1,0 +1,43 @@
+import { computeDocument, type DocumentInput, type DocumentTotals } from './document-math.ts';
+import { vatRateOn } from './vat-rates.ts';
+
+type Row = Record<string, unknown>;
+
+/** The header fields a document's totals fill, in the order a form shows them. */
+export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat', 'vat_rate', 'vat_amount', 'total_amount', 'wht_amount', 'net_amount'] as const;
+
+const nonZero = (v: unknown) => v !== null && v !== undefined && v !== '' && Number(v) !== 0;
+
+/**
+ * A percent and an amount discount are one choice: the percent when one is
+ * given (the amount is then what it comes to), else the amount. The defaults
+ * hold both at 0, so only the chosen one is passed on.
+ */
+function discount(row: Row): Pick<DocumentInput, 'discount_percent' | 'discount_amount'> {
+  return nonZero(row.discount_percent) ? { discount_percent: row.discount_percent as number } : { discount_amount: (row.discount_amount ?? null) as number | null };
+}
+
+/**
+ * A document's totals from its header and lines as stored or typed: the one
+ * mapping the server (which stores them) and the form (which shows them as
+ * you type) share. Throws DecimalInputError on values that cannot be computed.
+ */
+export function documentTotals(header: Row, items: Row[], today: string): DocumentTotals {
+  const date = typeof header.doc_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header.doc_date) ? header.doc_date : today;
+  return computeDocument({
+    vat_type: (header.vat_type ?? 'exclude') as DocumentInput['vat_type'],
+    vat_rate: vatRateOn(date),
+    ...discount(header),
+    wht_rate: (header.wht_rate ?? null) as number | null,
+    items: items.map((l) => ({
+      qty: (l.qty ?? 0) as number, price: (l.price ?? 0) as number, ...discount(l),
+      // a line's 0 means "as the document", not "none": only a rate of its own overrides
+      wht_rate: nonZero(l.wht_rate) ? (l.wht_rate as number) : null,
+    })),
+  });
+}
+
+/** Whether a line's discount amount is the server's (computed from its percent) rather than typed. */
+export function lineDiscountComputed(line: Row): boolean {
+  return nonZero(line.discount_percent);
+}
