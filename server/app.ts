@@ -29,6 +29,7 @@ import { readAdminOptions, registerAdminRoutes, type AdminServices } from './adm
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
+import { installStock } from './stock/stock-routes.ts';
 
 export interface AppOptions {
   db: Database;
@@ -155,6 +156,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   }
   installDocumentPosting(service);
   registerDocumentRoutes(app, service, contextOf);
+  installStock(app, service, contextOf);
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -14,6 +14,7 @@ import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.t
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { ensureFileTable } from './files/file-store.ts';
+import { ensureStockTables } from './stock/stock-ledger.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
 export interface Started extends BuiltApp {
@@ -40,6 +41,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureNumberingTable(db);
   await ensureDocumentTables(db);
   await ensureFileTable(db);
+  await ensureStockTables(db);
   await refreshOverrides(db, registry);
   return sync;
 }
