@@ -67,9 +67,14 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     expectError(res, 409, 'INSUFFICIENT_STOCK');
     expect(res.json().error.details).toMatchObject({ product_id: p, inventory_id: wh[0], on_hand: 6, asked: 6.5, shortfall: 0.5, line: 'items.0' });
     expect((await c.ok(c.call('GET', `/api/delivery_order/${big.id}`, c.admin))).status).toBe('draft');
-    // cancelling the order releases what it still booked
+    // cancelling the delivery puts the stock back and books it again; cancelling an order releases its booking
     await c.ok(c.action('delivery_order', d1.id, 'cancel'));
-    expect(await c.onHand(p, wh[0]!)).toBe(8);
+    expect(await c.ok(c.balance({ product_id: p, inventory_id: wh[0]! }))).toEqual([{ product_id: p, inventory_id: wh[0], qty_on_hand: 8, qty_booked: 5, qty_available: 3 }]);
+    const so2 = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, inventory_id: wh[0], items: [{ product_id: p, qty: 1, price: 150 }] }), 201);
+    await c.ok(c.action('sales_order', so2.id, 'approve'));
+    expect((await c.ok(c.balance({ product_id: p, inventory_id: wh[0]! })))[0].qty_booked).toBe(6);
+    await c.ok(c.action('sales_order', so2.id, 'cancel'));
+    expect((await c.ok(c.balance({ product_id: p, inventory_id: wh[0]! })))[0].qty_booked).toBe(5);
   });
 
   it('50 parallel deliveries of 1 against 10 on hand: exactly 10 post, the balance ends at 0 and is never negative', async () => {
@@ -135,5 +140,22 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     await c.ok(c.call('POST', '/api/stock_movement', c.admin, c.stockMovementBody(p, wh[0]!, { movement_type: 'adjustment', qty: 2.5 })), 201);
     expect(await c.onHand(p, wh[0]!)).toBe(2.5);
     expectError(await c.call('POST', '/api/stock_movement', c.admin, c.stockMovementBody(p, wh[0]!, { doc_entity: 'goods_receipt', doc_id: 1 })), 400, 'READ_ONLY_FIELD');
+  });
+
+  it('keeps lots apart, answers balances by lot and as of a past day, and values stock at moving-average cost', async () => {
+    const p = await c.product();
+    await c.receive(wh[0]!, [{ product_id: p, qty: 2, price: 100, lot_no: 'L1', expiry_date: '2027-01-31' }], { doc_date: '2026-10-01' });
+    await c.receive(wh[0]!, [{ product_id: p, qty: 2, price: 100, lot_no: 'L2', expiry_date: '2027-03-31' }, { product_id: p, qty: 2, price: 200, lot_no: 'L2', expiry_date: '2027-03-31' }], { doc_date: '2026-10-05' });
+    expect(await c.ok(c.balance({ product_id: p, group_by: 'lot' }))).toEqual([
+      { product_id: p, inventory_id: wh[0], lot_no: 'L1', expiry_date: '2027-01-31', qty_on_hand: 2, qty_booked: 0, qty_available: 2 },
+      { product_id: p, inventory_id: wh[0], lot_no: 'L2', expiry_date: '2027-03-31', qty_on_hand: 4, qty_booked: 0, qty_available: 4 },
+    ]);
+    expect(await c.onHand(p, wh[0]!, '2026-10-04')).toBe(2);
+    expect(await c.onHand(p, wh[0]!, '2026-09-30')).toBe(0);
+    // out of lot L2 (2 at 100 and 2 at 200): the moving average is 150
+    const d = await c.posted('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[0], doc_date: '2026-10-06' }, [{ product_id: p, qty: 1, lot_no: 'L2', expiry_date: '2027-03-31' }]);
+    const out = await c.ok(c.call('GET', `/api/stock_movement?filter=${encodeURIComponent(JSON.stringify({ doc_entity: { _eq: 'delivery_order' }, doc_id: { _eq: d.id } }))}`, c.admin));
+    expect((out as unknown as Row[]).map((m) => [m.direction, m.qty, m.lot_no, m.unit_cost])).toEqual([['out', 1, 'L2', 150]]);
+    expectError(await c.call('POST', '/api/delivery_order', c.admin, { customer_id: customer, your_company_id: company, inventory_id: wh[0], items: [{ product_id: p, qty: 1 }] }).then(async (r) => c.action('delivery_order', r.json().data.id, 'approve')), 409, 'INSUFFICIENT_STOCK');
   });
 });
