@@ -45,10 +45,10 @@ export function movementsOf(kind: StockDocKind, entity: string, doc: Row): Movem
       out.push({
         ...base, direction: kind === 'receipt' ? 'in' : 'out', movementType: kind,
         inventoryId: Number(doc.inventory_id), locationId: num(line.product_location_id) ?? num(doc.product_location_id),
-        unitCost: kind === 'receipt' ? toScaledInteger(Number(line.price ?? 0), 2) : null,
+        unitCost: kind === 'receipt' ? toScaledInteger(Number(line.price ?? 0), 2) : null, allocate: kind === 'delivery',
       });
     } else {
-      const leg: MovementInput = { ...base, direction: 'out', movementType: 'transfer', inventoryId: Number(doc.from_inventory_id), locationId: num(doc.from_location_id), unitCost: null };
+      const leg: MovementInput = { ...base, direction: 'out', movementType: 'transfer', inventoryId: Number(doc.from_inventory_id), locationId: num(doc.from_location_id), unitCost: null, allocate: true };
       out.push(leg, { ...base, direction: 'in', movementType: 'transfer', inventoryId: Number(doc.to_inventory_id), locationId: num(doc.to_location_id), unitCost: null, pairedWith: leg });
     }
   }

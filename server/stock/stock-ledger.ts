@@ -54,6 +54,8 @@ export interface MovementInput extends StockKey {
   where?: string;
   /** A transfer's in-leg names its out-leg, whose cost it carries. */
   pairedWith?: MovementInput;
+  /** An out whose line leaves location, lot or expiry open: taken from the matching rows, earliest expiry first. */
+  allocate?: boolean;
 }
 
 export interface LedgerOptions {
@@ -87,8 +89,8 @@ async function ensureRow(trx: Kysely<any>, k: StockKey): Promise<void> {
     .onConflict((oc) => oc.columns(['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date']).doNothing()).execute();
 }
 
-async function shortfall(trx: Kysely<any>, m: MovementInput): Promise<AppError> {
-  const row = await whereKey(trx.selectFrom('stock_balance').select('qty'), m).executeTakeFirst();
+async function shortfall(trx: Kysely<any>, m: MovementInput, known?: number): Promise<AppError> {
+  const row = known === undefined ? await whereKey(trx.selectFrom('stock_balance').select('qty'), m).executeTakeFirst() : { qty: known };
   const onHand = Number(row?.qty ?? 0);
   const product = await trx.selectFrom('product').select(['code', 'name_th']).where('id', '=', m.productId).executeTakeFirst();
   const inventory = await trx.selectFrom('inventory').select(['code', 'name']).where('id', '=', m.inventoryId).executeTakeFirst();
@@ -124,12 +126,54 @@ async function applyToBalance(trx: Kysely<any>, m: MovementInput, opts: LedgerOp
 }
 
 /**
+ * Splits an out whose line leaves location, lot or expiry open over the
+ * balance rows that match what it does name, earliest expiry first (FEFO;
+ * rows without an expiry last). The pieces are then taken with the usual
+ * conditional update, so a parallel posting that took the same stock first
+ * makes this one refused, never negative.
+ */
+async function allocate(trx: Kysely<any>, m: MovementInput, opts: LedgerOptions, taken: Map<string, number>): Promise<MovementInput[]> {
+  let q = trx.selectFrom('stock_balance').select(['location_id', 'lot_no', 'expiry_date', 'qty'])
+    .where('product_id', '=', m.productId).where('inventory_id', '=', m.inventoryId).where('qty', '>', 0);
+  if (m.locationId !== null) q = q.where('location_id', '=', m.locationId);
+  if (m.lotNo !== null) q = q.where('lot_no', '=', m.lotNo);
+  if (m.expiryDate !== null) q = q.where('expiry_date', '=', m.expiryDate);
+  const rows = await q.orderBy(sql`case when expiry_date = '' then 1 else 0 end`).orderBy('expiry_date').orderBy('lot_no').orderBy('location_id').execute();
+  const pieces: MovementInput[] = [];
+  let left = m.qty;
+  for (const r of rows) {
+    if (left <= 0) break;
+    // another line of the same document may already have claimed part of this row
+    const key = [m.productId, m.inventoryId, r.location_id, r.lot_no, r.expiry_date].join('|');
+    const take = Math.min(left, Number(r.qty) - (taken.get(key) ?? 0));
+    if (take <= 0) continue;
+    taken.set(key, (taken.get(key) ?? 0) + take);
+    pieces.push({ ...m, allocate: false, qty: take, locationId: Number(r.location_id) || null, lotNo: String(r.lot_no) || null, expiryDate: String(r.expiry_date) || null });
+    left -= take;
+  }
+  if (left > 0) {
+    if (!(await opts.allowNegative(m.inventoryId))) throw await shortfall(trx, { ...m, locationId: m.locationId, lotNo: m.lotNo }, m.qty - left);
+    pieces.push({ ...m, allocate: false, qty: left });
+  }
+  return pieces;
+}
+
+/**
  * Writes the movements (in key order) with their balance changes; an out that
  * finds too little refuses the whole transaction with INSUFFICIENT_STOCK.
  * `costOf` lets a transfer's in-leg take the cost its out-leg moved at.
  */
-export async function writeMovements(trx: Kysely<any>, movements: MovementInput[], opts: LedgerOptions): Promise<void> {
+export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], opts: LedgerOptions): Promise<void> {
   const now = new Date().toISOString();
+  // open outs become one movement per balance row they take from; a transfer's in-leg follows its out-leg's pieces (same lot and expiry)
+  const split = new Map<MovementInput, MovementInput[]>();
+  const taken = new Map<string, number>();
+  for (const m of asked) if (m.direction === 'out' && m.allocate) split.set(m, await allocate(trx, m, opts, taken));
+  const movements = asked.flatMap((m) => {
+    if (split.has(m)) return split.get(m)!;
+    const out = m.pairedWith && split.get(m.pairedWith);
+    return out ? out.map((p) => ({ ...m, qty: p.qty, lotNo: p.lotNo, expiryDate: p.expiryDate, pairedWith: p })) : [m];
+  });
   const costs = new Map<MovementInput, number>();
   // outs first: a transfer's in-leg is valued at what its out-leg took
   const ordered = [...sortByKey(movements.filter((m) => m.direction === 'out')), ...sortByKey(movements.filter((m) => m.direction === 'in'))];

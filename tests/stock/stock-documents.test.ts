@@ -142,7 +142,7 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     expectError(await c.call('POST', '/api/stock_movement', c.admin, c.stockMovementBody(p, wh[0]!, { doc_entity: 'goods_receipt', doc_id: 1 })), 400, 'READ_ONLY_FIELD');
   });
 
-  it('keeps lots apart, answers balances by lot and as of a past day, and values stock at moving-average cost', async () => {
+  it('keeps lots apart, answers balances by lot and as of a past day, values stock at moving-average cost, and takes the earliest expiry first', async () => {
     const p = await c.product();
     await c.receive(wh[0]!, [{ product_id: p, qty: 2, price: 100, lot_no: 'L1', expiry_date: '2027-01-31' }], { doc_date: '2026-10-01' });
     await c.receive(wh[0]!, [{ product_id: p, qty: 2, price: 100, lot_no: 'L2', expiry_date: '2027-03-31' }, { product_id: p, qty: 2, price: 200, lot_no: 'L2', expiry_date: '2027-03-31' }], { doc_date: '2026-10-05' });
@@ -156,6 +156,17 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     const d = await c.posted('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[0], doc_date: '2026-10-06' }, [{ product_id: p, qty: 1, lot_no: 'L2', expiry_date: '2027-03-31' }]);
     const out = await c.ok(c.call('GET', `/api/stock_movement?filter=${encodeURIComponent(JSON.stringify({ doc_entity: { _eq: 'delivery_order' }, doc_id: { _eq: d.id } }))}`, c.admin));
     expect((out as unknown as Row[]).map((m) => [m.direction, m.qty, m.lot_no, m.unit_cost])).toEqual([['out', 1, 'L2', 150]]);
-    expectError(await c.call('POST', '/api/delivery_order', c.admin, { customer_id: customer, your_company_id: company, inventory_id: wh[0], items: [{ product_id: p, qty: 1 }] }).then(async (r) => c.action('delivery_order', r.json().data.id, 'approve')), 409, 'INSUFFICIENT_STOCK');
+    // a line that names no lot takes the earliest expiry first (FEFO), over as many lots as it needs
+    const fefo = await c.posted('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[0] }, [{ product_id: p, qty: 3 }]);
+    const taken = await c.ok(c.call('GET', `/api/stock_movement?sort=id&filter=${encodeURIComponent(JSON.stringify({ doc_entity: { _eq: 'delivery_order' }, doc_id: { _eq: fefo.id } }))}`, c.admin));
+    expect((taken as unknown as Row[]).map((m) => [m.lot_no, m.qty])).toEqual([['L1', 2], ['L2', 1]]);
+    expect((await c.ok(c.balance({ product_id: p, group_by: 'lot' }))).map((r: Row) => [r.lot_no, r.qty_on_hand])).toEqual([['L1', 0], ['L2', 2]]);
+    const short = await c.draft('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[0] }, [{ product_id: p, qty: 1.5 }, { product_id: p, qty: 1 }]);
+    const res = await c.action('delivery_order', short.id, 'approve');
+    expectError(res, 409, 'INSUFFICIENT_STOCK');
+    expect(res.json().error.details).toMatchObject({ line: 'items.1', on_hand: 0.5, shortfall: 0.5 });
+    // a transfer carries the lots it takes into the other inventory
+    await c.posted('internal_product_transfer', { from_inventory_id: wh[0], to_inventory_id: wh[1] }, [{ product_id: p, qty: 2 }]);
+    expect((await c.ok(c.balance({ product_id: p, group_by: 'lot', inventory_id: wh[1]! }))).map((r: Row) => [r.lot_no, r.expiry_date, r.qty_on_hand])).toEqual([['L2', '2027-03-31', 2]]);
   });
 });
