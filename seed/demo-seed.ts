@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EntitySchema } from '../engine/schema/schema-types.ts';
 import type { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
+import { createFrom } from '../server/documents/create-from.ts';
 
 interface SeedFile {
   entity: string;
@@ -15,7 +16,8 @@ const isLookup = (v: unknown): v is Lookup => !!v && typeof v === 'object' && '$
 /**
  * Loads seed/demo/*.json in file-name order through the same service the API
  * uses, so demo rows pass the same validation as anything a user types.
- * A link is written {"$lookup": {"code": "C001"}} and resolved to that row's id.
+ * A link is written {"$lookup": {"code": "C001"}} and resolved to that row's id;
+ * "$actions": ["approve"] runs those workflow actions after the row is created.
  */
 export async function loadSeedDir(service: EntityService, dir: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
@@ -23,9 +25,14 @@ export async function loadSeedDir(service: EntityService, dir: string): Promise<
   for (const file of files) {
     const seed = JSON.parse(readFileSync(join(dir, file), 'utf8')) as SeedFile;
     const entity = service.entity(seed.entity);
-    for (const [i, row] of seed.rows.entries()) {
+    for (const [i, { $actions, $from, ...row }] of seed.rows.entries()) {
       try {
-        await service.create(entity.name, await resolveRow(service, entity, row), systemContext);
+        const values = await resolveRow(service, entity, row);
+        const created = $from
+          ? await service.update(entity.name, Number((await fromSource(service, entity.name, $from as FromSpec)).id), values, systemContext, 'patch')
+          : await service.create(entity.name, values, systemContext);
+        // documents are posted through their actions, so a posted demo receipt has its stock movements like a real one
+        for (const action of ($actions as string[] | undefined) ?? []) await service.runAction(entity.name, Number(created.id), action, {}, systemContext);
       } catch (err) {
         throw new Error(`${file} row ${i}: ${(err as Error).message}`);
       }
@@ -33,6 +40,16 @@ export async function loadSeedDir(service: EntityService, dir: string): Promise<
     counts[entity.name] = (counts[entity.name] ?? 0) + seed.rows.length;
   }
   return counts;
+}
+
+/** "$from": {"source": "purchase_order", "where": {"supplier_reference": "…"}, "qty": [80, 0]}: a draft made from that document, taking those quantities of its lines (0 leaves a line out). */
+interface FromSpec { source: string; where: Record<string, unknown>; qty: number[] }
+
+async function fromSource(service: EntityService, target: string, spec: FromSpec): Promise<Record<string, unknown>> {
+  const id = await lookup(service, spec.source, spec.where);
+  const source = await service.get(spec.source, id, systemContext);
+  const lines = (source.items as { id: number }[]).map((l, i) => ({ source_line_id: l.id, qty: spec.qty[i] ?? 0 })).filter((l) => l.qty > 0);
+  return createFrom(service, target, spec.source, { ids: [id], lines }, systemContext);
 }
 
 async function resolveRow(service: EntityService, entity: EntitySchema, row: Record<string, unknown>): Promise<Record<string, unknown>> {

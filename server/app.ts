@@ -32,6 +32,7 @@ import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
+import { installStock } from './stock/stock-routes.ts';
 
 export interface AppOptions {
   db: Database;
@@ -168,6 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   installDocumentPosting(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   registerDocumentRoutes(app, service, contextOf);
+  installStock(app, service, contextOf);
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -16,6 +16,7 @@ import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { businessClock } from './documents/business-clock.ts';
 import { ensureFileTable } from './files/file-store.ts';
+import { ensureStockTables } from './stock/stock-ledger.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 import { s3Storage } from './files/file-storage.ts';
 import { ensureSingletonRows } from './crud/singleton-rows.ts';
@@ -46,6 +47,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureNumberingTable(db);
   await ensureDocumentTables(db);
   await ensureFileTable(db);
+  await ensureStockTables(db);
   await refreshOverrides(db, registry);
   return sync;
 }

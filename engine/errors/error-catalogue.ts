@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   IN_USE: { status: 409, message: 'The record is still used by other records' },
   INVALID_TRANSITION: { status: 409, message: 'This action cannot be taken in the record\'s current state' },
   OVER_PROCESSED: { status: 409, message: 'More than what is left of the source document' },
+  INSUFFICIENT_STOCK: { status: 409, message: 'Not enough stock on hand' },
   DOCUMENT_LOCKED: { status: 409, message: 'The record is posted and can no longer be changed; cancel it and amend' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },

@@ -48,6 +48,10 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     detailed: { th: '{entity}นี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้ ให้ยกเลิกการใช้งานหรือลบข้อมูลที่อ้างถึงก่อน', en: 'This {entity} is still used by other records, so it cannot be removed; archive it or remove those records first' },
   },
   INVALID_TRANSITION: { th: 'ทำรายการนี้กับเอกสารในสถานะปัจจุบันไม่ได้', en: 'This action cannot be taken in the record\'s current state' },
+  INSUFFICIENT_STOCK: {
+    th: 'สินค้าในคลังไม่พอ', en: 'Not enough stock',
+    detailed: { th: 'สินค้า {product} ในคลัง {inventory} ไม่พอ ขาดอยู่ {shortfall}', en: 'Not enough {product} in {inventory}: {shortfall} short' },
+  },
   OVER_PROCESSED: { th: 'จำนวนเกินกว่าที่เหลืออยู่ในเอกสารต้นทาง', en: 'More than what is left of the source document' },
   DOCUMENT_LOCKED: { th: 'เอกสารนี้ผ่านรายการแล้ว แก้ไขไม่ได้ ให้ยกเลิกแล้วทำฉบับแก้ไขแทน', en: 'The record is posted and can no longer be changed; cancel it and amend' },
   BACKUP_INVALID: { th: 'ไฟล์สำรองข้อมูลเสียหายหรือไม่ใช่ไฟล์สำรองของระบบนี้', en: 'The backup file is damaged or is not a backup of this product' },
@@ -104,6 +108,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   file: { th: 'ไม่ใช่ไฟล์ที่คุณอัปโหลดหรือมีสิทธิ์ดู กรุณาอัปโหลดก่อน', en: 'is not a file you uploaded or may see; upload it first' },
   password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
   invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },
+  inventory: { th: 'ตำแหน่งนี้ไม่ได้อยู่ในคลังที่เลือก', en: 'is a location of another inventory' },
   decimal: { th: 'ตัวเลขไม่ถูกต้อง', en: 'is not a valid number here' },
   forbidden: { th: 'คุณไม่มีสิทธิ์แก้ไขช่องนี้', en: 'you may not change this field' },
   locked: { th: 'แก้ไขไม่ได้เมื่อเอกสารผ่านรายการแล้ว', en: 'cannot be changed once the document is posted' },

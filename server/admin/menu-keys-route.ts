@@ -10,6 +10,7 @@ import { AppError } from '../errors/app-error.ts';
 const SCREEN_KEYS: { group: string; key: string; label: { th: string; en: string } }[] = [
   { group: 'admin', key: 'system_log', label: { th: 'บันทึกระบบ', en: 'System log' } },
   { group: 'admin', key: 'db_manage', label: { th: 'จัดการฐานข้อมูล', en: 'Database management' } },
+  { group: 'purchasing_stock', key: 'stock_balance', label: { th: 'ยอดคงเหลือสินค้า', en: 'Stock balances' } },
 ];
 
 /**

@@ -150,6 +150,13 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       const order = (await call('GET', `/api/tf_order/${ids.order}`)).json().data;
       return call('POST', '/api/tf_delivery/from/tf_order', { ids: [ids.order], lines: [{ source_line_id: order.items[0].id, qty: 3 }] });
     },
+    INSUFFICIENT_STOCK: async () => {
+      // taking out of an inventory that holds none of the product (the real stock schemas are in this folder)
+      const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;
+      const inventory = await make('inventory', { code: 'EC-WH', name: 'คลังทดสอบ' });
+      const product = await make('product', { code: 'EC-P1', name_th: 'สินค้าทดสอบ', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      return call('POST', '/api/stock_movement', { movement_date: '2026-11-20T09:00:00.000Z', product_id: product, inventory_id: inventory, direction: 'out', movement_type: 'adjustment', qty: 1 });
+    },
     DOCUMENT_LOCKED: () => call('PATCH', `/api/ec_deal/${ids.postedDeal}`, { ref: 'D2-changed' }),
     PAYLOAD_TOO_LARGE: () => call('POST', '/api/ec_widget', { code: 'W-3', name: 'big', note: 'x'.repeat(1024 * 1024 + 10) }),
     UNSUPPORTED_MEDIA_TYPE: () => call('POST', '/api/ec_widget', 'code=W-4&name=x', { 'content-type': 'text/plain' }),

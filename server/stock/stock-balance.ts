@@ -1,0 +1,111 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import { compileFilter } from '../crud/filter-compiler.ts';
+import { QTY_SCALE } from './stock-ledger.ts';
+import { dateText } from './stock-documents.ts';
+
+export type GroupBy = 'product' | 'inventory' | 'lot';
+export interface BalanceQuery {
+  productId: number | null;
+  inventoryId: number | null;
+  asOf: string | null;
+  groupBy: GroupBy;
+}
+export interface BalanceRow {
+  product_id: number;
+  inventory_id: number | null;
+  lot_no?: string | null;
+  expiry_date?: string | null;
+  qty_on_hand: number;
+  qty_booked: number;
+  qty_available: number;
+}
+interface Raw { product_id: unknown; inventory_id: unknown; lot_no?: unknown; expiry_date?: unknown; qty: unknown }
+
+/** The inventories the caller may see, under the same row scope as `GET /api/inventory`; null = all. */
+export async function visibleInventories(service: EntityService, ctx: RequestContext): Promise<number[] | null> {
+  const inventory = service.entity('inventory');
+  const scope = service.policy.rowFilter(ctx, inventory);
+  if (!scope) return null;
+  const cc = { adapter: service.db.adapter, entity: (n: string) => service.registry.get(n), scope: (e: typeof inventory) => service.policy.rowFilter(ctx, e) };
+  const rows = await service.db.kysely.selectFrom('inventory as t').select('t.id').where((eb) => compileFilter(eb as never, scope, inventory, 't', cc)).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+/** On hand per key: now from the balance table, or at the end of a past day summed from the ledger (no reposting). */
+async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null): Promise<Raw[]> {
+  const cols = q.groupBy === 'product' ? ['product_id'] : q.groupBy === 'inventory' ? ['product_id', 'inventory_id'] : ['product_id', 'inventory_id', 'lot_no', 'expiry_date'];
+  const fromLedger = q.asOf !== null;
+  // one builder type for both tables: the query is the same shape over either
+  let b = (fromLedger
+    ? k.selectFrom('stock_movement').where('movement_date', '<', nextDay(q.asOf!))
+    : k.selectFrom('stock_balance')) as SelectQueryBuilder<any, any, any>;
+  if (q.productId !== null) b = b.where('product_id', '=', q.productId);
+  if (q.inventoryId !== null) b = b.where('inventory_id', '=', q.inventoryId);
+  if (allowed) b = allowed.length ? b.where('inventory_id', 'in', allowed) : b.where(sql<boolean>`1 = 0`);
+  const qty = fromLedger ? sql`sum(case when direction = 'in' then qty else -qty end)` : sql`sum(qty)`;
+  // the ledger keeps "no lot" as NULL, the balance table as ''
+  const group = cols.map((c) => (fromLedger && c === 'lot_no' ? sql`coalesce(lot_no, '')` : sql.ref(c)));
+  const select = cols.map((c, i) => sql`${group[i]}`.as(c));
+  return (await b.select([...select, qty.as('qty')] as never).groupBy(group as never).execute()) as Raw[];
+}
+
+/**
+ * Booked quantities, derived rather than stored, so they can never drift:
+ * with `so`, what approved (or partly delivered) sales orders still have to
+ * deliver (ordered minus what posted deliveries took, per line); with `do`,
+ * what draft delivery orders hold. An order without an inventory books only
+ * at product level.
+ */
+async function booked(k: Kysely<any>, q: BalanceQuery, mode: string, allowed: number[] | null): Promise<Raw[]> {
+  let b;
+  if (mode === 'do') {
+    b = k.selectFrom('delivery_order_item as i').innerJoin('delivery_order as d', 'd.id', 'i.delivery_order_id')
+      .where('d.status', '=', 'draft').where('d.is_deleted', '=', 0)
+      .select(['i.product_id as product_id', 'd.inventory_id as inventory_id', sql`sum(i.qty)`.as('qty')]);
+  } else {
+    b = k.selectFrom('sales_order_item as i').innerJoin('sales_order as d', 'd.id', 'i.sales_order_id')
+      .leftJoin('document_progress as p', (j) => j.onRef('p.source_line_id', '=', 'i.id').on('p.source_entity', '=', 'sales_order').on('p.target_entity', '=', 'delivery_order'))
+      .where('d.status', 'in', ['approved', 'in_progress']).where('d.is_deleted', '=', 0)
+      .select(['i.product_id as product_id', 'd.inventory_id as inventory_id', sql`sum(case when i.qty > coalesce(p.done, 0) then i.qty - coalesce(p.done, 0) else 0 end)`.as('qty')]);
+  }
+  if (q.productId !== null) b = b.where('i.product_id', '=', q.productId);
+  if (q.inventoryId !== null) b = b.where('d.inventory_id', '=', q.inventoryId);
+  if (allowed) b = allowed.length ? b.where('d.inventory_id', 'in', allowed) : b.where(sql<boolean>`1 = 0`);
+  return (await b.groupBy(['i.product_id', 'd.inventory_id']).execute()) as Raw[];
+}
+
+export async function stockBalance(service: EntityService, ctx: RequestContext, q: BalanceQuery): Promise<BalanceRow[]> {
+  const k = service.db.kysely;
+  const allowed = await visibleInventories(service, ctx);
+  if (allowed && q.inventoryId !== null && !allowed.includes(q.inventoryId)) return [];
+  const today = new Date().toISOString().slice(0, 10);
+  const rows = new Map<string, BalanceRow>();
+  const keyOf = (r: Raw) => [r.product_id, q.groupBy === 'product' ? '' : r.inventory_id, r.lot_no ?? '', dateText(r.expiry_date) ?? ''].join('|');
+  for (const r of await onHand(k, q, allowed)) {
+    const row: BalanceRow = { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: Number(r.qty) / QTY_SCALE, qty_booked: 0, qty_available: 0 };
+    if (q.groupBy === 'lot') { row.lot_no = (r.lot_no as string) || null; row.expiry_date = dateText(r.expiry_date) || null; }
+    rows.set(keyOf(r), row);
+  }
+  // bookings are what is open now: a balance as of a past day shows none; lots are not booked one by one
+  if (q.groupBy !== 'lot' && (q.asOf === null || q.asOf >= today)) {
+    const s = await k.selectFrom('setting_site').select('stock_balance_sub_booked_table_type as mode').orderBy('id').limit(1).executeTakeFirst();
+    for (const r of await booked(k, q, String(s?.mode ?? 'so'), allowed)) {
+      if (q.groupBy !== 'product' && (r.inventory_id === null || r.inventory_id === undefined)) continue;
+      const key = keyOf(r);
+      const row = rows.get(key) ?? { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: 0, qty_booked: 0, qty_available: 0 };
+      row.qty_booked += Number(r.qty) / QTY_SCALE;
+      rows.set(key, row);
+    }
+  }
+  const out = [...rows.values()];
+  for (const r of out) {
+    r.qty_on_hand = Number(r.qty_on_hand.toFixed(4));
+    r.qty_booked = Number(r.qty_booked.toFixed(4));
+    r.qty_available = Number((r.qty_on_hand - r.qty_booked).toFixed(4));
+  }
+  return out.sort((a, b) => a.product_id - b.product_id || (a.inventory_id ?? 0) - (b.inventory_id ?? 0) || String(a.lot_no ?? '').localeCompare(String(b.lot_no ?? '')));
+}

@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import { toScaledInteger } from '../../engine/validation/value-limits.ts';
+import type { MovementInput } from './stock-ledger.ts';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Which documents move stock, and how. Kept here rather than in the schema
+ * format while there are only these three; a `document.stock` key is the
+ * natural next step when production reports and returns arrive.
+ */
+export type StockDocKind = 'receipt' | 'delivery' | 'transfer';
+export const STOCK_DOCUMENTS: Record<string, StockDocKind> = {
+  goods_receipt: 'receipt',
+  delivery_order: 'delivery',
+  internal_product_transfer: 'transfer',
+};
+
+/** Pairs of (inventory field, location field) on the header, and the line location judged against a header inventory. */
+export const LOCATION_RULES: Record<StockDocKind, { header: [string, string][]; line: [string, string] | null }> = {
+  receipt: { header: [['inventory_id', 'product_location_id']], line: ['inventory_id', 'product_location_id'] },
+  delivery: { header: [['inventory_id', 'product_location_id']], line: ['inventory_id', 'product_location_id'] },
+  transfer: { header: [['from_inventory_id', 'from_location_id'], ['to_inventory_id', 'to_location_id']], line: null },
+};
+
+export const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
+const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+export const dateText = (v: unknown): string | null => (v instanceof Date ? v.toISOString().slice(0, 10) : text(v)?.slice(0, 10) ?? null);
+
+/** A document date as the ledger's datetime: the start of that day, UTC (balances are asked per day). */
+export const dayStart = (date: string): string => `${date}T00:00:00.000Z`;
+
+/** The movements a posted stock document writes: one per line, two per transfer line (out of one inventory, into the other). */
+export function movementsOf(kind: StockDocKind, entity: string, doc: Row): MovementInput[] {
+  const out: MovementInput[] = [];
+  const date = dayStart(dateText(doc.doc_date) ?? new Date().toISOString().slice(0, 10));
+  for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
+    const qty = toScaledInteger(Number(line.qty ?? 0), 4);
+    if (qty <= 0) continue;
+    const base = {
+      productId: Number(line.product_id), lotNo: text(line.lot_no), expiryDate: dateText(line.expiry_date), qty, movementDate: date,
+      refDoc: text(doc.doc_no), docEntity: entity, docId: Number(doc.id), docLineId: Number(line.id), where: `items.${i}`,
+    };
+    if (kind === 'receipt' || kind === 'delivery') {
+      out.push({
+        ...base, direction: kind === 'receipt' ? 'in' : 'out', movementType: kind,
+        inventoryId: Number(doc.inventory_id), locationId: num(line.product_location_id) ?? num(doc.product_location_id),
+        unitCost: kind === 'receipt' ? toScaledInteger(Number(line.price ?? 0), 2) : null, allocate: kind === 'delivery',
+      });
+    } else {
+      const leg: MovementInput = { ...base, direction: 'out', movementType: 'transfer', inventoryId: Number(doc.from_inventory_id), locationId: num(doc.from_location_id), unitCost: null, allocate: true };
+      out.push(leg, { ...base, direction: 'in', movementType: 'transfer', inventoryId: Number(doc.to_inventory_id), locationId: num(doc.to_location_id), unitCost: null, pairedWith: leg });
+    }
+  }
+  return out;
+}
+
+/**
+ * The reversing movements of a cancelled document: each of its movements in
+ * the other direction, dated the day of the cancellation (never before the
+ * original), so what the ledger said about past days stays as it was.
+ */
+export async function reversalsOf(trx: Kysely<any>, entity: string, id: number): Promise<MovementInput[]> {
+  const rows = await trx.selectFrom('stock_movement').selectAll().where('doc_entity', '=', entity).where('doc_id', '=', id).orderBy('id').execute();
+  const today = dayStart(new Date().toISOString().slice(0, 10));
+  return rows.map((r) => {
+    const original = r.movement_date instanceof Date ? r.movement_date.toISOString() : String(r.movement_date);
+    return {
+      productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: num(r.product_location_id), lotNo: text(r.lot_no), expiryDate: dateText(r.expiry_date),
+      direction: r.direction === 'in' ? 'out' : 'in', qty: Number(r.qty), unitCost: r.direction === 'out' ? num(r.unit_cost) : null,
+      movementType: String(r.movement_type), movementDate: new Date(original) > new Date(today) ? new Date(original).toISOString() : today,
+      refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: 'reversal',
+    };
+  });
+}

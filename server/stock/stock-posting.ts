@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import { toScaledInteger } from '../../engine/validation/value-limits.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { principalOf } from '../auth/principal.ts';
+import { AppError } from '../errors/app-error.ts';
+import { applyStoredMovement, writeMovements, type LedgerOptions } from './stock-ledger.ts';
+import { LOCATION_RULES, STOCK_DOCUMENTS, dateText, movementsOf, num, reversalsOf, type StockDocKind } from './stock-documents.ts';
+
+type Row = Record<string, unknown>;
+
+/** Negative stock only where a setting says so: the site-wide switch, or the inventory's own flag. */
+function ledgerOptions(trx: Kysely<any>, ctx: RequestContext): LedgerOptions {
+  let site: boolean | undefined;
+  return {
+    userId: ctx.userId,
+    async allowNegative(inventoryId) {
+      if (site === undefined) {
+        const s = await trx.selectFrom('setting_site').select('is_allow_negative_stock').orderBy('id').limit(1).executeTakeFirst();
+        site = Number(s?.is_allow_negative_stock ?? 0) === 1;
+      }
+      if (site) return true;
+      const inv = await trx.selectFrom('inventory').select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
+      return Number(inv?.is_allow_negative_stock ?? 0) === 1;
+    },
+  };
+}
+
+/** A location named on a stock document must belong to the inventory it is used with (issue 8's cross-field rule). */
+async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement', doc: Row): Promise<void> {
+  const rules = kind === 'movement' ? { header: [['inventory_id', 'product_location_id']] as [string, string][], line: null } : LOCATION_RULES[kind];
+  const wanted: { field: string; inventory: number; location: number }[] = [];
+  for (const [invField, locField] of rules.header) {
+    const location = num(doc[locField]);
+    if (location !== null) wanted.push({ field: locField, inventory: Number(doc[invField]), location });
+  }
+  if (rules.line) {
+    for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
+      const location = num(line[rules.line[1]]);
+      if (location !== null) wanted.push({ field: `items.${i}.${rules.line[1]}`, inventory: Number(doc[rules.line[0]]), location });
+    }
+  }
+  if (!wanted.length) return;
+  const rows = await trx.selectFrom('product_location').select(['id', 'inventory_id', 'code']).where('id', 'in', [...new Set(wanted.map((w) => w.location))]).execute();
+  const owner = new Map(rows.map((r) => [Number(r.id), r]));
+  const errors: FieldError[] = wanted.filter((w) => Number(owner.get(w.location)?.inventory_id) !== w.inventory)
+    .map((w) => ({ field: w.field, code: 'inventory', message: `location ${owner.get(w.location)?.code ?? w.location} is not in inventory ${w.inventory}` }));
+  if (errors.length) throw new AppError('VALIDATION_FAILED', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { fields: errors });
+}
+
+/** A transfer receives into its destination: a user limited to some inventories may only send to those. */
+function checkDestination(ctx: RequestContext, doc: Row): void {
+  const p = principalOf(ctx);
+  if (!p?.userType?.is_limit_inventory_to_access) return;
+  const to = Number(doc.to_inventory_id);
+  if (!p.user.inventory_allow.includes(to)) {
+    throw new AppError('FORBIDDEN', `You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'}); to_inventory_id ${to} is not one of them`);
+  }
+}
+
+/**
+ * Posting a stock document writes its movements and balances in the action's
+ * transaction (after the document engine counted it against its source, so
+ * OVER_PROCESSED is judged first); cancelling a posted one writes reversals.
+ * Direct POSTs to the ledger are adjustments held to the same balance rules.
+ */
+export function installStockPosting(service: EntityService): void {
+  service.onAction(async (trx, e) => {
+    const kind = STOCK_DOCUMENTS[e.entity.name];
+    if (!kind) return;
+    const d = e.entity.document!;
+    if (e.action === (d.postAction ?? 'approve')) {
+      // a draft made from an order may not have its inventory yet; posting needs it
+      const missing = (kind === 'transfer' ? ['from_inventory_id', 'to_inventory_id'] : ['inventory_id']).filter((f) => num(e.after[f]) === null);
+      if (missing.length) {
+        throw new AppError('VALIDATION_FAILED', missing.map((f) => `${f}: is required to approve`).join('; '), { fields: missing.map((field) => ({ field, code: 'required', message: 'is required to approve' })) });
+      }
+      if (kind === 'transfer') checkDestination(e.ctx, e.after);
+      await checkLocations(trx, kind, e.after);
+      await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx));
+    } else if (e.action === (d.cancelAction ?? 'cancel')) {
+      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id), ledgerOptions(trx, e.ctx));
+    }
+  });
+  service.onWrite(async (trx, e) => {
+    if (!e.after) return;
+    const kind = STOCK_DOCUMENTS[e.entity];
+    if (kind) {
+      if (kind === 'transfer') checkDestination(e.ctx, e.after);
+      await checkLocations(trx, kind, e.after);
+      return;
+    }
+    if (e.entity !== 'stock_movement' || e.action !== 'create' || e.after.doc_entity) return;
+    const m = e.after;
+    await checkLocations(trx, 'movement', m);
+    await applyStoredMovement(trx, {
+      productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
+      lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), direction: m.direction === 'out' ? 'out' : 'in',
+      qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
+      movementType: String(m.movement_type ?? 'adjustment'), movementDate: String(m.movement_date), refDoc: null, docEntity: null, docId: null, docLineId: null,
+    }, ledgerOptions(trx, e.ctx));
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
+import { AppError } from '../errors/app-error.ts';
+import { installStockPosting } from './stock-posting.ts';
+import { stockBalance, type GroupBy } from './stock-balance.ts';
+
+/** The permission key whose `view` flag reads balances (a menu key of its own: balances are not one entity's rows). */
+export const STOCK_BALANCE_KEY = 'stock_balance';
+const PARAMS = new Set(['product_id', 'inventory_id', 'as_of', 'group_by']);
+
+function id(raw: Record<string, unknown>, key: string): number | null {
+  const v = raw[key];
+  if (v === undefined || v === '') return null;
+  const n = typeof v === 'string' ? parseRecordId(v) : null;
+  if (n === null) throw new AppError('INVALID_QUERY', `"${key}" must be a record id`);
+  return n;
+}
+
+/** Stock posting hooks and `GET /api/stock/balance`. */
+export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+  installStockPosting(service);
+  app.get('/api/stock/balance', async (request) => {
+    const ctx = contextOf(request);
+    if (!service.policy.can(ctx, STOCK_BALANCE_KEY, 'view')) throw new AppError('FORBIDDEN', `Your role may not view stock balances (needs view on ${STOCK_BALANCE_KEY})`);
+    const raw = (request.query ?? {}) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(raw)) {
+      if (!PARAMS.has(k)) throw new AppError('INVALID_QUERY', `Unknown parameter "${k}"; use ${[...PARAMS].join(', ')}`);
+      if (Array.isArray(v)) throw new AppError('INVALID_QUERY', `"${k}" may be given only once`);
+    }
+    const asOf = raw.as_of === undefined || raw.as_of === '' ? null : String(raw.as_of);
+    if (asOf !== null && (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`)))) throw new AppError('INVALID_QUERY', '"as_of" must be a date, YYYY-MM-DD');
+    const groupBy = (raw.group_by ?? 'inventory') as GroupBy;
+    if (!['product', 'inventory', 'lot'].includes(groupBy)) throw new AppError('INVALID_QUERY', '"group_by" must be product, inventory or lot');
+    const data = await stockBalance(service, ctx, { productId: id(raw, 'product_id'), inventoryId: id(raw, 'inventory_id'), asOf, groupBy });
+    return { success: true, data };
+  });
+}

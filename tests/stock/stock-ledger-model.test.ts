@@ -1,0 +1,129 @@
+/**
+ * 500 random receipts (backdated), deliveries, transfers and cancellations
+ * through the service, checked against a plain in-memory model: every
+ * posting the model says must fail fails with INSUFFICIENT_STOCK, and the
+ * balance now and as of past days equals the sum of the model's ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { StockClient } from '../support/stock-fixtures.ts';
+import { systemContext } from '../../server/crud/access-policy.ts';
+import { AppError } from '../../server/errors/app-error.ts';
+
+type Row = Record<string, any>;
+interface Move { date: string; product: number; inventory: number; qty: number }
+interface Posted { entity: string; id: number; date: string; moves: Move[]; cancelled: boolean }
+
+/** A small seeded generator, so a failure can be replayed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+const SCALE = 10_000;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
+  let t: TestApp;
+  let c: StockClient;
+  let products: number[];
+  let inventories: number[];
+  let company: number;
+  let customer: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    c = new StockClient(t);
+    company = await c.company();
+    customer = await c.customer();
+    products = [await c.product(), await c.product()];
+    inventories = [await c.inventory(company), await c.inventory(company)];
+  });
+  afterAll(async () => t?.close());
+
+  it('500 random operations keep the balance at every date equal to the sum of the ledger', async () => {
+    const rnd = prng(20261123);
+    const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)]!;
+    const ledger: Move[] = [];
+    const posted: Posted[] = [];
+    const key = (p: number, w: number) => `${p}|${w}`;
+    const onHand = (p: number, w: number) => ledger.filter((m) => key(m.product, m.inventory) === key(p, w)).reduce((s, m) => s + m.qty, 0);
+    const today = day(0);
+    /** Runs one document through create and approve; answers the error code or null. */
+    const post = async (entity: string, body: Row): Promise<{ id: number; code: string | null }> => {
+      const doc = await t.service.create(entity, body, systemContext);
+      try {
+        await t.service.runAction(entity, Number(doc.id), 'approve', {}, systemContext);
+        return { id: Number(doc.id), code: null };
+      } catch (err) {
+        if (err instanceof AppError) return { id: Number(doc.id), code: err.code };
+        throw err;
+      }
+    };
+    const check = async () => {
+      for (const asOf of [null, today, day(-1), day(-10), day(-30), day(-61)]) {
+        const rows = await c.ok(c.balance(asOf ? { as_of: asOf } : {})) as unknown as Row[];
+        for (const p of products) {
+          for (const w of inventories) {
+            const want = ledger.filter((m) => m.product === p && m.inventory === w && (asOf === null || m.date <= asOf)).reduce((s, m) => s + m.qty, 0);
+            const got = rows.filter((r) => r.product_id === p && r.inventory_id === w).reduce((s, r) => s + Math.round(r.qty_on_hand * SCALE), 0);
+            expect(got, `product ${p} inventory ${w} as of ${asOf ?? 'now'}`).toBe(want);
+            if (asOf === null) expect(got).toBeGreaterThanOrEqual(0);
+          }
+        }
+      }
+    };
+    let refused = 0;
+    for (let op = 0; op < 500; op++) {
+      const r = rnd();
+      const p = pick(products);
+      const w = pick(inventories);
+      const qty = (1 + Math.floor(rnd() * 12)) * SCALE + (rnd() < 0.3 ? 2500 : 0);
+      const date = day(-Math.floor(rnd() * 60));
+      const price = 10 + Math.floor(rnd() * 90);
+      const line = { product_id: p, qty: qty / SCALE };
+      if (r < 0.4) {
+        const res = await post('goods_receipt', { doc_date: date, inventory_id: w, items: [{ ...line, price }] });
+        expect(res.code).toBeNull();
+        const moves = [{ date, product: p, inventory: w, qty }];
+        ledger.push(...moves);
+        posted.push({ entity: 'goods_receipt', id: res.id, date, moves, cancelled: false });
+      } else if (r < 0.75) {
+        const expected = onHand(p, w) >= qty ? null : 'INSUFFICIENT_STOCK';
+        const res = await post('delivery_order', { doc_date: date, inventory_id: w, customer_id: customer, your_company_id: company, items: [line] });
+        expect(res.code, `delivery ${qty} of ${onHand(p, w)}`).toBe(expected);
+        if (expected) { refused++; continue; }
+        const moves = [{ date, product: p, inventory: w, qty: -qty }];
+        ledger.push(...moves);
+        posted.push({ entity: 'delivery_order', id: res.id, date, moves, cancelled: false });
+      } else if (r < 0.85) {
+        const to = inventories.find((x) => x !== w)!;
+        const expected = onHand(p, w) >= qty ? null : 'INSUFFICIENT_STOCK';
+        const res = await post('internal_product_transfer', { doc_date: date, from_inventory_id: w, to_inventory_id: to, items: [line] });
+        expect(res.code).toBe(expected);
+        if (expected) { refused++; continue; }
+        const moves = [{ date, product: p, inventory: w, qty: -qty }, { date, product: p, inventory: to, qty }];
+        ledger.push(...moves);
+        posted.push({ entity: 'internal_product_transfer', id: res.id, date, moves, cancelled: false });
+      } else {
+        const open = posted.filter((d) => !d.cancelled);
+        if (!open.length) continue;
+        const d = pick(open);
+        // reversing takes stock out wherever the document put it in
+        const short = d.moves.some((m) => m.qty > 0 && onHand(m.product, m.inventory) < m.qty);
+        let code: string | null = null;
+        try { await t.service.runAction(d.entity, d.id, 'cancel', {}, systemContext); } catch (err) { code = (err as AppError).code; }
+        expect(code).toBe(short ? 'INSUFFICIENT_STOCK' : null);
+        if (short) { refused++; continue; }
+        d.cancelled = true;
+        // a reversal is dated the day of the cancellation, never before the original
+        for (const m of d.moves) ledger.push({ ...m, date: d.date > today ? d.date : today, qty: -m.qty });
+      }
+      if (op % 100 === 99) await check();
+    }
+    await check();
+    expect(refused).toBeGreaterThan(0);
+    const rows = await t.db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    expect(Number(rows?.n)).toBe(ledger.length);
+  }, 120_000);
+});
