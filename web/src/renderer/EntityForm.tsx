@@ -16,6 +16,7 @@ import { clearToasts, toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
+import { useDocumentTotals } from './use-document-totals.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
@@ -119,6 +120,7 @@ export default function EntityForm(props: EntityFormProps) {
   const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id }), ...(prefill ?? {}) }), [entity, session.id, prefill]);
   const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
   const { control, handleSubmit, reset, setError, setValue, getValues, formState } = form;
+  useDocumentTotals(entity, form as never);
   const values = useWatch({ control }) as FormValues;
 
   useEffect(() => {

@@ -34,7 +34,8 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
   const lang = i18n.language;
   const { fields: rows, append, remove } = useFieldArray({ control, name: name as never, keyName: '_key' });
   const parentField = child.parent?.field;
-  const cols = Object.entries(child.fields).filter(([n, f]) => !f.hidden && !f.readOnly && f.type !== 'lines' && n !== parentField);
+  // read-only columns (a line's amount) show what the server computes, or the form as you type
+  const cols = Object.entries(child.fields).filter(([n, f]) => !f.hidden && f.type !== 'lines' && n !== parentField);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = rows.length >= VIRTUAL_FROM;
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8, enabled: virtual });
