@@ -24,6 +24,9 @@ import { principalOf } from './auth/principal.ts';
 import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import { registerPrintRoutes } from './print/print-routes.ts';
+import { registerEmailRoutes } from './mail/email-routes.ts';
+import type { MailSettings } from './mail/mailer.ts';
 
 export interface AppOptions {
   db: Database;
@@ -44,6 +47,8 @@ export interface AppOptions {
   uploadMaxBytes?: number;
   /** How often to look for alerts that became due (ms). */
   alertPollMs?: number;
+  /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
+  mail?: MailSettings;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -139,6 +144,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
+  registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
+  registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey);
   if (opts.redisUrl) {

@@ -12,6 +12,7 @@ import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
+import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 
@@ -37,6 +38,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureBuiltinRoles(db);
   await ensureOverrideTable(db);
   await ensureNumberingTable(db);
+  await ensurePrintCounterTable(db);
   await ensureFileTable(db);
   await refreshOverrides(db, registry);
   return sync;
@@ -56,7 +58,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: resolve(config.dataDir, 'uploads'), uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, hashLogN: opts.hashLogN, mail: config.mail,
       logger: config.logLevel === 'silent' ? false : { level: config.logLevel }, web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);

@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
   RATE_LIMITED: { status: 429, message: 'Too many attempts; wait and try again' },
+  MAIL_NOT_CONFIGURED: { status: 503, message: 'Email is not set up on this server' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { WriteEvent } from '../crud/access-policy.ts';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'access_denied';
+export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'access_denied' | 'email';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -16,6 +16,8 @@ export interface AppConfig {
   redisUrl?: string;
   redisKey: string;
   uploadMaxBytes: number;
+  /** Both SMTP_URL and MAIL_FROM set, or neither (email then answers MAIL_NOT_CONFIGURED). */
+  mail?: { smtpUrl: string; from: string };
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -40,7 +42,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: env.REDIS_URL || undefined,
     redisKey: env.REDIS_KEY || 'backoffice',
     uploadMaxBytes: positive(env.UPLOAD_MAX_MB, 20, 'UPLOAD_MAX_MB') * 1024 * 1024,
+    mail: mailConfig(env),
   };
+}
+
+function mailConfig(env: NodeJS.ProcessEnv): AppConfig['mail'] {
+  const smtpUrl = env.SMTP_URL || undefined;
+  const from = env.MAIL_FROM || undefined;
+  if (!smtpUrl && !from) return undefined;
+  if (!smtpUrl || !from) throw new Error('SMTP_URL and MAIL_FROM are set together: one without the other cannot send email');
+  if (!/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return { smtpUrl, from };
 }
 
 function positive(raw: string | undefined, fallback: number, name: string): number {

@@ -11,6 +11,17 @@ const ZWSP = '\u200B';
 const segmenter = new Intl.Segmenter('th', { granularity: 'word' });
 const THAI = /[\u0E00-\u0E7F]/;
 
+/**
+ * SARA AM (ำ) is drawn as NIKHAHIT + SARA AA by the shaper; pdfkit then records
+ * one Unicode value per glyph, so the SARA AA glyph could copy out as "ำ" or
+ * not at all, wherever it appears. Giving the shaper the two letters (in the
+ * shaped order, NIKHAHIT before any tone mark) keeps the look and makes text
+ * copied from the PDF come out right (NFKC turns "ํา" back into "ำ").
+ */
+export function decomposeSaraAm(text: string): string {
+  return text.replace(/([\u0E48-\u0E4B]?)\u0E33/g, '\u0E4D$1\u0E32');
+}
+
 export function breakThaiWords(text: string): string {
   if (!THAI.test(text)) return text;
   let out = '';
@@ -42,7 +53,7 @@ export const FONT_LATIN = 'SarabunLatin';
  * asks the line breaker about the joint of two runs.
  */
 export function scriptRuns(text: string, bold = false): TextRun[] {
-  const src = breakThaiWords(text);
+  const src = decomposeSaraAm(breakThaiWords(text));
   const runs: TextRun[] = [];
   const b = bold ? { bold } : {};
   let cur = '';

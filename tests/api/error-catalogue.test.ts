@@ -13,6 +13,7 @@ import { createAccount } from '../../server/auth/builtin-accounts.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { label, tempSchemasDir } from '../support/temp-schemas.ts';
+import { thaiTaxId } from '../support/security-fixtures.ts';
 
 /**
  * Codes produced only by the auth layer's own tests (this file still checks
@@ -121,6 +122,14 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     IN_USE: () => call('DELETE', `/api/ec_owner/${ids.owner}`),
     PAYLOAD_TOO_LARGE: () => call('POST', '/api/ec_widget', { code: 'W-3', name: 'big', note: 'x'.repeat(1024 * 1024 + 10) }),
     UNSUPPORTED_MEDIA_TYPE: () => call('POST', '/api/ec_widget', 'code=W-4&name=x', { 'content-type': 'text/plain' }),
+    MAIL_NOT_CONFIGURED: async () => {
+      // the test app has no SMTP settings: emailing a document it may see answers 503
+      const customer = await call('POST', '/api/customer', { code: 'EC-C1', customer_type: 'juristic', name_th: 'บริษัท ทดสอบ จำกัด', tax_id: thaiTaxId(745549999) });
+      expect(customer.statusCode, customer.body).toBe(201);
+      const note = await call('POST', '/api/billing_note', { bill_no: 'EC-BN-1', bill_date: '2026-11-18', customer_id: customer.json().data.id, total_amount: 100, items: [{ description: 'ค่าบริการ', amount: 100 }] });
+      expect(note.statusCode, note.body).toBe(201);
+      return call('POST', `/api/billing_note/${note.json().data.id}/email`, { to: 'buyer@example.com' });
+    },
     INTERNAL_ERROR: async () => {
       const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
       try {
