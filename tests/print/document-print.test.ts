@@ -100,6 +100,13 @@ describe.each(testDialects())('document PDF on %s', (dialect) => {
     expect(text).toContain('3 November 2026');
   });
 
+  it('lists the print and email routes of documents in the OpenAPI document', async () => {
+    const spec = (await c.call('GET', '/api/docs/json', c.admin)).json();
+    expect(Object.keys(spec.paths['/api/billing_note/{id}/pdf'])).toEqual(['get']);
+    expect(Object.keys(spec.paths['/api/billing_note/{id}/email'])).toEqual(['post']);
+    expect(spec.paths['/api/customer/{id}/pdf']).toBeUndefined();
+  });
+
   it('refuses an unknown language', async () => {
     expectError(await c.call('GET', `/api/billing_note/${noteId}/pdf?lang=fr`, c.admin), 400, 'INVALID_QUERY');
   });
