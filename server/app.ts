@@ -33,6 +33,9 @@ import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 import { installStock } from './stock/stock-routes.ts';
+import { registerPrintRoutes } from './print/print-routes.ts';
+import { registerEmailRoutes } from './mail/email-routes.ts';
+import type { MailSettings } from './mail/mailer.ts';
 
 export interface AppOptions {
   db: Database;
@@ -62,6 +65,8 @@ export interface AppOptions {
   backupDir?: string;
   /** Origins besides the app's own that may open sockets (a separately hosted front end). */
   allowedOrigins?: string[];
+  /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
+  mail?: MailSettings;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -170,6 +175,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   registerDocumentRoutes(app, service, contextOf);
   installStock(app, service, contextOf);
+  registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
+  registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -15,6 +15,7 @@ import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.t
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { businessClock } from './documents/business-clock.ts';
+import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
@@ -46,6 +47,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureOverrideTable(db);
   await ensureNumberingTable(db);
   await ensureDocumentTables(db);
+  await ensurePrintCounterTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);
   await refreshOverrides(db, registry);
@@ -68,7 +70,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     }
     const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
     const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN,
+      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail,
       logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
     });
     const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);

@@ -57,6 +57,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   BACKUP_INVALID: { th: 'ไฟล์สำรองข้อมูลเสียหายหรือไม่ใช่ไฟล์สำรองของระบบนี้', en: 'The backup file is damaged or is not a backup of this product' },
   BACKUP_TOO_NEW: { th: 'ไฟล์สำรองข้อมูลมาจากระบบรุ่นใหม่กว่า จึงกู้คืนไม่ได้', en: 'The backup comes from a newer version of the product and cannot be restored' },
   WRITES_PAUSED: { th: 'ระบบกำลังกู้คืนข้อมูล งดบันทึกชั่วคราว กรุณาลองใหม่อีกสักครู่', en: 'A restore is running and writes are paused; try again shortly' },
+  MAIL_NOT_CONFIGURED: { th: 'เซิร์ฟเวอร์ยังไม่ได้ตั้งค่าการส่งอีเมล หรือเซิร์ฟเวอร์อีเมลไม่รับข้อความ', en: 'Email is not set up on this server, or the mail server refused the message' },
   PAYLOAD_TOO_LARGE: { th: 'ข้อมูลที่ส่งมีขนาดใหญ่เกินไป', en: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { th: 'ไม่รองรับรูปแบบข้อมูลหรือไฟล์ที่ส่งมา', en: 'The request body must be JSON' },
   RATE_LIMITED: {
@@ -109,6 +110,8 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
   invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },
   inventory: { th: 'ตำแหน่งนี้ไม่ได้อยู่ในคลังที่เลือก', en: 'is a location of another inventory' },
+  max_items: { th: 'มีได้ไม่เกิน {limit} รายการ', en: 'must have at most {limit} items' },
+  max_length: { th: 'ยาวเกินกำหนด', en: 'is too long' },
   decimal: { th: 'ตัวเลขไม่ถูกต้อง', en: 'is not a valid number here' },
   forbidden: { th: 'คุณไม่มีสิทธิ์แก้ไขช่องนี้', en: 'you may not change this field' },
   locked: { th: 'แก้ไขไม่ได้เมื่อเอกสารผ่านรายการแล้ว', en: 'cannot be changed once the document is posted' },

@@ -103,6 +103,13 @@ describe('loadSchemaSet', () => {
     expectProblem([source('thing.json', { ...minimal(), kind: 'lines' })], 'thing.json', '/parent', /needs a parent/);
   });
 
+  it('accepts print.limitByRole on a document and rejects it elsewhere or with an unknown key', () => {
+    const doc = { ...minimal('bill'), kind: 'document', print: { limitByRole: true } };
+    expect(loadSchemaSet([source('bill.json', doc)])[0]).toMatchObject({ print: { limitByRole: true } });
+    expectProblem([source('thing.json', { ...minimal(), print: { limitByRole: true } })], 'thing.json', '/print', /document/);
+    expect(problemsOf([source('bill.json', { ...doc, print: { copies: 2 } })]).length).toBeGreaterThan(0);
+  });
+
   it('rejects a visibleIf that names an unknown field', () => {
     const e = minimal();
     e.fields.note = { type: 'text', label: { th: 'หมายเหตุ', en: 'Note' }, visibleIf: { colour: { _eq: 'red' } } };

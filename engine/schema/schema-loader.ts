@@ -78,6 +78,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!byName.has(e.parent.entity)) bad('/parent/entity', `unknown entity "${e.parent.entity}"`);
     if (fieldNames.has(e.parent.field)) bad('/parent/field', `"${e.parent.field}" is created from parent and must not also be declared as a field`);
   }
+  if (e.print && e.kind !== 'document') bad('/print', 'only entities of kind "document" are printed');
   for (const key of ['numbering', 'workflow'] as const) {
     const f = e[key]?.field;
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);

@@ -209,6 +209,8 @@ export interface EntitySchema {
   related?: RelatedList[];
   numbering?: NumberingSeries;
   workflow?: Workflow;
+  /** documents: printing rules; limitByRole caps prints per document at the role's production_report_print_times. */
+  print?: { limitByRole?: boolean };
   access?: AccessKeys;
   document?: DocumentSpec;
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { WriteEvent } from '../crud/access-policy.ts';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'password_change_failed' | 'access_denied'
-  | 'backup' | 'backup_download' | 'restore';
+  | 'backup' | 'backup_download' | 'restore' | 'email';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -35,6 +35,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Both SMTP_URL and MAIL_FROM set, or neither (email then answers MAIL_NOT_CONFIGURED). */
+  mail?: { smtpUrl: string; from: string };
 }
 
 /** Reads the environment once; README.md lists every variable. */
@@ -65,7 +67,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadStore: uploadStore(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: positive(env.SHUTDOWN_TIMEOUT_MS, 10_000, 'SHUTDOWN_TIMEOUT_MS'),
+    mail: mailConfig(env),
   };
+}
+
+function mailConfig(env: NodeJS.ProcessEnv): AppConfig['mail'] {
+  const smtpUrl = env.SMTP_URL || undefined;
+  const from = env.MAIL_FROM || undefined;
+  if (!smtpUrl && !from) return undefined;
+  if (!smtpUrl || !from) throw new Error('SMTP_URL and MAIL_FROM are set together: one without the other cannot send email');
+  if (!/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return { smtpUrl, from };
 }
 
 function positive(raw: string | undefined, fallback: number, name: string): number {

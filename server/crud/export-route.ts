@@ -4,51 +4,35 @@ import type { EntityService } from './entity-service.ts';
 import type { ContextOf } from './crud-routes.ts';
 import type { RawListQuery } from './list-query.ts';
 import { hasColumn, type EntitySchema, type FieldDef } from '../../engine/schema/schema-types.ts';
+import { describeField } from '../../engine/filter/filter-parser.ts';
+import { AppError } from '../errors/app-error.ts';
+import { csvCell } from './export-cells.ts';
+import { xlsxStream } from './xlsx-writer.ts';
 import { languageOf } from '../../engine/errors/error-texts.ts';
 import { formatIsoDate, formatIsoDateTime } from '../../engine/format/dates.ts';
 
-/**
- * With Accept-Language: th the file reads like the screens: Thai column labels and
- * dates with Buddhist-era years in Bangkok time; without it, field names and ISO
- * values for machines.
- */
-function presenter(entity: EntitySchema, service: EntityService, columns: string[], lang: 'th' | 'en' | null) {
-  const fieldAt = (path: string): FieldDef | undefined => {
-    const [head, tail] = path.split('.');
-    const f = entity.fields[head!];
-    if (!tail) return f;
-    return f?.type === 'link' ? service.registry.get(f.entity!)?.fields[tail] : undefined;
-  };
-  const fields = columns.map(fieldAt);
-  const header = lang ? columns.map((c, i) => fields[i]?.label[lang] ?? c) : columns;
-  const cell = (i: number, v: unknown): unknown => {
-    const f = fields[i];
-    if (!lang || typeof v !== 'string' || !f) return v;
-    if (f.type === 'date') return formatIsoDate(v, lang);
-    if (f.type === 'datetime') return formatIsoDateTime(v, lang);
-    return v;
-  };
-  return { header, cell };
-}
-
 const PAGE = 1000;
 export const EXPORT_MAX_ROWS = 200_000;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Bidirectional controls would show a cell's text reversed in a spreadsheet ("exe.fdp" as "pdf.exe"): shown as their escapes. */
-const BIDI = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
-
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = (typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  // a leading = + - @ would run as a formula in a spreadsheet
-  const safe = /^[=+\-@\t\r]/.test(s) && Number.isNaN(Number(s)) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+/** The field a dotted column ends on, and its label in the language asked ("ลูกค้า / ชื่อ (ไทย)"). */
+function columnInfo(service: EntityService, entity: EntitySchema, path: string, lang: 'th' | 'en'): { field?: FieldDef; label: string } {
+  let e: EntitySchema | undefined = entity;
+  let field: FieldDef | undefined;
+  const labels: string[] = [];
+  for (const step of path.split('.')) {
+    field = e ? describeField(e, step) : undefined;
+    labels.push(field?.label[lang] ?? step);
+    e = field?.type === 'link' && field.entity ? service.registry.get(field.entity) : undefined;
+  }
+  return { field, label: path === 'id' ? 'ID' : labels.join(' / ') };
 }
 
 /**
- * GET /api/{entity}/export: the list protocol's filter/sort/search/fields as
- * CSV, streamed page by page. Guarded by the role's export flag and the same
- * row restrictions as the list.
+ * GET /api/{entity}/export?format=csv|xlsx&lang=th|en: the list protocol's
+ * filter/sort/search/fields, streamed page by page. Guarded by the role's
+ * export flag and the same row restrictions as the list. CSV keeps field names
+ * as its header (scripts read it); XLSX, made for people, has the labels.
  */
 export function registerExportRoute(app: FastifyInstance, service: EntityService, entityName: string, contextOf: ContextOf): void {
   app.get(`/api/${entityName}/export`, async (request, reply) => {
@@ -57,21 +41,46 @@ export function registerExportRoute(app: FastifyInstance, service: EntityService
     service.policy.assertAllowed(ctx, entity, 'read');
     service.policy.assertAllowed(ctx, entity, 'export');
     const raw = { ...(request.query as RawListQuery) };
+    const format = raw.format ?? 'csv';
+    const lang = raw.lang ?? 'th';
+    if (format !== 'csv' && format !== 'xlsx') throw new AppError('INVALID_QUERY', 'format must be "csv" or "xlsx"');
+    if (lang !== 'th' && lang !== 'en') throw new AppError('INVALID_QUERY', 'lang must be "th" or "en"');
     delete raw.format;
-    const query = service.parseQuery(entity, { ...raw, limit: String(PAGE), page: '1' }, ctx, new Set(['format']));
+    delete raw.lang;
+    const query = service.parseQuery(entity, { ...raw, limit: String(PAGE), page: '1' }, ctx, new Set(['format', 'lang']));
     const columns = query.fields?.map((p) => p.join('.')) ?? ['id', ...Object.entries(entity.fields).filter(([, f]) => hasColumn(f) && !f.hidden).map(([n]) => n)];
-    const { header, cell } = presenter(entity, service, columns, languageOf(request.headers['accept-language']));
-    const first = await service.list(entityName, { ...query, fields: columns.map((c) => c.split('.')), offset: 0, withTotal: false }, ctx);
-    async function* lines() {
-      yield '\uFEFF' + header.map(csvCell).join(',') + '\r\n';
-      let rows = first.rows;
+    const fields = columns.map((c) => c.split('.'));
+    // the first page is read before answering, so a bad filter still answers with its error code
+    const first = await service.list(entityName, { ...query, fields, offset: 0, withTotal: false }, ctx);
+    async function* rows() {
+      let page = first.rows;
       let offset = 0;
-      while (rows.length) {
-        for (const r of rows) yield columns.map((c, i) => csvCell(cell(i, r[c]))).join(',') + '\r\n';
+      while (page.length) {
+        yield* page;
         offset += PAGE;
-        if (rows.length < PAGE || offset >= EXPORT_MAX_ROWS) break;
-        rows = (await service.list(entityName, { ...query, fields: columns.map((c) => c.split('.')), offset, withTotal: false }, ctx)).rows;
+        if (page.length < PAGE || offset >= EXPORT_MAX_ROWS) break;
+        page = (await service.list(entityName, { ...query, fields, offset, withTotal: false }, ctx)).rows;
       }
+    }
+    // a browser must never guess another type (HTML) from an export's content
+    reply.header('x-content-type-options', 'nosniff');
+    if (format === 'xlsx') {
+      const cols = columns.map((c) => { const info = columnInfo(service, entity, c, lang); return { key: c, header: info.label, field: info.field }; });
+      reply.header('content-type', XLSX_TYPE);
+      reply.header('content-disposition', `attachment; filename="${entityName}.xlsx"`);
+      return reply.send(xlsxStream(entity.labelPlural?.[lang] ?? entity.label[lang], cols, rows()));
+    }
+    // with Accept-Language the CSV reads like the screens (labels, Buddhist-era dates); without it, field names and ISO values for scripts
+    const reader = languageOf(request.headers['accept-language']);
+    const info = columns.map((c) => columnInfo(service, entity, c, reader ?? 'th'));
+    const present = (i: number, v: unknown): unknown => {
+      const f = info[i]!.field;
+      if (!reader || typeof v !== 'string' || !f) return v;
+      return f.type === 'date' ? formatIsoDate(v, reader) : f.type === 'datetime' ? formatIsoDateTime(v, reader) : v;
+    };
+    async function* lines() {
+      yield '\uFEFF' + (reader ? info.map((x) => x.label) : columns).map(csvCell).join(',') + '\r\n';
+      for await (const r of rows()) yield columns.map((c, i) => csvCell(present(i, r[c]))).join(',') + '\r\n';
     }
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${entityName}.csv"`);

@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { multipart } from '../support/multipart.ts';
 import { DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
 import { DOCUMENT_FIXTURES } from '../support/document-fixtures.ts';
+import { thaiTaxId } from '../support/security-fixtures.ts';
 
 /**
  * Codes produced only by the auth layer's own tests (this file still checks
@@ -170,6 +171,14 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       return call('POST', '/api/db_manage/restore', payload, headers);
     },
     WRITES_PAUSED: () => t.admin.gate.closedWhile('test', () => call('POST', '/api/ec_widget', { code: 'W-7', name: 'while restoring' })),
+    MAIL_NOT_CONFIGURED: async () => {
+      // the test app has no SMTP settings: emailing a document it may see answers 503
+      const customer = await call('POST', '/api/customer', { code: 'EC-C1', customer_type: 'juristic', name_th: 'บริษัท ทดสอบ จำกัด', tax_id: thaiTaxId(745549999) });
+      expect(customer.statusCode, customer.body).toBe(201);
+      const note = await call('POST', '/api/billing_note', { bill_no: 'EC-BN-1', bill_date: '2026-11-18', customer_id: customer.json().data.id, total_amount: 100, items: [{ description: 'ค่าบริการ', amount: 100 }] });
+      expect(note.statusCode, note.body).toBe(201);
+      return call('POST', `/api/billing_note/${note.json().data.id}/email`, { to: 'buyer@example.com' });
+    },
     INTERNAL_ERROR: async () => {
       const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
       try {

@@ -1,0 +1,121 @@
+import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
+import { pdfMake } from './pdf-fonts.ts';
+import { amountInWords, formatDate, formatMoney, type PrintOptions } from './print-format.ts';
+import { scriptRuns } from './thai-text.ts';
+
+type Row = Record<string, unknown>;
+
+/** The totals block, in print order; only the fields a document has are shown. */
+export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat', 'vat_amount', 'total_amount', 'wht_amount', 'net_amount'] as const;
+/** The amount written in words: the grand total, or what is left to pay when there is no grand total. */
+const WORDS_FIELDS = ['total_amount', 'net_amount', 'amount_before_vat', 'subtotal'];
+
+const WORDS = {
+  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า' },
+  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page' },
+};
+
+export interface DocumentPrint {
+  entity: EntitySchema;
+  /** The document as EntityService.get answers it, lines included. */
+  row: Row;
+  /** Schemas of the line entities, by lines field name. */
+  lineEntities: Record<string, EntitySchema>;
+  /** The rows behind link fields (customer, issuing company), by field name. */
+  links: Record<string, Row | null>;
+}
+
+/** Which link field names the counterparty and which the issuing company. */
+export function partyFields(entity: EntitySchema): { party?: string; issuer?: string } {
+  const links = Object.entries(entity.fields).filter(([, f]) => f.type === 'link');
+  return {
+    party: links.find(([, f]) => f.entity === 'customer' || f.entity === 'supplier')?.[0],
+    issuer: links.find(([, f]) => f.entity === 'your_company')?.[0],
+  };
+}
+
+const text = (s: string, extra: object = {}) => ({ text: scriptRuns(s), ...extra });
+const bold = (s: string, extra: object = {}) => ({ text: scriptRuns(s, true), ...extra });
+
+function cellValue(f: FieldDef | undefined, v: unknown, o: PrintOptions): string {
+  if (v === null || v === undefined) return '';
+  switch (f?.type) {
+    case 'money': case 'decimal': return formatMoney(v);
+    case 'date': case 'datetime': return formatDate(v, o);
+    case 'enum': return f.options?.find((x) => x.value === v)?.label[o.lang] ?? String(v);
+    case 'boolean': return v ? WORDS[o.lang].yes : WORDS[o.lang].noValue;
+    default: return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+}
+
+function partyBlock(r: Row | null | undefined, o: PrintOptions): string[] {
+  if (!r) return [];
+  const w = WORDS[o.lang];
+  const name = String((o.lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? '');
+  const address = ['address_line', 'sub_district', 'district', 'province', 'postal_code'].map((k) => r[k]).filter(Boolean).join(' ');
+  const branchCode = r.branch_code ? String(r.branch_code) : null;
+  const branch = branchCode === null ? '' : /^0+$/.test(branchCode) ? w.headOffice : `${w.branch} ${branchCode}${r.branch_name ? ` ${r.branch_name}` : ''}`;
+  const tax = r.tax_id ? `${w.taxId} ${r.tax_id}${branch ? ` (${branch})` : ''}` : branch;
+  return [name, address, tax].filter(Boolean);
+}
+
+function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
+  const line = doc.lineEntities[name]!;
+  const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines');
+  const numeric = (c: string) => ['money', 'decimal', 'integer'].includes(line.fields[c]?.type ?? '');
+  const rows = (doc.row[name] as Row[] | undefined) ?? [];
+  const body = [
+    [bold(WORDS[o.lang].no), ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
+    ...rows.map((r, i) => [text(String(i + 1)), ...cols.map((c) => text(cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {}))]),
+  ];
+  // free text takes what is left of the width, so a long Thai description wraps inside its cell
+  const widths = ['auto', ...cols.map((c) => (['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x)) ? '*' : 'auto'))];
+  if (!widths.includes('*')) widths[widths.length - 1] = '*';
+  return { table: { headerRows: 1, widths, body }, layout: 'lightHorizontalLines', margin: [0, 10, 0, 10] };
+}
+
+/** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
+export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
+  const { entity, row } = doc;
+  const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
+  const { party, issuer } = partyFields(entity);
+  const numberField = entity.numbering?.field ?? entity.titleField;
+  const headerFields = [numberField, ...Object.keys(entity.fields).filter((n) => ['date', 'datetime'].includes(entity.fields[n]!.type))];
+  const issuerLines = partyBlock(issuer ? doc.links[issuer] : null, o);
+  const partyLines = partyBlock(party ? doc.links[party] : null, o);
+  const totals = TOTAL_FIELDS.filter((n) => entity.fields[n]);
+  const wordsField = WORDS_FIELDS.find((n) => entity.fields[n] && row[n] !== null && row[n] !== undefined);
+  const content: object[] = [
+    {
+      columns: [
+        { width: '*', stack: issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s))) },
+        { width: 'auto', stack: [
+          bold(entity.label[o.lang], { fontSize: 16, alignment: 'right' }),
+          { table: { body: headerFields.map((n) => [bold(label(n)), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
+        ] },
+      ],
+    },
+    ...(party ? [{ margin: [0, 12, 0, 0], stack: [bold(label(party)), ...partyLines.map((s) => text(s))] }] : []),
+    ...Object.entries(entity.fields).filter(([n, f]) => f.type === 'lines' && doc.lineEntities[n]).map(([n]) => linesTable(n, doc, o)),
+  ];
+  if (totals.length) {
+    content.push({
+      columns: [{ width: '*', text: '' }, { width: 'auto', table: { body: totals.map((n) => [bold(label(n)), text(formatMoney(row[n] ?? 0), { alignment: 'right' })]) }, layout: 'lightHorizontalLines' }],
+    });
+  }
+  if (wordsField) content.push(text(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { alignment: 'right', margin: [0, 6, 0, 0] }));
+  const noteField = Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'text' && row[n]);
+  if (noteField) content.push({ margin: [0, 12, 0, 0], stack: [bold(label(noteField)), text(String(row[noteField]))] });
+  return {
+    pageSize: 'A4',
+    pageMargins: [40, 40, 40, 50],
+    info: { title: `${entity.label[o.lang]} ${row[numberField] ?? ''}`, producer: 'Thai back office' },
+    defaultStyle: { font: 'SarabunLatin', fontSize: 10 },
+    footer: (page: number, pages: number) => text(`${WORDS[o.lang].page} ${page}/${pages}`, { alignment: 'center', fontSize: 8 }),
+    content,
+  };
+}
+
+export async function renderDocumentPdf(doc: DocumentPrint, o: PrintOptions): Promise<Buffer> {
+  return pdfMake().createPdf(documentDefinition(doc, o)).getBuffer();
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
+import { systemContext, type RequestContext } from '../crud/access-policy.ts';
+import type { PermissionPolicy } from '../auth/permission-policy.ts';
+import type { Database } from '../db/dialect-adapter.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { principalOf } from '../auth/principal.ts';
+import { AppError } from '../errors/app-error.ts';
+import { partyFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
+import type { PrintOptions } from './print-format.ts';
+import { countPrint } from './print-counter.ts';
+
+export interface PrintRouteOptions {
+  db: Database;
+}
+
+/** ?lang=th|en (default th) and ?be=1|0 (Buddhist-era years; default on in Thai). */
+export function printOptionsOf(query: Record<string, unknown>): PrintOptions {
+  const lang = query.lang ?? 'th';
+  if (lang !== 'th' && lang !== 'en') throw new AppError('INVALID_QUERY', 'lang must be "th" or "en"');
+  const be = query.be;
+  if (be !== undefined && be !== '0' && be !== '1') throw new AppError('INVALID_QUERY', 'be must be 0 or 1');
+  return { lang, ...(be === undefined ? {} : { buddhistEra: be === '1' }) };
+}
+
+export function parseId(raw: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new AppError('INVALID_QUERY', 'The id must be a positive whole number');
+  return Number(raw);
+}
+
+/**
+ * Reads a document as the caller (row scope applies: a document they cannot
+ * see is 404), then checks the flag, and renders it. The customer and the
+ * issuing company are read as the system: the document names them, and a
+ * printed document carries their address and tax id whatever the caller's
+ * rights on those master-data screens.
+ */
+export async function readDocument(service: EntityService, policy: PermissionPolicy, entity: EntitySchema, id: number, ctx: RequestContext, flag: 'print' | 'email'): Promise<DocumentPrint> {
+  const row = await service.get(entity.name, id, ctx);
+  policy.assertAllowed(ctx, entity, flag);
+  const lineEntities: DocumentPrint['lineEntities'] = {};
+  for (const [name, f] of Object.entries(entity.fields)) if (f.type === 'lines' && f.entity) lineEntities[name] = service.entity(f.entity);
+  const links: DocumentPrint['links'] = {};
+  for (const field of Object.values(partyFields(entity))) {
+    const target = field && entity.fields[field]?.entity;
+    const linkId = field ? Number(row[field]) : NaN;
+    if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;
+    links[field] = await service.get(target, linkId, systemContext).catch(() => null);
+  }
+  return { entity, row, lineEntities, links };
+}
+
+/** A file name made only of characters every browser and mail client accepts. */
+export function pdfFileName(entity: EntitySchema, row: Record<string, unknown>, id: number): string {
+  const no = String(row[entity.numbering?.field ?? entity.titleField] ?? id).replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `${entity.name}-${no}.pdf`;
+}
+
+/** GET /api/{document}/{id}/pdf for every entity of kind document. */
+export function registerPrintRoutes(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf, options: PrintRouteOptions): void {
+  for (const entity of service.registry.all().filter((e) => e.kind === 'document')) {
+    app.get(`/api/${entity.name}/:id/pdf`, async (request, reply) => {
+      const ctx = contextOf(request);
+      const id = parseId((request.params as { id: string }).id);
+      const o = printOptionsOf(request.query as Record<string, unknown>);
+      const doc = await readDocument(service, policy, entity, id, ctx, 'print');
+      const pdf = await renderDocumentPdf(doc, o);
+      // the limit counts prints per document for everyone; the caller's role decides how many are allowed
+      const limit = entity.print?.limitByRole ? principalOf(ctx)?.role.production_report_print_times ?? null : null;
+      const count = await countPrint(options.db, entity.name, id, limit);
+      reply.header('content-type', 'application/pdf');
+      reply.header('content-disposition', `inline; filename="${pdfFileName(entity, doc.row, id)}"`);
+      reply.header('x-print-count', String(count));
+      reply.header('cache-control', 'no-store');
+      return reply.send(pdf);
+    });
+  }
+}
