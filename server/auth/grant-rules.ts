@@ -66,6 +66,6 @@ export async function activeAdminIds(k: Kysely<any>): Promise<number[]> {
   return rows.filter((r) => isFullAdmin(parseRoleDetail(r.role_detail))).map((r) => Number(r.id));
 }
 
-export function refuse(message: string): never {
-  throw new AppError('FORBIDDEN', message);
+export function refuse(message: string, reason: string): never {
+  throw new AppError('FORBIDDEN', message, undefined, { reason });
 }

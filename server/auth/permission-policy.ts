@@ -105,23 +105,23 @@ export class PermissionPolicy implements AccessPolicy {
   assertWritableRow(ctx: RequestContext, entity: EntitySchema, row: Record<string, unknown>, action: CrudAction): void {
     const p = principalOf(ctx);
     if (!p) return;
-    const deny = (why: string) => { throw new AppError('FORBIDDEN', why); };
+    const deny = (why: string, reason: string) => { throw new AppError('FORBIDDEN', why, undefined, { reason }); };
     const id = row.id === undefined ? undefined : Number(row.id);
     if (entity.name === 'user_role') {
-      if (id === CUSTOMER_ROLE_ID) deny('The built-in Customer role cannot be changed or deleted');
-      if (id === p.user.role_id) deny('Nobody can change the permissions of their own role');
+      if (id === CUSTOMER_ROLE_ID) deny('The built-in Customer role cannot be changed or deleted', 'builtin_role');
+      if (id === p.user.role_id) deny('Nobody can change the permissions of their own role', 'own_role');
     }
     if (entity.name === 'user_type' && action !== 'create' && (id === p.userType?.id || Number(row.role_id) === p.user.role_id)) {
-      deny('Nobody can change the user type that applies to themselves');
+      deny('Nobody can change the user type that applies to themselves', 'own_user_type');
     }
     if (entity.name === 'user_type' && action === 'create' && Number(row.role_id) === p.user.role_id) {
-      deny('Nobody can create a user type for their own role');
+      deny('Nobody can create a user type for their own role', 'own_user_type');
     }
     if (this.ownAccount(entity)) {
       if (id === p.user.id) {
-        if (action === 'delete') deny('You cannot delete your own account');
+        if (action === 'delete') deny('You cannot delete your own account', 'own_account');
       } else if (!flagsFor(p, this.menuKeyOf(entity)).edit) {
-        deny('Your role may not edit other user accounts');
+        deny('Your role may not edit other user accounts', 'other_accounts');
       }
     }
     const keys = entity.access ?? {};
@@ -130,13 +130,13 @@ export class PermissionPolicy implements AccessPolicy {
       return v !== null && v !== undefined && allowed.includes(Number(v));
     };
     if (p.user.role_id === CUSTOMER_ROLE_ID && keys.customerField && !inside(keys.customerField, p.user.customer_id ? [p.user.customer_id] : [])) {
-      deny('A customer account can only work with its own customer records');
+      deny('A customer account can only work with its own customer records', 'customer_scope');
     }
     if (p.userType?.is_limit_inventory_to_access && keys.inventoryField && !inside(keys.inventoryField, p.user.inventory_allow)) {
-      deny(`You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'})`);
+      deny(`You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'})`, 'inventory_scope');
     }
     if (p.userType?.is_limit_company_to_access && keys.companyField && !inside(keys.companyField, p.user.branch_company)) {
-      deny(`You may only use your allowed companies (${p.user.branch_company.join(', ') || 'none'})`);
+      deny(`You may only use your allowed companies (${p.user.branch_company.join(', ') || 'none'})`, 'company_scope');
     }
   }
 

@@ -75,7 +75,7 @@ describe('admin screens end to end', () => {
     await page.getByRole('button', { name: 'บันทึก' }).click();
     const box = page.locator('.bo-admin-error');
     await box.waitFor();
-    await expect(box.innerText()).resolves.toMatch(/own role/i);
+    await expect(box.innerText()).resolves.toMatch(/สิทธิ์ของบทบาทของตัวเอง/);
     await expect(box.isVisible()).resolves.toBe(true);
     await page.waitForTimeout(600);
     await dismissToasts(page);
