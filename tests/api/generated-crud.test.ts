@@ -19,9 +19,19 @@ type Row = Record<string, unknown>;
 const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
 const entities = registry.all().filter((e) => e.kind !== 'lines').map((e) => e.name).sort();
 
-/** Every value sent comes back the same (lines compared line by line). */
+/**
+ * A document that computes its amounts turns a discount percent into the discount amount it
+ * comes to (header and lines): that amount is the server's, not what was sent.
+ */
+function derived(entity: EntitySchema, row: Row, name: string): boolean {
+  return name === 'discount_amount' && !!entity.document?.amounts && Number(row.discount_percent ?? 0) !== 0;
+}
+
+/** Every value sent comes back the same (lines compared line by line), but for values the server derives. */
 function expectSameAs(actual: Row, sent: Row, entity: EntitySchema): void {
+  const doc = entity.kind === 'lines' ? registry.get(entity.parent!.entity) : entity;
   for (const [name, value] of Object.entries(sent)) {
+    if (derived(entity, sent, name)) continue;
     const field = entity.fields[name];
     if (field?.type === 'lines') {
       const lines = actual[name] as Row[];
@@ -30,7 +40,10 @@ function expectSameAs(actual: Row, sent: Row, entity: EntitySchema): void {
       const child = registry.get(field.entity!)!;
       sentLines.forEach((line, i) => {
         expect(lines[i]!.line_no, `${entity.name}.${name}[${i}].line_no`).toBe(i + 1);
-        for (const [k, v] of Object.entries(line)) expect(lines[i]![k], `${child.name}.${k} of line ${i}`).toEqual(v);
+        for (const [k, v] of Object.entries(line)) {
+          if (k === 'discount_amount' && doc?.document?.amounts && Number(line.discount_percent ?? 0) !== 0) continue;
+          expect(lines[i]![k], `${child.name}.${k} of line ${i}`).toEqual(v);
+        }
       });
       continue;
     }

@@ -62,6 +62,8 @@ function numberInRange(field: FieldDef, scale: number, seed: number): number {
  */
 export function sampleFieldValue(entity: EntitySchema, name: string, field: FieldDef, seed: number): unknown {
   const where = `${entity.name}.${name}`;
+  // withholding tax takes only the legal Thai rates (engine/documents/document-math.ts), which a range cannot say
+  if (name === 'wht_rate') return [0, 1, 2, 3, 5][seed % 5];
   switch (field.type) {
     case 'string': case 'text': {
       if (field.pattern) {
