@@ -59,6 +59,30 @@ describe('documents end to end', () => {
     await shot(page, '31-quotation-amended');
   });
 
+  it('the form recomputes totals as you type, and the server stores what it showed', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;
+    const made = await api('POST', '/api/quotation', {
+      doc_date: '2026-11-20', your_company_id: await first('your_company'), customer_id: await first('customer'), vat_type: 'exclude',
+      items: [{ product_id: await first('product'), qty: 10, price: 250 }],
+    });
+    const id = made.data.id as number;
+    expect(made.data).toMatchObject({ subtotal: 2500, vat_amount: 175, total_amount: 2675 });
+    await page.goto(url(`/quotation/${id}`));
+    const qty = page.locator('#items-0-qty');
+    await qty.waitFor();
+    await qty.fill('12');
+    await qty.press('Tab');
+    // 12 × 250 = 3,000; VAT 7 % = 210; 3,210 in all: shown before anything is saved
+    await expect.poll(async () => page.locator('#items-0-amount').inputValue()).toMatch(/^3,?000(\.00)?$/);
+    await expect.poll(async () => page.locator('#field-total_amount').inputValue()).toMatch(/^3,?210(\.00)?$/);
+    await shot(page, '32-quotation-live-totals', true);
+    await page.keyboard.press('Control+s');
+    await expect.poll(async () => (await api('GET', `/api/quotation/${id}`)).data.total_amount).toBe(3210);
+    const stored = (await api('GET', `/api/quotation/${id}`)).data;
+    expect(stored).toMatchObject({ subtotal: 3000, vat_amount: 210, total_amount: 3210, net_amount: 3210 });
+    expect(stored.items[0].amount).toBe(3000);
+  });
+
   it('threw no errors in the page', () => {
     expect(errors).toEqual([]);
   });
