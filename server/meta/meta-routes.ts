@@ -1,3 +1,4 @@
+import { etagOnSend } from '../http/etag.ts';
 import type { FastifyInstance } from 'fastify';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
@@ -30,7 +31,7 @@ export function registerMetaRoutes(app: FastifyInstance, service: EntityService,
     return { success: true, data, meta: { version: service.registry.version, built } };
   });
 
-  app.get<{ Params: { name: string } }>('/api/meta/entities/:name', async (request) => {
+  app.get<{ Params: { name: string } }>('/api/meta/entities/:name', { onSend: etagOnSend }, async (request) => {
     const ctx = contextOf(request);
     const entity = service.registry.get(request.params.name);
     if (!entity || !visible(ctx, entity)) throw new AppError('NOT_FOUND', `There is no entity "${request.params.name}"`);

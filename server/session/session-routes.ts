@@ -1,3 +1,4 @@
+import { etagOnSend } from '../http/etag.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -83,7 +84,7 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     return { success: true, userType: t ? userTypeData(t) : null };
   });
 
-  app.get('/api/language/content/website_main', async (request) => {
+  app.get('/api/language/content/website_main', { onSend: etagOnSend }, async (request) => {
     contextOf(request);
     return { success: true, data: languageContent(registry) };
   });

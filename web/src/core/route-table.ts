@@ -120,3 +120,11 @@ export const ROUTES: RouteEntry[] = [
   { path: '/loading', titleKey: t('loading'), kind: 'loading' },
   admin('testuplaod', '/testuplaod', 'testUpload'), admin('test_com_socket', '/test_com_socket', 'testSocket'), admin('test_com_serial', '/test_com_serial', 'testSerial'),
 ];
+
+/** The entity a list or detail path shows ("/product/12" → "product"), or null for any other screen. */
+export function entityOfPath(pathname: string): string | null {
+  const first = pathname.split('/').filter(Boolean)[0];
+  if (!first) return null;
+  const hit = ROUTES.find((r) => r.entity === first && (r.kind === 'entityList' || r.kind === 'entityDetail'));
+  return hit ? first : null;
+}

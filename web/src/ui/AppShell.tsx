@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { fetchEntityMeta } from '../core/entity-meta.ts';
+import { entityOfPath } from '../core/route-table.ts';
 import { loadAppData, menuAtom, roleAtom, sessionExpiredAtom, settingsAtom, translationAtom, userTypeAtom } from '../core/app-data.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
 import { connectSocket, isSocketOpen } from '../core/socket-client.ts';
@@ -38,6 +40,10 @@ export default function AppShell() {
     loadedFor.current = session.id_token;
     if (!isSocketOpen()) void connectSocket(session.id_token);
     void loadAppData(session);
+    // the screen's schema is asked for with the session calls, not after them: a list or form
+    // opened by URL (a reload, a link) then waits for one round trip fewer before its first row
+    const entity = entityOfPath(window.location.pathname);
+    if (entity) void fetchEntityMeta(entity).catch(() => undefined);
   }, [session]);
 
   // Home's shortcuts: the screens this user opens most (kept in this browser)
