@@ -33,6 +33,20 @@ export function registerMenuKeysRoute(app: FastifyInstance, registry: SchemaRegi
       add(e.menuGroup, e.menuKey ?? e.name, e.labelPlural ?? e.label);
     }
     for (const s of SCREEN_KEYS) add(s.group, s.key, s.label);
+    // permission keys the schemas name for single fields and workflow actions (customer_credit): a role grants them here too
+    for (const e of registry.all()) {
+      if (e.kind === 'lines' || !e.menuGroup) continue;
+      const owner = e.labelPlural ?? e.label;
+      const named = new Map<string, { th: string[]; en: string[] }>();
+      const note = (key: string, label: { th: string; en: string }) => {
+        const n = named.get(key) ?? { th: [], en: [] };
+        n.th.push(label.th); n.en.push(label.en);
+        named.set(key, n);
+      };
+      for (const f of Object.values(e.fields)) if (f.writePermission) note(f.writePermission, f.label);
+      for (const t of e.workflow?.transitions ?? []) if (t.permission) note(t.permission, t.label);
+      for (const [key, n] of named) add(e.menuGroup, key, { th: `${owner.th}: ${n.th.join(', ')}`, en: `${owner.en}: ${n.en.join(', ')}` });
+    }
     return { success: true, data: [...groups.values()] };
   });
 }

@@ -100,4 +100,12 @@ describe.each(testDialects())('field-level write rules on %s', (dialect) => {
     expectError(await c.call('POST', '/api/customer', sales.headers, { ...body, credit_limit: 1000 }), 403, 'FIELD_FORBIDDEN');
     expect((await c.call('POST', '/api/customer', sales.headers, body)).statusCode).toBe(201);
   });
+
+  it('the role editor offers the permission keys the schemas name, so customer_credit can be granted there', async () => {
+    const res = await c.call('GET', '/api/role_matrix/menu_keys', c.admin);
+    expect(res.statusCode, res.body).toBe(200);
+    const items = (res.json().data as { items: { key: string; label: { th: string } }[] }[]).flatMap((g) => g.items);
+    const credit = items.find((i) => i.key === 'customer_credit');
+    expect(credit?.label.th).toContain('วงเงินเครดิต');
+  });
 });
