@@ -6,6 +6,8 @@ import type { Database } from '../server/db/dialect-adapter.ts';
 import { columnDefs, toDb } from '../server/db/field-codec.ts';
 import { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
+import { ensureStockTables } from '../server/stock/stock-ledger.ts';
+import { takeMissingSnapshots } from '../server/stock/stock-snapshots.ts';
 
 /**
  * Generates a large, realistic stock ledger for benchmarks: `size` rows in
@@ -19,7 +21,7 @@ import { systemContext } from '../server/crud/access-policy.ts';
 
 export const LEDGER = 'stock_movement';
 /** Bumped whenever the generated data changes, so cached benchmark databases are rebuilt. */
-export const BULK_SEED_VERSION = 2;
+export const BULK_SEED_VERSION = 3;
 
 export interface BulkSeedOptions {
   size: number;
@@ -325,6 +327,24 @@ async function insertPostgres(db: Database, entity: EntitySchema, columns: strin
   await sql.raw(`analyze ${q(LEDGER)}`).execute(db.kysely);
 }
 
+/**
+ * The ledger rows bypass posting, so the balance table (what "on hand now"
+ * reads) is set from their sum here: current balances and balances summed
+ * from the ledger then agree, as they do after real postings.
+ */
+async function rebuildBalances(db: Database, productIds: number[]): Promise<void> {
+  await ensureStockTables(db);
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('stock_balance').where('product_id', 'in', productIds).execute();
+    await sql`insert into stock_balance (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value)
+      select product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), ''),
+        sum(case when direction = 'in' then qty else -qty end),
+        sum(case when direction = 'in' then 1 else -1 end * qty * coalesce(unit_cost, 0)) / 10000
+      from stock_movement where product_id in (${sql.join(productIds)})
+      group by product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), '')`.execute(trx);
+  });
+}
+
 export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: BulkSeedOptions): Promise<BulkSeedResult> {
   const { size } = opts;
   const log = opts.log ?? (() => undefined);
@@ -346,6 +366,14 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   if (db.adapter.name === 'sqlite') await insertSqlite(db, columns, size, gen, tick);
   else await insertPostgres(db, entity, columns, size, gen, tick);
 
+  await rebuildBalances(db, masters.productIds);
+  log(`stock_balance rebuilt from the ledger for the ${products} products`);
+  // the generated rows bypassed posting, so month-end snapshots are taken afresh from the whole ledger
+  await db.kysely.deleteFrom('stock_snapshot').execute();
+  await db.kysely.deleteFrom('stock_snapshot_total').execute();
+  await db.kysely.deleteFrom('stock_snapshot_date').execute();
+  const snapshots = await takeMissingSnapshots(db, new Date().toISOString().slice(0, 10));
+  log(`${snapshots} month-end stock snapshots taken`);
   const ms = performance.now() - t0;
   log(`done: ${size.toLocaleString('en-US')} rows in ${(ms / 1000).toFixed(1)} s (${Math.round(size / ((performance.now() - tInsert) / 1000)).toLocaleString('en-US')} rows/s for the ledger)`);
   return { rows: size, productIds: masters.productIds, inventoryIds: masters.inventoryIds, ms };

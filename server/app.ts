@@ -7,6 +7,7 @@ import { EntityService } from './crud/entity-service.ts';
 import { registerEntityRoutes } from './crud/crud-routes.ts';
 import { registerExportRoute } from './crud/export-route.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
+import { registerPageSettingRoutes } from './meta/page-setting-routes.ts';
 import { buildOpenApi } from './openapi/openapi-builder.ts';
 import { installErrorHandler } from './errors/error-handler.ts';
 import { AppError } from './errors/app-error.ts';
@@ -21,21 +22,29 @@ import { auditWrites, writeAudit } from './audit/audit-log.ts';
 import { registerSystemLogRoutes } from './audit/system-log-routes.ts';
 import { registerSessionRoutes } from './session/session-routes.ts';
 import { principalOf } from './auth/principal.ts';
-import { attachRealtime, type Realtime } from './realtime/socket-server.ts';
+import { attachRealtime, SCHEMA_CHANGED, type Realtime } from './realtime/socket-server.ts';
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
+import { installSettingsNotifier } from './realtime/settings-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
 import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
-import { computeAmounts } from './documents/document-amounts.ts';
+import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
+import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
+import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
+import { registerCollectionSummary } from './reports/collection-summary.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 import { installStock } from './stock/stock-routes.ts';
 import { registerPrintRoutes } from './print/print-routes.ts';
+import { registerPortalPdfRoute } from './print/portal-pdf.ts';
 import { registerEmailRoutes } from './mail/email-routes.ts';
 import type { MailSettings } from './mail/mailer.ts';
+import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
+import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
+import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
 
 export interface AppOptions {
   db: Database;
@@ -90,6 +99,7 @@ function decodedPath(url: string): string {
 }
 
 const AUTH_INVALIDATED = 'auth-invalidated';
+const AUTH_ACK_MS = 2000;
 const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
 
 /** Builds the whole HTTP application without listening, so tests drive it with inject(). */
@@ -145,10 +155,20 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
 
   // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
-  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) auth.invalidate(); });
+  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) void auth.invalidate(); });
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // rebuilt when the schema version moves, so custom fields and overrides show without a restart
+  let openApi = { version: opts.registry.version, doc: null as unknown };
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    transformSpecificationClone: false,
+    transformSpecification: (static_) => {
+      if (opts.registry.version === 0) return static_;
+      if (openApi.version !== opts.registry.version || !openApi.doc) openApi = { version: opts.registry.version, doc: buildOpenApi(opts.registry) };
+      return openApi.doc as typeof static_;
+    },
+  });
 
   let limiter = opts.limiter;
   if (!limiter && opts.redisUrl) {
@@ -167,25 +187,51 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
   // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
   registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
+  registerPageSettingRoutes(app, opts.db, opts.registry);
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
   }
+  registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
+  installAttributeUsageGuard(service);
+  registerAttributeListRoute(app, service, contextOf);
   installDocumentPosting(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
+  installTotalsCheck(service);
+  installWithholdingAmounts(service);
+  installTaxInvoiceRules(service);
   registerDocumentRoutes(app, service, contextOf);
+  registerCollectionSummary(app, service, contextOf);
   installStock(app, service, contextOf);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
+  registerPortalPdfRoute(app, service, policy, contextOf);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {
     // a sign-out, password or role change on one instance ends the session on all of them at once
-    realtime.io.on(AUTH_INVALIDATED, () => auth.invalidate(true));
-    auth.broadcast = () => realtime.io.serverSideEmit(AUTH_INVALIDATED);
+    // the sender waits for every peer's acknowledgement (bounded), so its answer comes after they dropped their caches
+    realtime.io.on(AUTH_INVALIDATED, (ack?: () => void) => { void auth.invalidate(true); ack?.(); });
+    auth.broadcast = async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), AUTH_ACK_MS); });
+      try {
+        const outcome = await Promise.race([realtime.io.serverSideEmitWithAck(AUTH_INVALIDATED), late]);
+        if (outcome === 'late') app.log.warn('a server instance did not acknowledge a session invalidation in time');
+      } catch (err) {
+        app.log.warn({ err }, 'a server instance did not acknowledge a session invalidation');
+      } finally {
+        clearTimeout(timer);
+      }
+    };
   }
+  installSettingsNotifier(service, realtime);
   const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
+  // a new override version (saved here, or seen by the 500 ms poll when saved elsewhere): every open
+  // screen connected to this instance re-renders with it; each instance tells only its own sockets
+  const stopSchemaEvents = opts.registry.onChange((change) => { realtime.io.local.emit(SCHEMA_CHANGED, change); });
   app.addHook('onClose', async () => {
+    stopSchemaEvents();
     stopAlerts();
     await realtime.close();
   });

@@ -11,13 +11,16 @@ import type { Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
+import { seedFinanceHistory } from '../seed/demo-finance.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
+import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { businessClock } from './documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
+import { ensureScanTable } from './barcodes/scan-log.ts';
 import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 import { s3Storage } from './files/file-storage.ts';
 import { ensureSingletonRows } from './crud/singleton-rows.ts';
@@ -45,11 +48,13 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureAuthTables(db);
   await ensureBuiltinRoles(db);
   await ensureOverrideTable(db);
+  await ensureCustomFieldTable(db);
   await ensureNumberingTable(db);
   await ensureDocumentTables(db);
   await ensurePrintCounterTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);
+  await ensureScanTable(db);
   await refreshOverrides(db, registry);
   return sync;
 }
@@ -65,7 +70,9 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     if (!sync.skipped) {
       log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added, ${sync.renamed.length} renamed`);
     }
-    for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.map((c) => `column ${c}`)]) {
+    // columns of custom fields (removed ones too) are in no schema file by design
+    const custom = new Set((await listCustomFields(db.kysely)).map((f) => `${f.entity}.${f.name}`));
+    for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.filter((c) => !custom.has(c)).map((c) => `column ${c}`)]) {
       log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
     }
     const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
@@ -80,6 +87,8 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
     let seeded: Record<string, number> | null = null;
     if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
       seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
+      // a year of sales and collection history, made through the document engine's own calls
+      for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
       const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
       await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
       log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);

@@ -1,19 +1,114 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 
+/** The screens whose code web/src/boot.ts loads ahead for the route it opens (besides the app itself). */
+const ROUTE_SCREENS = ['src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/renderer/EntityForm.tsx', 'src/renderer/SingletonForm.tsx', 'src/pages/Home.tsx'];
+
+/**
+ * index.html learns which built files the first screens need, so none waits for
+ * another (no chunk waterfall): `<link rel="modulepreload">` for the app
+ * (src/main.tsx and everything it imports statically), which every page loads,
+ * and a JSON map from the screens above to their files, which the boot entry
+ * reads to preload the shell and the list or form of the route it opens.
+ */
+function routeChunks(): Plugin {
+  return {
+    name: 'bo-route-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const chunks = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        // a screen's module may sit in a chunk of its own or in one of the first-screen groups below
+        const bySource = new Map(chunks.flatMap((c) => c.moduleIds.map((id) => [relative(root, id), c] as const)));
+        const closure = (source: string): string[] => {
+          const out = new Set<string>();
+          const visit = (file: string) => {
+            if (out.has(file)) return;
+            out.add(file);
+            for (const i of byFile.get(file)?.imports ?? []) visit(i);
+          };
+          const c = bySource.get(source);
+          if (c) visit(c.fileName);
+          return [...out];
+        };
+        const inHtml = (f: string) => html.includes(`/${f}"`);
+        const app = closure('src/main.tsx');
+        const css = [...new Set(app.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]))].filter((f) => !inHtml(f));
+        const map = Object.fromEntries(ROUTE_SCREENS.map((s) => [s, closure(s).filter((f) => !app.includes(f) && !inHtml(f)).map((f) => `/${f}`)]));
+        return [
+          ...css.map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
+          ...app.filter((f) => !inHtml(f)).map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
+          // data, not code: the page's script policy does not apply to it
+          { tag: 'script', attrs: { type: 'application/json', id: 'bo-route-chunks' }, children: JSON.stringify(map), injectTo: 'head' as const },
+        ];
+      },
+    },
+  };
+}
+
+/**
+ * Fewer, larger chunks for the first screens. Over HTTP/1.1 a browser opens six
+ * connections per server, so the thirty small chunks a cold /product needed
+ * (each component of the UI kit, each small hook) queued behind one another.
+ * The code the app imports statically (src/main.tsx, beyond what the boot entry
+ * holds) becomes one chunk, the shell's code another, the generic list's a third;
+ * every other screen keeps Rolldown's automatic chunks and loads only when opened.
+ */
+function firstScreenGroups(): { plugin: Plugin; groupOf: (id: string) => string | null } {
+  const group = new Map<string, string>();
+  const plugin: Plugin = {
+    name: 'bo-first-screen-groups',
+    apply: 'build',
+    buildEnd() {
+      const src = (rel: string) => [...this.getModuleIds()].find((id) => id === `${root}${rel}` || id.endsWith(`/web/${rel}`));
+      const closure = (rels: string[], taken: Set<string>): Set<string> => {
+        const out = new Set<string>();
+        const stack = rels.map(src).filter((id): id is string => !!id);
+        while (stack.length) {
+          const id = stack.pop()!;
+          if (out.has(id) || taken.has(id)) continue;
+          out.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return out;
+      };
+      const boot = closure(['src/boot.ts'], new Set());
+      const taken = new Set(boot);
+      for (const [name, rels] of [['app', ['src/main.tsx']], ['shell', ['src/ui/AppShell.tsx']], ['list', ['src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx']]] as const) {
+        for (const id of closure([...rels], taken)) { group.set(id, name); taken.add(id); }
+      }
+    },
+  };
+  return { plugin, groupOf: (id) => group.get(id) ?? null };
+}
+const groups = firstScreenGroups();
+
 /** The web app: built into web/dist and served by the Fastify server from the same origin. */
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), routeChunks(), groups.plugin],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     manifest: true,
     chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // each set is closed over its imports, less the sets before it, so the chunks import one way (list → shell → app → boot)
+          includeDependenciesRecursively: false,
+          groups: (['app', 'shell', 'list'] as const).map((name, i) => ({ name, test: (id: string) => groups.groupOf(id) === name, priority: 3 - i })),
+        },
+      },
+    },
   },
   server: {
     port: 5173,

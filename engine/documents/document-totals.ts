@@ -22,8 +22,19 @@ function discount(row: Row): Pick<DocumentInput, 'discount_percent' | 'discount_
  * mapping the server (which stores them) and the form (which shows them as
  * you type) share. Throws DecimalInputError on values that cannot be computed.
  */
-export function documentTotals(header: Row, items: Row[], today: string): DocumentTotals {
-  const date = typeof header.doc_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header.doc_date) ? header.doc_date : today;
+export function documentTotals(header: Row, items: Row[], today: string, byAmount = false): DocumentTotals {
+  // billing notes keep their historical field name bill_date
+  const given = header.doc_date ?? header.bill_date;
+  const date = typeof given === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(given) ? given : today;
+  if (byAmount) {
+    // billing notes, receipts and credit notes carry an amount per line (a part of a source line),
+    // not qty × price: each line counts as one unit at its amount, and VAT is still on the document
+    return computeDocument({
+      vat_type: (header.vat_type ?? 'none') as DocumentInput['vat_type'],
+      vat_rate: vatRateOn(date),
+      items: items.map((l) => ({ qty: 1, price: (l.amount ?? 0) as number })),
+    });
+  }
   return computeDocument({
     vat_type: (header.vat_type ?? 'exclude') as DocumentInput['vat_type'],
     vat_rate: vatRateOn(date),

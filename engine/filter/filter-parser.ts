@@ -48,7 +48,12 @@ export function describeField(entity: EntitySchema, name: string): FieldDef | un
 /** How many links a dotted path may follow (customer_id.province is one). */
 export const MAX_LINK_STEPS = 3;
 
-export function resolvePath(root: EntitySchema, path: string[], resolver: FieldResolver, where: string): { entity: EntitySchema; field: FieldDef }[] {
+/**
+ * `throughLines` (filters only): a lines field may be crossed too, meaning "has a line where …"
+ * (products with the option 12: {"attributes.option_id": {"_eq": 12}}); sorting and reading
+ * fields never cross one, since a record has many lines.
+ */
+export function resolvePath(root: EntitySchema, path: string[], resolver: FieldResolver, where: string, throughLines = false): { entity: EntitySchema; field: FieldDef }[] {
   const steps: { entity: EntitySchema; field: FieldDef }[] = [];
   // every step is a join (or subquery): a 60-step path is never a real question, only load
   if (path.length > MAX_LINK_STEPS + 1) {
@@ -57,7 +62,7 @@ export function resolvePath(root: EntitySchema, path: string[], resolver: FieldR
   let entity = root;
   path.forEach((name, i) => {
     const field = describeField(entity, name);
-    if (!field || field.type === 'lines') {
+    if (!field || (field.type === 'lines' && !throughLines)) {
       throw new FilterError('UNKNOWN_FIELD', `"${name}" is not a field of ${entity.name}`, where);
     }
     if (resolver.canRead && !resolver.canRead(entity, name, i > 0)) {
@@ -65,7 +70,7 @@ export function resolvePath(root: EntitySchema, path: string[], resolver: FieldR
     }
     steps.push({ entity, field });
     if (i < path.length - 1) {
-      if (field.type !== 'link' || !field.entity) {
+      if ((field.type !== 'link' && field.type !== 'lines') || !field.entity) {
         throw new FilterError('UNKNOWN_FIELD', `"${name}" of ${entity.name} is not a link, so "${path.slice(i + 1).join('.')}" cannot be reached through it`, where);
       }
       const next = resolver.entity(field.entity);
@@ -165,7 +170,7 @@ export function parseFilter(raw: unknown, entity: EntitySchema, resolver: FieldR
       throw new FilterError('INVALID_FILTER', `"${key}" is not an operator here; operators go inside a field, e.g. {"name": {"_eq": "x"}}`, here);
     }
     const path = [...prefix, ...key.split('.')];
-    const steps = resolvePath(entity, path, resolver, here);
+    const steps = resolvePath(entity, path, resolver, here, true);
     const last = steps[steps.length - 1]!.field;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new FilterError('INVALID_FILTER', `"${key}" needs an operator object such as {"_eq": ...}`, here);
@@ -174,6 +179,8 @@ export function parseFilter(raw: unknown, entity: EntitySchema, resolver: FieldR
     if (entries.length === 0) throw new FilterError('INVALID_FILTER', `"${key}" has no operator`, here);
     for (const [op, operand] of entries) {
       if (OPERATORS.has(op)) {
+        // a lines field is only crossed ("attributes.option_id"), never compared itself
+        if (last.type === 'lines') throw new FilterError('UNKNOWN_FIELD', `"${key}" is a list of lines; filter on one of its fields, e.g. "${key}.<field>"`, here);
         children.push({ kind: 'cond', path, op: op as FilterOperator, value: checkValue(op as FilterOperator, operand, last, `${here}.${op}`) });
       } else if (op.startsWith('_')) {
         throw new FilterError('INVALID_FILTER', `unknown operator "${op}"; use one of ${FILTER_OPERATORS.join(' ')}`, `${here}.${op}`);

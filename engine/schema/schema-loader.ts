@@ -132,6 +132,10 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       }
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
+    // site-setting keys name a field of setting_site (checked when the set has it: a test may load a few schemas)
+    const site = byName.get('setting_site');
+    if (site && f.enabledBy && site.fields[f.enabledBy]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${f.enabledBy}" is not a boolean field of setting_site`);
+    if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of setting_site`);
     for (const cond of ['visibleIf', 'requiredIf'] as const) {
       if (!f[cond]) continue;
       try {
@@ -188,10 +192,15 @@ function checkWorkflow(w: Workflow, fieldNames: Set<string>, bad: (at: string, w
 function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: (at: string, why: string) => void): void {
   const d = e.document!;
   if (e.kind !== 'document') bad('/document', 'only entities of kind "document" have document behaviour');
+  if (!e.workflow) bad('/document', 'a document needs a workflow (posting and cancelling are its actions)');
+  if (d.lines === undefined) {
+    // a document without lines (a withholding certificate) still posts: numbering on posting, locked states
+    if (d.amounts || d.from?.length) bad('/document/lines', 'computed amounts and "from" need a lines field');
+    return;
+  }
   const lines = fieldOf(e, d.lines);
   const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
   if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }
-  if (!e.workflow) bad('/document', 'a document needs a workflow (posting and cancelling are its actions)');
   for (const [key, action] of [['postAction', d.postAction ?? 'approve'], ['cancelAction', d.cancelAction ?? 'cancel']] as const) {
     if (e.workflow && !e.workflow.transitions.some((t) => t.action === action)) bad(`/document/${key}`, `the workflow has no action "${action}"`);
   }
@@ -199,7 +208,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     const at = `/document/from/${i}`;
     const src = byName.get(f.source);
     if (!src?.document) { bad(`${at}/source`, `"${f.source}" is not a document entity with document behaviour`); return; }
-    const srcChild = byName.get(fieldOf(src, src.document.lines)?.entity ?? '');
+    const srcChild = byName.get(src.document.lines ? fieldOf(src, src.document.lines)?.entity ?? '' : '');
     const states = new Set(src.workflow?.states.map((s) => s.value) ?? []);
     for (const k of ['partial', 'complete'] as const) if (f[k] !== undefined && !states.has(f[k]!)) bad(`${at}/${k}`, `"${f[k]}" is not a state of ${f.source}`);
     f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });

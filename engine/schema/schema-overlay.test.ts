@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOverrides, type SchemaOverride } from './schema-overlay.ts';
+import { applyOverrides, hiddenIn, overrideProblem, type SchemaOverride } from './schema-overlay.ts';
 import { SchemaRegistry } from './schema-registry.ts';
 import type { EntitySchema } from './schema-types.ts';
 
@@ -70,6 +70,74 @@ describe('applyOverrides', () => {
   });
 });
 
+describe('page-setting overrides', () => {
+  function withServerFields(): EntitySchema {
+    const c = customer();
+    c.fields.number = { type: 'string', label: { th: 'เลขที่', en: 'Number' }, readOnly: true };
+    c.fields.tax = { type: 'string', label: { th: 'ภาษี', en: 'Tax' }, hidden: true };
+    return c;
+  }
+
+  it('hides a field in the list, the form, both or neither', () => {
+    const merged = applyOverrides(withServerFields(), [
+      { entity: 'customer', field: 'name', property: 'hidden', value: 'list' },
+      { entity: 'customer', field: 'note', property: 'hidden', value: 'form' },
+      { entity: 'customer', field: 'code', property: 'hidden', value: 'both' },
+      { entity: 'customer', field: 'tax', property: 'hidden', value: 'none' },
+    ]);
+    expect(hiddenIn(merged.fields.name!)).toBe('list');
+    expect(hiddenIn(merged.fields.note!)).toBe('form');
+    expect(hiddenIn(merged.fields.code!)).toBe('both');
+    expect(hiddenIn(merged.fields.tax!)).toBe('none');
+    expect(merged.fields.tax).not.toHaveProperty('hidden');
+    // hidden from lists: no longer a default column either
+    expect(merged.list!.columns).toEqual([]);
+  });
+
+  it('sets column width, default sort, page size and form sections', () => {
+    const merged = applyOverrides(customer(), [
+      { entity: 'customer', field: 'name', property: 'width', value: 240 },
+      { entity: 'customer', field: null, property: 'defaultSort', value: '-name' },
+      { entity: 'customer', field: null, property: 'pageSize', value: 100 },
+      { entity: 'customer', field: null, property: 'formSections', value: [
+        { key: 'main', label: { th: 'หลัก', en: 'Main' }, fields: ['name', 'code'], columns: 1 },
+        { key: 'more', label: { th: 'อื่น', en: 'More' }, fields: ['note'] },
+      ] },
+    ]);
+    expect(merged.fields.name!.width).toBe(240);
+    expect(merged.defaultSort).toBe('-name');
+    expect(merged.list).toEqual({ columns: ['code', 'name'], pageSize: 100 });
+    expect(merged.form!.sections.map((s) => [s.key, s.fields])).toEqual([['main', ['name', 'code']], ['more', ['note']]]);
+  });
+
+  it('never makes a file read-only field writable, nor lifts required where the engine needs it', () => {
+    const base = withServerFields();
+    const lift: SchemaOverride = { entity: 'customer', field: 'number', property: 'readOnly', value: false };
+    const unrequireTitle: SchemaOverride = { entity: 'customer', field: 'name', property: 'required', value: false };
+    base.fields.name!.required = true;
+    expect(overrideProblem(base, lift)).toMatch(/read-only/);
+    expect(overrideProblem(base, unrequireTitle)).toMatch(/must stay required/);
+    const merged = applyOverrides(base, [lift, unrequireTitle, { entity: 'customer', field: 'note', property: 'readOnly', value: true }]);
+    expect(merged.fields.number!.readOnly).toBe(true);
+    expect(merged.fields.name!.required).toBe(true);
+    expect(merged.fields.note!.readOnly).toBe(true);
+  });
+
+  it('reports unknown fields, properties and bad values', () => {
+    const base = customer();
+    expect(overrideProblem(base, { entity: 'customer', field: 'nope', property: 'hidden', value: 'list' })).toMatch(/not a field/);
+    expect(overrideProblem(base, { entity: 'customer', field: 'name', property: 'type', value: 'integer' } as unknown as SchemaOverride)).toMatch(/cannot be overridden/);
+    expect(overrideProblem(base, { entity: 'customer', field: null, property: 'pageSize', value: 0 })).toMatch(/pageSize/);
+    expect(overrideProblem(base, { entity: 'customer', field: 'name', property: 'width', value: 12.5 })).toMatch(/width/);
+    expect(overrideProblem(base, { entity: 'customer', field: null, property: 'defaultSort', value: '-gone' })).toMatch(/gone/);
+    expect(overrideProblem(base, { entity: 'customer', field: null, property: 'formSections', value: [
+      { key: 'a', label: { th: 'ก', en: 'A' }, fields: ['name'] }, { key: 'b', label: { th: 'ข', en: 'B' }, fields: ['name'] },
+    ] })).toMatch(/two sections/);
+    expect(overrideProblem(base, { entity: 'customer', field: 'name', property: 'label', value: { th: '', en: 'x' } })).toMatch(/label/);
+    expect(overrideProblem(base, { entity: 'customer', field: 'name', property: 'hidden', value: 'both' })).toBeNull();
+  });
+});
+
 describe('SchemaRegistry', () => {
   it('serves file schemas before any override', () => {
     const r = new SchemaRegistry([customer(), product()]);
@@ -116,5 +184,19 @@ describe('SchemaRegistry', () => {
     expect(r.fileSchema('customer')).toEqual(customer());
     expect(r.fileSchemas()).toEqual([customer()]);
     expect(r.get('customer')!.fields.code!.required).toBe(false);
+  });
+});
+
+describe('SchemaRegistry change events', () => {
+  it('tells listeners the new version and which entities changed, until they unsubscribe', () => {
+    const r = new SchemaRegistry([customer(), product()]);
+    const seen: Array<{ version: number; entities: string[] }> = [];
+    const stop = r.onChange((c) => seen.push(c));
+    r.setOverrides([relabel], 1);
+    r.setOverrides([relabel, { entity: 'product', field: 'name', property: 'width', value: 120 }], 2);
+    r.setOverrides([relabel], 2); // not newer: nothing
+    stop();
+    r.setOverrides([], 3);
+    expect(seen).toEqual([{ version: 1, entities: ['customer'] }, { version: 2, entities: ['product'] }]);
   });
 });

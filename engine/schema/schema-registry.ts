@@ -1,5 +1,23 @@
 import type { EntitySchema } from './schema-types.ts';
 import { applyOverrides, type SchemaOverride } from './schema-overlay.ts';
+import { applyCustomFields, type CustomField } from './custom-field-layer.ts';
+
+/** A new override version, and the entities whose overrides differ from the previous one's. */
+export interface SchemaChange {
+  version: number;
+  entities: string[];
+}
+
+function changedEntities(before: readonly SchemaOverride[], after: readonly SchemaOverride[]): string[] {
+  const byEntity = (list: readonly SchemaOverride[]) => {
+    const m = new Map<string, string[]>();
+    for (const o of list) m.set(o.entity, [...(m.get(o.entity) ?? []), JSON.stringify([o.field, o.property, o.value])]);
+    return new Map([...m].map(([k, v]) => [k, v.sort().join('\n')]));
+  };
+  const a = byEntity(before);
+  const b = byEntity(after);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((e) => a.get(e) !== b.get(e)).sort();
+}
 
 /**
  * Holds the file schemas and serves them merged with runtime overrides.
@@ -10,7 +28,11 @@ export class SchemaRegistry {
   private readonly base: Map<string, EntitySchema>;
   private merged = new Map<string, EntitySchema>();
   private overrides: readonly SchemaOverride[] = [];
+  private custom: readonly CustomField[] = [];
+  /** Entities whose custom fields changed since the last version, announced with it. */
+  private customChanged = new Set<string>();
   private currentVersion = 0;
+  private readonly listeners = new Set<(change: SchemaChange) => void>();
 
   constructor(entities: EntitySchema[]) {
     this.base = new Map(entities.map((e) => [e.name, e]));
@@ -24,14 +46,40 @@ export class SchemaRegistry {
   /** Replaces the overrides; a version not newer than the cached one is a no-op. */
   setOverrides(overrides: readonly SchemaOverride[], version: number): void {
     if (version <= this.currentVersion && this.currentVersion !== 0) return;
+    const before = this.overrides;
     this.overrides = overrides;
     this.currentVersion = version;
     this.rebuild();
+    const change: SchemaChange = { version, entities: [...new Set([...changedEntities(before, overrides), ...this.customChanged])].sort() };
+    this.customChanged = new Set();
+    for (const fn of this.listeners) fn(change);
+  }
+
+  /** Called after every version change (the server tells open screens over their sockets); returns an unsubscribe. */
+  onChange(fn: (change: SchemaChange) => void): () => void {
+    this.listeners.add(fn);
+    return () => { this.listeners.delete(fn); };
+  }
+
+  /**
+   * Replaces the custom fields (a layer under the overrides). Applied by the next
+   * setOverrides, so both move together under one version.
+   */
+  setCustomFields(custom: readonly CustomField[]): void {
+    const key = (list: readonly CustomField[], entity: string) => JSON.stringify(list.filter((c) => c.entity === entity));
+    const touched = new Set([...this.custom, ...custom].map((c) => c.entity));
+    for (const e of touched) if (key(this.custom, e) !== key(custom, e)) this.customChanged.add(e);
+    this.custom = custom;
+  }
+
+  /** The custom fields of the current version (server/meta/custom-fields.ts loads them). */
+  customFields(): readonly CustomField[] {
+    return this.custom;
   }
 
   private rebuild(): void {
     const next = new Map<string, EntitySchema>();
-    for (const [name, e] of this.base) next.set(name, applyOverrides(e, this.overrides));
+    for (const [name, e] of this.base) next.set(name, applyOverrides(applyCustomFields(e, this.custom), this.overrides));
     this.merged = next;
   }
 

@@ -32,7 +32,12 @@ export interface FieldDef {
   unique?: boolean;
   default?: unknown;
   readOnly?: boolean;
+  /** Not shown in the form (nor in exports); the API still reads and writes it as the file allows. */
   hidden?: boolean;
+  /** Not offered as a list column (the form still shows it). */
+  listHidden?: boolean;
+  /** The list column's width in pixels. */
+  width?: number;
   indexed?: boolean;
   searchable?: boolean;
   min?: number;
@@ -49,6 +54,17 @@ export interface FieldDef {
   entity?: string;
   displayField?: string;
   onDelete?: 'restrict' | 'set_null' | 'cascade';
+  /**
+   * A boolean field of the site settings (setting_site) that shows this field: while it is off the
+   * form does not show the field (ship-to details on a tax invoice: is_enable_customer_ship_to_details).
+   * The field-level twin of the entity's `enabledBy`.
+   */
+  enabledBy?: string;
+  /**
+   * A field of the site settings whose value is this field's default on a new record (a tax invoice's
+   * type from `tax_invoice`); `default` applies while the setting is empty or not one of the options.
+   */
+  defaultSetting?: string;
   /** Conditions in the list filter grammar, evaluated against the record being edited. */
   visibleIf?: Filter;
   requiredIf?: Filter;
@@ -73,6 +89,8 @@ export interface FieldDef {
    * a link outside it with VALIDATION_FAILED (field code `link_filter`).
    */
   linkFilter?: Record<string, string | number | boolean>;
+  /** link: fields of the target the picker shows beside the display field (the product picker's code, unit…). */
+  pickerColumns?: string[];
 }
 
 /** `"$form.customer_id"` → `customer_id`; a constant → null. */
@@ -174,10 +192,15 @@ export interface DocumentSource {
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
 export interface DocumentSpec {
-  /** The lines field that carries quantities and amounts. */
-  lines: string;
+  /** The lines field that carries quantities and amounts; absent for a document without lines (a withholding certificate). */
+  lines?: string;
   /** Header and line amounts are computed by the engine's document arithmetic (engine/documents). */
   amounts?: boolean;
+  /**
+   * Lines carry an amount each (a part of a source line's amount), not qty × price: billing notes,
+   * receipts and credit notes. Each line counts as one unit at its amount; VAT is still on the document.
+   */
+  byAmount?: boolean;
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
@@ -193,6 +216,8 @@ export interface EntitySchema {
   menuKey?: string;
   /** Menu group for navigation; absent means not in the menu (e.g. lines entities). */
   menuGroup?: string;
+  /** A boolean field of the site settings (setting_site) that switches the entity on: while off it is not in the menu and new records are refused (FEATURE_DISABLED). */
+  enabledBy?: string;
   icon?: string;
   titleField: string;
   searchFields?: string[];

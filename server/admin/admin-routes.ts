@@ -8,7 +8,8 @@ import { contextOf } from '../auth/authenticator.ts';
 import { principalOf } from '../auth/principal.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import { AppError } from '../errors/app-error.ts';
-import { refreshOverrides } from '../meta/schema-overrides.ts';
+import { customFieldsOfBackup, ensureCustomColumns } from '../meta/custom-fields.ts';
+import { bumpOverrideVersion, refreshOverrides } from '../meta/schema-overrides.ts';
 import { assertAdministrator } from './admin-access.ts';
 import { BackupStore, type BackupEntry } from './backup-store.ts';
 import { fileKind, openBackupFile, verifyBackupFile } from './backup-source.ts';
@@ -81,6 +82,9 @@ export function registerAdminRoutes(app: FastifyInstance, d: { db: Database; reg
     // verified in full before anything is touched: integrity, format, schema version, counts and checksums
     const meta = await verifyBackupFile(path);
     return gate.closedWhile('restore', async () => {
+      // custom fields' columns are in no schema file: add the backup's before its rows come, or they would be skipped
+      const pre = await openBackupFile(path);
+      try { await ensureCustomColumns(d.db, await customFieldsOfBackup(pre)); } finally { pre.close(); }
       const source = await openBackupFile(path);
       let report: LoadReport;
       try {
@@ -88,7 +92,9 @@ export function registerAdminRoutes(app: FastifyInstance, d: { db: Database; reg
       } finally {
         source.close();
       }
-      d.auth.invalidate();
+      await d.auth.invalidate();
+      // the restored page settings and custom fields replaced the rows but not the version (schema_state is skipped): move it, so every instance reloads them
+      await bumpOverrideVersion(d.db);
       await refreshOverrides(d.db, d.registry);
       await writeAudit(k, { action: 'restore', userId: by.id, username: by.name, ip: by.ip, entity: 'db_manage', message: `restored a ${meta.dialect} backup of ${meta.created_at}`, changes: { rows: report.counts, skipped_tables: report.skippedTables, skipped_columns: report.skippedColumns } });
       return report;

@@ -9,6 +9,7 @@ import { AppError } from '../errors/app-error.ts';
 /** Menu keys that are screens rather than entities, so a role can grant them too. */
 const SCREEN_KEYS: { group: string; key: string; label: { th: string; en: string } }[] = [
   { group: 'admin', key: 'system_log', label: { th: 'บันทึกระบบ', en: 'System log' } },
+  { group: 'settings', key: 'page_setting', label: { th: 'ตั้งค่าหน้าจอ', en: 'Page settings' } },
   { group: 'admin', key: 'db_manage', label: { th: 'จัดการฐานข้อมูล', en: 'Database management' } },
   { group: 'purchasing_stock', key: 'stock_balance', label: { th: 'ยอดคงเหลือสินค้า', en: 'Stock balances' } },
 ];

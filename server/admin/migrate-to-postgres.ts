@@ -14,6 +14,7 @@ import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { readSchemaDir } from '../schema-files.ts';
 import { openPostgres } from '../db/postgres/postgres-database.ts';
 import { prepareDatabase } from '../bootstrap.ts';
+import { customFieldsOfSqlite, ensureCustomColumns } from '../meta/custom-fields.ts';
 import type { Database } from '../db/dialect-adapter.ts';
 import { openSqliteSource } from './backup-source.ts';
 import { loadInto } from './data-loader.ts';
@@ -63,6 +64,9 @@ export async function migrateSqliteToPostgres(from: string, to: string, registry
   const target = openPostgres(to);
   try {
     await prepareDatabase(target, registry);
+    // columns added at run time (custom fields) are in no schema file: add them before the rows come
+    const raw = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
+    try { await ensureCustomColumns(target, customFieldsOfSqlite(raw)); } finally { raw.close(); }
     const accounts = await countRows(target.kysely, 'user_account');
     if (accounts > 0 && !opts.force) throw new Error(`the target database already holds ${accounts} user account(s); pass --force to replace its data`);
     const source = openSqliteSource(from, false);

@@ -39,6 +39,21 @@ function listText(v: unknown): string {
   return JSON.stringify(v ?? []);
 }
 
+/** Site setting `is_single_session`, read on every sign-in so a change applies at once. */
+async function singleSession(db: Kysely<any>): Promise<boolean> {
+  const row = await db.selectFrom('setting_site').select('is_single_session').orderBy('id').limit(1).executeTakeFirst();
+  return Number(row?.is_single_session ?? 0) === 1;
+}
+
+/** Bumps and reads the version in one transaction, so two sign-ins at once cannot both keep a valid token. */
+async function nextTokenVersion(db: Kysely<any>, userId: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', userId).execute();
+    const row = await trx.selectFrom('user_credential').select('token_version').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.token_version);
+  });
+}
+
 export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void {
   const signIn = async (request: FastifyRequest, customerId: number | null) => {
     const { username, password } = credentials(request.body);
@@ -64,7 +79,11 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
       throw new AppError('UNAUTHORIZED', FAILED, undefined, { reason: 'bad_credentials' });
     }
     await d.limiter.succeed(ip, username);
-    const { token } = await d.auth.tokens.sign(Number(row.id), Number(row.token_version));
+    const single = await singleSession(d.db);
+    // one session per user: a new sign-in moves the account's token version, which ends every older token
+    const version = single ? await nextTokenVersion(d.db, Number(row.id)) : Number(row.token_version);
+    const { token } = await d.auth.tokens.sign(Number(row.id), version);
+    if (single) await d.auth.invalidate();
     await writeAudit(d.db, { action: 'signin', userId: Number(row.id), username, ip, message: portal ? `customer page ${customerId}` : null });
     return {
       success: true,
@@ -91,7 +110,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const p = principalOf(ctx)!;
     await d.db.insertInto('revoked_token').values({ jti: p.jti, expires_at: p.exp }).execute();
     await d.db.deleteFrom('revoked_token').where('expires_at', '<', Math.floor(Date.now() / 1000)).execute();
-    d.auth.invalidate();
+    await d.auth.invalidate();
     await writeAudit(d.db, { action: 'signout', userId: p.user.id, username: p.user.username, ip: request.ip });
     return { success: true, data: { signed_out: true } };
   });
@@ -106,7 +125,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
         await trx.insertInto('user_credential').values({ user_id: userId, password_hash: hash, token_version: 1, password_changed_at: new Date().toISOString() }).execute();
       }
     });
-    d.auth.invalidate();
+    await d.auth.invalidate();
   };
 
   /** Own password: needs the current one; answers a fresh token because the change ends every other session. */

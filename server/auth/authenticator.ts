@@ -24,8 +24,11 @@ export class Authenticator {
 
   constructor(private readonly db: Database, readonly tokens: TokenService) {}
 
-  /** Tells the other server instances to drop their cached principals too (set when Redis links them). */
-  broadcast: (() => void) | null = null;
+  /**
+   * Tells the other server instances to drop their cached principals too (set when Redis links
+   * them); resolves once every peer has acknowledged, or after a bounded wait.
+   */
+  broadcast: (() => Promise<void>) | null = null;
 
   private readonly listeners: (() => void)[] = [];
 
@@ -37,12 +40,14 @@ export class Authenticator {
   /**
    * Drops every cached principal here and, unless the call came from another
    * instance, everywhere else. Call it after the change committed: listeners
-   * re-read accounts and must see the change.
+   * re-read accounts and must see the change. A route that answers a sign-out or
+   * a password change awaits it, so the next request, whichever instance it
+   * reaches, is already refused.
    */
-  invalidate(fromPeer = false): void {
+  async invalidate(fromPeer = false): Promise<void> {
     this.cache.clear();
-    if (!fromPeer) this.broadcast?.();
     for (const l of this.listeners) l();
+    if (!fromPeer && this.broadcast) await this.broadcast();
   }
 
   async principalFor(token: string): Promise<Principal> {

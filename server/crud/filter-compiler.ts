@@ -58,6 +58,15 @@ export function compileFilter(eb: EB, node: FilterNode, entity: EntitySchema, al
   const col = eb.ref(`${alias}.${head}`);
   if (rest.length === 0) return condition(eb, col, field, node, ctx);
   const target = ctx.entity(field.entity!)!;
+  if (field.type === 'lines') {
+    // "has a line where …": the lines follow their parent's visibility, so no scope of their own
+    const sub = `${alias}_n`;
+    const owned = eb
+      .selectFrom(`${target.name} as ${sub}`)
+      .select(`${sub}.${target.parent!.field}`)
+      .where((ieb) => compileFilter(ieb as EB, { ...node, path: rest }, target, sub, ctx));
+    return eb(eb.ref(`${alias}.id`), 'in', owned as never);
+  }
   // derived from the outer alias, so the same filter always yields the same SQL (statement cache)
   const sub = `${alias}_f`;
   const targetScope = ctx.scope?.(target);

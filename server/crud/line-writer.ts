@@ -18,27 +18,31 @@ export async function writeLines(trx: Kysely<any>, lookup: Lookup, entity: Entit
     const removals = Array.isArray(input[`delete_${name}`]) ? (input[`delete_${name}`] as number[]).map(Number) : null;
     const existing = new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
     const kept = new Set<number>();
+    for (const [i, line] of lines.entries()) {
+      if (line.id === undefined) continue;
+      const lineId = Number(line.id);
+      if (!existing.has(lineId) || kept.has(lineId)) {
+        throw new AppError('VALIDATION_FAILED', `${name}.${i}.id: line ${lineId} does not belong to this ${entity.name}`, { fields: [{ field: `${name}.${i}.id`, code: 'line', message: 'does not belong to this record' }] });
+      }
+      kept.add(lineId);
+    }
+    if (removals) {
+      const foreign = removals.filter((x) => !existing.has(x));
+      if (foreign.length) throw new AppError('VALIDATION_FAILED', `delete_${name}: lines ${foreign.join(', ')} do not belong to this ${entity.name}`, { fields: [{ field: `delete_${name}`, code: 'line', message: 'names lines that do not belong to this record' }] });
+    }
+    // removed lines go first, so a new line may take the place of a removed one under a unique index (one value per attribute)
+    const gone = removals ?? [...existing].filter((x) => !kept.has(x));
+    if (gone.length) await trx.deleteFrom(child.name).where('id', 'in', gone).execute();
     const now = new Date().toISOString();
     // with an explicit delete list, lines not mentioned are kept and new ones go after them
     const firstNo = removals ? existing.size + 1 : 1;
     for (const [i, line] of lines.entries()) {
       const values = { ...encodeColumns(child, withDefaults(child, line, false, ctx.userId)), ...(removals && line.id !== undefined ? {} : { line_no: firstNo + i }) };
       if (line.id !== undefined) {
-        const lineId = Number(line.id);
-        if (!existing.has(lineId) || kept.has(lineId)) {
-          throw new AppError('VALIDATION_FAILED', `${name}.${i}.id: line ${lineId} does not belong to this ${entity.name}`, { fields: [{ field: `${name}.${i}.id`, code: 'line', message: 'does not belong to this record' }] });
-        }
-        kept.add(lineId);
-        await trx.updateTable(child.name).set({ ...values, updated_at: now, updated_by: ctx.userId }).where('id', '=', lineId).execute();
+        await trx.updateTable(child.name).set({ ...values, updated_at: now, updated_by: ctx.userId }).where('id', '=', Number(line.id)).execute();
       } else {
         await trx.insertInto(child.name).values({ ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId }).execute();
       }
     }
-    if (removals) {
-      const foreign = removals.filter((x) => !existing.has(x));
-      if (foreign.length) throw new AppError('VALIDATION_FAILED', `delete_${name}: lines ${foreign.join(', ')} do not belong to this ${entity.name}`, { fields: [{ field: `delete_${name}`, code: 'line', message: 'names lines that do not belong to this record' }] });
-    }
-    const gone = removals ?? [...existing].filter((x) => !kept.has(x));
-    if (gone.length) await trx.deleteFrom(child.name).where('id', 'in', gone).execute();
   }
 }

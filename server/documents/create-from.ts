@@ -12,6 +12,13 @@ const MAX_SOURCES = 50;
 export interface CreateFromBody {
   ids?: unknown;
   lines?: unknown;
+  /**
+   * Header fields of the new document that the sources do not give (a credit note's reason, the
+   * date, a reference, a remark): written through the ordinary create, so unknown, read-only and
+   * status fields and the field write rules answer 4xx as on POST /api/{target}. A field the
+   * sources give (the customer) may be sent only with the same value.
+   */
+  values?: unknown;
 }
 
 function invalid(field: string, message: string): AppError {
@@ -31,12 +38,14 @@ function parseBody(body: CreateFromBody | null): { ids: number[]; lines: Map<num
   const parsed = ids.map((v) => (typeof v === 'number' || typeof v === 'string' ? parseRecordId(String(v)) : null));
   if (parsed.some((v) => v === null)) throw invalid('ids', 'must hold positive whole numbers');
   if (body?.lines === undefined) return { ids: [...new Set(parsed as number[])], lines: null };
-  if (!Array.isArray(body.lines) || body.lines.length > 1000) throw invalid('lines', 'must be a list of at most 1000 {source_line_id, qty}');
+  if (!Array.isArray(body.lines) || body.lines.length > 1000) throw invalid('lines', 'must be a list of at most 1000 {source_line_id, qty} (or {source_line_id, amount})');
   const lines = new Map<number, number>();
   body.lines.forEach((l: unknown, i) => {
     const r = l as { source_line_id?: unknown; qty?: unknown } | null;
     const id = parseRecordId(String(r?.source_line_id ?? ''));
-    const qty = typeof r?.qty === 'string' ? Number(r.qty) : r?.qty;
+    // the measured value: a quantity, or an amount for documents measured by amount (billing, receipts)
+    const asked = (r as { amount?: unknown } | null)?.amount ?? r?.qty;
+    const qty = typeof asked === 'string' ? Number(asked) : asked;
     if (id === null) throw invalid(`lines.${i}.source_line_id`, 'must be the id of a line of the source documents');
     if (typeof qty !== 'number' || !Number.isFinite(qty) || qty <= 0) throw invalid(`lines.${i}.qty`, 'must be a number above 0');
     lines.set(id, qty);
@@ -99,5 +108,80 @@ export async function createFrom(service: EntityService, targetName: string, sou
     out.push(copy);
   }
   if (!out.length) throw new AppError('OVER_PROCESSED', `Nothing is left to take into a ${target.label.en}: every line of the chosen ${source.labelPlural?.en ?? source.label.en} is fully processed`);
-  return service.create(targetName, { ...header, [tgtLines.field]: out }, ctx);
+  const values = body?.values;
+  if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values))) throw invalid('values', 'must be an object of header fields');
+  const extra = { ...(values as Row | undefined) };
+  if (tgtLines.field in extra) throw invalid(`values.${tgtLines.field}`, 'the lines come from the source documents; send what to take as lines');
+  // a header value the sources give is theirs: a different one would make a document that contradicts its source
+  const clash = Object.keys(header).filter((h) => h in extra && extra[h] !== null && JSON.stringify(extra[h]) !== JSON.stringify(header[h]));
+  if (clash.length) {
+    throw new AppError('VALIDATION_FAILED', `values: ${clash.join(', ')} come from the source documents and cannot be changed here`, {
+      fields: clash.map((field) => ({ field: `values.${field}`, code: 'source', message: 'comes from the source documents' })),
+    });
+  }
+  return service.create(targetName, { ...extra, ...header, [tgtLines.field]: out }, ctx);
+}
+
+export interface OpenLine {
+  document_id: number;
+  document_no: string;
+  document_date: unknown;
+  source_line_id: number;
+  line_no: unknown;
+  description: unknown;
+  product_id: unknown;
+  /** The line's product as the caller may read it (null when it has none or may not). */
+  product_code: string | null;
+  product_name: string | null;
+  product_name_en: string | null;
+  measure: string;
+  ordered: number;
+  done: number;
+  remaining: number;
+}
+
+/**
+ * What is still open on the lines of the chosen source documents for a target
+ * (the create-from screen shows it before anything is made): read as the
+ * caller, so rows out of its scope answer 404 like a read would.
+ */
+export async function openLines(service: EntityService, targetName: string, sourceName: string, rawIds: unknown, ctx: RequestContext): Promise<OpenLine[]> {
+  const target = service.entity(targetName);
+  const spec = sourceSpec(target, sourceName);
+  const source = service.entity(sourceName);
+  // progress on the target's documents is the target's business: its readers only
+  service.policy.assertAllowed(ctx, target, 'read');
+  const text = typeof rawIds === 'string' ? rawIds : '';
+  const ids = [...new Set(text.split(',').filter(Boolean).map((v) => parseRecordId(v)))];
+  if (!ids.length || ids.length > MAX_SOURCES || ids.some((v) => v === null)) throw new AppError('INVALID_QUERY', `ids must be 1 to ${MAX_SOURCES} document ids, separated by commas`);
+  const measure = spec.measure ?? 'qty';
+  const srcLines = linesOf(service, source);
+  const out: OpenLine[] = [];
+  const products = new Map<number, Row | null>();
+  const productOf = async (v: unknown): Promise<Row | null> => {
+    const pid = Number(v);
+    if (!Number.isInteger(pid) || pid < 1 || !service.registry.get('product')) return null;
+    // read as the caller: a product outside its rights shows no name, as a list would
+    if (!products.has(pid)) products.set(pid, await service.get('product', pid, ctx).catch(() => null));
+    return products.get(pid)!;
+  };
+  for (const id of ids as number[]) {
+    const doc = await service.get(sourceName, id, ctx);
+    const lines = (doc[srcLines.field] as Row[]) ?? [];
+    const done = await doneOf(service.db.kysely, source.name, target.name, lines.map((l) => Number(l.id)));
+    for (const l of lines) {
+      const total = scaled(srcLines.entity, measure, l[measure]);
+      const taken = done.get(Number(l.id)) ?? 0;
+      const product = await productOf(l.product_id);
+      out.push({
+        document_id: id, document_no: String(doc[source.titleField] ?? id), document_date: doc.doc_date ?? doc.bill_date ?? null,
+        source_line_id: Number(l.id), line_no: l.line_no ?? null, description: l.description ?? null, product_id: l.product_id ?? null,
+        product_code: product?.code === undefined || product.code === null ? null : String(product.code),
+        product_name: product ? String(product.name_th ?? product.name ?? '') || null : null,
+        product_name_en: product ? String(product.name_en ?? product.name_th ?? product.name ?? '') || null : null,
+        measure, ordered: unscaled(srcLines.entity, measure, total), done: unscaled(srcLines.entity, measure, taken), remaining: unscaled(srcLines.entity, measure, Math.max(total - taken, 0)),
+      });
+    }
+  }
+  return out;
 }

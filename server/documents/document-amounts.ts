@@ -2,6 +2,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { DecimalInputError } from '../../engine/documents/decimal-value.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
+import type { DocumentTotals } from '../../engine/documents/document-math.ts';
 import { documentTotals, lineDiscountComputed, TOTAL_FIELDS } from '../../engine/documents/document-totals.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
@@ -10,29 +11,59 @@ import { linesOf } from './document-posting.ts';
 
 type Row = Record<string, unknown>;
 
+function totalsOf(entity: EntitySchema, header: Row, items: Row[]): DocumentTotals {
+  try {
+    return documentTotals(header, items, businessToday(businessClock.now(), businessClock.timeZone), Boolean(entity.document?.byAmount));
+  } catch (err) {
+    if (!(err instanceof DecimalInputError)) throw err;
+    const field = err.field.replace(/\[(\d+)\]/g, '.$1');
+    throw new AppError('VALIDATION_FAILED', err.message, { fields: [{ field, code: 'decimal', message: err.message }] });
+  }
+}
+
 /**
  * Header totals and line amounts of a document with `amounts: true` are the
  * server's, computed by the engine's document arithmetic (the same code the
  * form uses) on every create and update; a client never sends them.
+ *
+ * A by-amount document (billing notes) keeps its totals as writable fields so
+ * a portal client can send an unchanged bill back: a total sent with another
+ * value than the lines give is left as sent here, so the lock and field rules
+ * refuse it with their own codes, and `installTotalsCheck` refuses what they let through.
  */
 export function computeAmounts(service: EntityService, entity: EntitySchema, input: Row, before: Row | null): void {
   if (!entity.document?.amounts) return;
   const lines = linesOf(service, entity);
   const sent = Array.isArray(input[lines.field]) ? (input[lines.field] as Row[]) : null;
   const items = sent ?? ((before?.[lines.field] as Row[] | undefined) ?? []);
-  let totals;
-  try {
-    totals = documentTotals({ ...(before ?? {}), ...input }, items, businessToday(businessClock.now(), businessClock.timeZone));
-  } catch (err) {
-    if (!(err instanceof DecimalInputError)) throw err;
-    const field = err.field.replace(/\[(\d+)\]/g, '.$1');
-    throw new AppError('VALIDATION_FAILED', err.message, { fields: [{ field, code: 'decimal', message: err.message }] });
+  const totals = totalsOf(entity, { ...(before ?? {}), ...input }, items);
+  const byAmount = Boolean(entity.document.byAmount);
+  for (const f of TOTAL_FIELDS) {
+    if (!fieldOf(entity, f)) continue;
+    if (byAmount && f in input && input[f] !== null && Number(input[f]) !== totals[f]) continue;
+    input[f] = totals[f];
   }
-  for (const f of TOTAL_FIELDS) if (fieldOf(entity, f)) input[f] = totals[f];
-  if (!sent) return;
+  if (!sent || byAmount) return;
   sent.forEach((l, i) => {
     const t = totals.items[i]!;
     if (fieldOf(lines.entity, 'amount')) l.amount = t.amount;
     if (lineDiscountComputed(l) && fieldOf(lines.entity, 'discount_amount')) l.discount_amount = t.discount;
+  });
+}
+
+/** A by-amount document's stored totals must be what its lines give (see computeAmounts). */
+export function installTotalsCheck(service: EntityService): void {
+  service.onWrite(async (_trx, e) => {
+    if (e.action !== 'create' && e.action !== 'update') return;
+    const entity = service.entity(e.entity);
+    if (!entity.document?.amounts || !entity.document.byAmount || !e.after) return;
+    const lines = linesOf(service, entity);
+    const totals = totalsOf(entity, e.after, (e.after[lines.field] as Row[] | undefined) ?? []);
+    const wrong = TOTAL_FIELDS.filter((f) => fieldOf(entity, f) && f !== 'vat_rate' && Number(e.after![f] ?? 0) !== totals[f]);
+    if (wrong.length) {
+      throw new AppError('VALIDATION_FAILED', `${wrong.join(', ')}: computed from the lines, so ${wrong.map((f) => `${f} is ${totals[f]}`).join(', ')}`, {
+        fields: wrong.map((field) => ({ field, code: 'computed', message: `is computed from the lines: ${totals[field]}` })),
+      });
+    }
   });
 }

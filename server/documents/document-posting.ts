@@ -5,7 +5,8 @@ import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import { columnDefs, decodeRow, scaleOf } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
-import { doneOf, giveBackProgress, takeProgress } from './document-progress.ts';
+import { addProgress, doneOf, holdProgress } from './document-progress.ts';
+import { inBatches } from '../db/batches.ts';
 import { nextNumber } from '../crud/numbering-series.ts';
 import { isEmpty } from '../crud/record-values.ts';
 
@@ -18,7 +19,7 @@ export interface LinesOf {
 }
 
 export function linesOf(service: EntityService, entity: EntitySchema): LinesOf {
-  const field = entity.document!.lines;
+  const field = entity.document!.lines!;
   const child = service.entity(fieldOf(entity, field)!.entity!);
   return { field, entity: child, parentField: child.parent!.field };
 }
@@ -47,6 +48,9 @@ async function followStatus(trx: Kysely<any>, service: EntityService, target: En
   const w = source.workflow!;
   const lines = linesOf(service, source);
   const measure = spec.measure ?? 'qty';
+  // a target that declares neither (billing notes of a sales order; deliveries of a production report, whose
+  // status its goods receipts drive) counts against the source but leaves its status alone
+  if (!spec.partial && !spec.complete) return;
   const header = await trx.selectFrom(source.name).select(w.field).where('id', '=', sourceId).executeTakeFirst();
   const current = String(header?.[w.field]);
   const managed = new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[]);
@@ -59,21 +63,76 @@ async function followStatus(trx: Kysely<any>, service: EntityService, target: En
   if (next !== current) await trx.updateTable(source.name).set({ [w.field]: next, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
 }
 
-/** Posting counts what each line takes of its source line; over-processing refuses the whole posting. */
+/** A line of the posted document that takes from a source line. */
+interface Claim {
+  where: string;
+  line: Row;
+  spec: DocumentSource;
+  measure: string;
+  amount: number;
+  sourceLineId: number;
+}
+
+/** The source lines and headers the claims name, read in two statements per source kind. */
+async function sourcesOf(trx: Kysely<any>, service: EntityService, claims: Claim[]) {
+  const lines = new Map<DocumentSource, Map<number, Row>>();
+  const headers = new Map<DocumentSource, Map<number, Row>>();
+  for (const spec of new Set(claims.map((c) => c.spec))) {
+    const source = service.entity(spec.source);
+    const srcLines = linesOf(service, source);
+    const ids = [...new Set(claims.filter((c) => c.spec === spec).map((c) => c.sourceLineId))];
+    const byId = new Map<number, Row>();
+    for (const batch of inBatches(ids, 1)) {
+      for (const r of await trx.selectFrom(srcLines.entity.name).select(['id', spec.measure ?? 'qty', srcLines.parentField]).where('id', 'in', batch).execute()) byId.set(Number(r.id), r);
+    }
+    const parents = [...new Set([...byId.values()].map((r) => Number(r[srcLines.parentField])))];
+    const heads = new Map<number, Row>();
+    for (const batch of inBatches(parents, 1)) {
+      for (const r of await trx.selectFrom(source.name).selectAll().where('id', 'in', batch).execute()) heads.set(Number(r.id), r);
+    }
+    lines.set(spec, byId);
+    headers.set(spec, heads);
+  }
+  return { lines, headers };
+}
+
+/**
+ * Posting counts what each line takes of its source line; over-processing
+ * refuses the whole posting. A few statements per document, whatever its
+ * length: the source lines and headers are read at once, the counters of all
+ * the lines taken from are locked and read at once, every line is judged here
+ * in document order (so the refusal names the same line as a line-by-line
+ * posting would), then the counters, links and statuses are written.
+ */
 async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): Promise<void> {
   const target = e.entity;
   const lines = linesOf(service, target);
-  const touched = new Map<string, { spec: DocumentSource; ids: Set<number> }>();
+  const claims: Claim[] = [];
   for (const [i, line] of ((e.after[lines.field] as Row[] | undefined) ?? []).entries()) {
     if (line.source_line_id === null || line.source_line_id === undefined) continue;
     const spec = sourceOf(target, line);
     const where = `${lines.field}.${i}`;
     if (!spec) throw new AppError('VALIDATION_FAILED', `${where}: the line names a source line, but not which document it comes from`, { fields: [{ field: `${where}.source_line_id`, code: 'source', message: 'has no source document' }] });
+    const measure = spec.measure ?? 'qty';
+    claims.push({ where, line, spec, measure, amount: scaled(lines.entity, measure, line[measure]), sourceLineId: Number(line.source_line_id) });
+  }
+  if (!claims.length) return;
+  const { lines: srcLineOf, headers } = await sourcesOf(trx, service, claims);
+  // lock the counters, one source kind after another in name order (the same order in every posting)
+  const held = new Map<DocumentSource, Map<number, number>>();
+  for (const spec of [...srcLineOf.keys()].sort((a, b) => a.source.localeCompare(b.source))) {
+    const ids = [...srcLineOf.get(spec)!.keys()].sort((a, b) => a - b);
+    held.set(spec, await holdProgress(trx, spec.source, target.name, ids));
+  }
+  const claimed = new Map<DocumentSource, Map<number, number>>();
+  const decoded = new Map<string, Row>();
+  const touched = new Map<DocumentSource, Set<number>>();
+  for (const c of claims) {
+    const { where, line, spec, measure } = c;
     const source = service.entity(spec.source);
     const srcLines = linesOf(service, source);
-    const measure = spec.measure ?? 'qty';
-    const srcLine = await trx.selectFrom(srcLines.entity.name).select(['id', measure, srcLines.parentField]).where('id', '=', Number(line.source_line_id)).executeTakeFirst();
-    const header = srcLine && await trx.selectFrom(source.name).selectAll().where('id', '=', Number(srcLine[srcLines.parentField])).executeTakeFirst();
+    const srcLine = srcLineOf.get(spec)!.get(c.sourceLineId);
+    const header = srcLine && headers.get(spec)!.get(Number(srcLine[srcLines.parentField]));
     if (!srcLine || !header) throw new AppError('VALIDATION_FAILED', `${where}: its source line ${line.source_line_id} does not exist`, { fields: [{ field: `${where}.source_line_id`, code: 'link', message: 'does not exist' }] });
     const sourceNo = String(header[source.titleField] ?? header.id);
     const state = String(header[source.workflow!.field]);
@@ -81,27 +140,38 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     if (![...spec.states, spec.partial, spec.complete].includes(state)) {
       throw new AppError('INVALID_TRANSITION', `${where}: ${source.label.en} ${sourceNo} is ${state}, so nothing more can be processed from it`, { line: where, source: sourceNo, state });
     }
-    const decoded = decodeRow(columnDefs(source), header, null);
+    const headerKey = `${source.name}:${header.id}`;
+    if (!decoded.has(headerKey)) decoded.set(headerKey, decodeRow(columnDefs(source), header, null));
     for (const h of spec.header ?? []) {
-      if (JSON.stringify(e.after[h] ?? null) !== JSON.stringify(decoded[h] ?? null)) {
+      if (JSON.stringify(e.after[h] ?? null) !== JSON.stringify(decoded.get(headerKey)![h] ?? null)) {
         throw new AppError('VALIDATION_FAILED', `${where}: its source ${sourceNo} has another ${h}`, { fields: [{ field: `${where}.source_line_id`, code: 'source', message: `belongs to a document with another ${h}` }] });
       }
     }
-    const amount = scaled(lines.entity, measure, line[measure]);
+    // what this document's earlier lines already took of the same source line counts too
+    const mine = claimed.get(spec) ?? new Map<number, number>();
+    const before = (held.get(spec)!.get(c.sourceLineId) ?? 0) + (mine.get(c.sourceLineId) ?? 0);
     const limit = Number(srcLine[measure]);
-    const key = { source: source.name, sourceLineId: Number(srcLine.id), target: target.name };
-    if (!(await takeProgress(trx, key, amount, limit))) {
-      const left = limit - ((await doneOf(trx, source.name, target.name, [key.sourceLineId])).get(key.sourceLineId) ?? 0);
+    if (before + c.amount > limit) {
+      const left = limit - before;
       throw new AppError('OVER_PROCESSED', `${where}: ${source.label.en} ${sourceNo} has only ${unscaled(srcLines.entity, measure, left)} ${measure} left on that line, not ${line[measure]}`, {
-        line: where, source: sourceNo, source_line_id: key.sourceLineId, remaining: unscaled(srcLines.entity, measure, left), asked: line[measure],
+        line: where, source: sourceNo, source_line_id: c.sourceLineId, remaining: unscaled(srcLines.entity, measure, left), asked: line[measure],
       });
     }
-    await trx.insertInto('document_link').values({ target_entity: target.name, target_line_id: Number(line.id), source_entity: source.name, source_line_id: key.sourceLineId, amount }).execute();
-    const t = touched.get(source.name) ?? { spec, ids: new Set<number>() };
-    t.ids.add(Number(srcLine[srcLines.parentField]));
-    touched.set(source.name, t);
+    mine.set(c.sourceLineId, (mine.get(c.sourceLineId) ?? 0) + c.amount);
+    claimed.set(spec, mine);
+    touched.set(spec, (touched.get(spec) ?? new Set()).add(Number(srcLine[srcLines.parentField])));
   }
-  for (const { spec, ids } of touched.values()) for (const id of ids) await followStatus(trx, service, target, spec, id);
+  for (const [spec, amounts] of claimed) {
+    const written = await addProgress(trx, spec.source, target.name, amounts);
+    // the counters are locked (PostgreSQL) or the writer is alone (SQLite): anything else is a broken lock
+    for (const [id, amount] of amounts) {
+      if (written.get(id) !== held.get(spec)!.get(id)! + amount) throw new Error(`progress of ${spec.source} line ${id} changed while a posting held it`);
+    }
+  }
+  for (const batch of inBatches(claims, 5)) {
+    await trx.insertInto('document_link').values(batch.map((c) => ({ target_entity: target.name, target_line_id: Number(c.line.id), source_entity: c.spec.source, source_line_id: c.sourceLineId, amount: c.amount }))).execute();
+  }
+  for (const [spec, ids] of touched) for (const id of ids) await followStatus(trx, service, target, spec, id);
 }
 
 /** Cancelling gives back what the document's posting took, and its sources' statuses follow. */
@@ -110,16 +180,26 @@ async function reverse(trx: Kysely<any>, service: EntityService, e: ActionEvent)
   const lines = linesOf(service, target);
   const lineIds = ((e.before[lines.field] as Row[] | undefined) ?? []).map((l) => Number(l.id));
   if (!lineIds.length) return;
-  const links = await trx.selectFrom('document_link').selectAll().where('target_entity', '=', target.name).where('target_line_id', 'in', lineIds).execute();
-  const touched = new Map<string, Set<number>>();
+  const links: Row[] = [];
+  for (const batch of inBatches(lineIds, 1)) links.push(...await trx.selectFrom('document_link').selectAll().where('target_entity', '=', target.name).where('target_line_id', 'in', batch).execute());
+  const bySource = new Map<string, Map<number, number>>();
   for (const l of links) {
-    await giveBackProgress(trx, { source: String(l.source_entity), sourceLineId: Number(l.source_line_id), target: target.name }, Number(l.amount));
-    const source = service.entity(String(l.source_entity));
-    const srcLines = linesOf(service, source);
-    const row = await trx.selectFrom(srcLines.entity.name).select(srcLines.parentField).where('id', '=', Number(l.source_line_id)).executeTakeFirst();
-    if (row) touched.set(source.name, (touched.get(source.name) ?? new Set()).add(Number(row[srcLines.parentField])));
+    const amounts = bySource.get(String(l.source_entity)) ?? new Map<number, number>();
+    amounts.set(Number(l.source_line_id), (amounts.get(Number(l.source_line_id)) ?? 0) - Number(l.amount));
+    bySource.set(String(l.source_entity), amounts);
   }
-  await trx.deleteFrom('document_link').where('target_entity', '=', target.name).where('target_line_id', 'in', lineIds).execute();
+  const touched = new Map<string, Set<number>>();
+  for (const name of [...bySource.keys()].sort()) {
+    const amounts = bySource.get(name)!;
+    await addProgress(trx, name, target.name, amounts);
+    const srcLines = linesOf(service, service.entity(name));
+    for (const batch of inBatches([...amounts.keys()], 1)) {
+      for (const row of await trx.selectFrom(srcLines.entity.name).select(srcLines.parentField).where('id', 'in', batch).execute()) {
+        touched.set(name, (touched.get(name) ?? new Set()).add(Number(row[srcLines.parentField])));
+      }
+    }
+  }
+  for (const batch of inBatches(lineIds, 1)) await trx.deleteFrom('document_link').where('target_entity', '=', target.name).where('target_line_id', 'in', batch).execute();
   for (const [name, ids] of touched) {
     const spec = target.document!.from!.find((f) => f.source === name)!;
     for (const id of ids) await followStatus(trx, service, target, spec, id);

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { inBatches } from '../db/batches.ts';
 
 /**
  * How much of each source line posted documents of one kind have processed
  * (delivered, billed …), as a scaled integer, and which target line took what.
- * The counter is raised with a conditional update, so two postings that
- * together exceed a line can never both pass, on either dialect.
+ * A posting locks the counters of its source lines before it judges them
+ * (`holdProgress`), so two postings that together exceed a line can never
+ * both pass, on either dialect.
  */
 export async function ensureDocumentTables(db: Database): Promise<void> {
   await db.kysely.schema.createTable('document_progress').ifNotExists()
@@ -26,12 +28,6 @@ export async function ensureDocumentTables(db: Database): Promise<void> {
   await db.kysely.schema.createIndex('document_link_source').ifNotExists().on('document_link').columns(['source_entity', 'source_line_id']).execute();
 }
 
-export interface ProgressKey {
-  source: string;
-  sourceLineId: number;
-  target: string;
-}
-
 /** What posted documents of `target` have processed of each source line (scaled integers). */
 export async function doneOf(k: Kysely<any>, source: string, target: string, lineIds: number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
@@ -42,23 +38,38 @@ export async function doneOf(k: Kysely<any>, source: string, target: string, lin
   return out;
 }
 
-/** Adds `amount` to a source line's processed total unless it would pass `limit`; false when it would. */
-export async function takeProgress(trx: Kysely<any>, key: ProgressKey, amount: number, limit: number): Promise<boolean> {
-  await trx.insertInto('document_progress')
-    .values({ source_entity: key.source, source_line_id: key.sourceLineId, target_entity: key.target, done: 0 })
-    .onConflict((oc) => oc.columns(['source_entity', 'source_line_id', 'target_entity']).doNothing())
-    .execute();
-  const res = await trx.updateTable('document_progress')
-    .set({ done: sql`done + ${amount}` })
-    .where('source_entity', '=', key.source).where('source_line_id', '=', key.sourceLineId).where('target_entity', '=', key.target)
-    .where(sql<boolean>`done + ${amount} <= ${limit}`)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+/**
+ * Locks the progress rows of these source lines (made at zero where missing)
+ * and answers what each has done. One statement for all the lines of a
+ * posting: the no-op upsert takes each row's lock on PostgreSQL, in the order
+ * given (sorted by the caller, so two postings over the same lines cannot
+ * deadlock), and holds it to the end of the transaction; SQLite runs one
+ * writer at a time. So the check that follows cannot be overtaken.
+ */
+export async function holdProgress(trx: Kysely<any>, source: string, target: string, lineIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const batch of inBatches(lineIds, 4)) {
+    const rows = await trx.insertInto('document_progress')
+      .values(batch.map((id) => ({ source_entity: source, source_line_id: id, target_entity: target, done: 0 })))
+      .onConflict((oc) => oc.columns(['source_entity', 'source_line_id', 'target_entity']).doUpdateSet({ done: sql`document_progress.done` }))
+      .returning(['source_line_id', 'done'])
+      .execute();
+    for (const r of rows) out.set(Number(r.source_line_id), Number(r.done));
+  }
+  return out;
 }
 
-export async function giveBackProgress(trx: Kysely<any>, key: ProgressKey, amount: number): Promise<void> {
-  await trx.updateTable('document_progress')
-    .set({ done: sql`done - ${amount}` })
-    .where('source_entity', '=', key.source).where('source_line_id', '=', key.sourceLineId).where('target_entity', '=', key.target)
-    .execute();
+/** Adds each amount (negative gives back) to its source line's processed total; answers the totals as written. */
+export async function addProgress(trx: Kysely<any>, source: string, target: string, amounts: Map<number, number>): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const ids = [...amounts.keys()].sort((a, b) => a - b);
+  for (const batch of inBatches(ids, 4)) {
+    const rows = await trx.insertInto('document_progress')
+      .values(batch.map((id) => ({ source_entity: source, source_line_id: id, target_entity: target, done: amounts.get(id)! })))
+      .onConflict((oc) => oc.columns(['source_entity', 'source_line_id', 'target_entity']).doUpdateSet({ done: sql`document_progress.done + excluded.done` }))
+      .returning(['source_line_id', 'done'])
+      .execute();
+    for (const r of rows) out.set(Number(r.source_line_id), Number(r.done));
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
-import { createFrom, type CreateFromBody } from './create-from.ts';
+import { createFrom, openLines, type CreateFromBody } from './create-from.ts';
 import { amendDocument } from './amend.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -22,6 +22,13 @@ export function registerDocumentRoutes(app: FastifyInstance, service: EntityServ
       app.post(`/api/${target.name}/from/${spec.source}`, async (request, reply) => {
         const data = await createFrom(service, target.name, spec.source, request.body as CreateFromBody | null, contextOf(request));
         return reply.status(201).send({ success: true, data });
+      });
+      /** What is still open on the chosen source documents' lines, for the create-from screen. */
+      app.get(`/api/${target.name}/from/${spec.source}`, async (request) => {
+        const q = request.query as Record<string, unknown>;
+        const unknown = Object.keys(q).filter((k) => k !== 'ids');
+        if (unknown.length) throw new AppError('INVALID_QUERY', `Unknown query parameter "${unknown[0]}"; use ids`);
+        return { success: true, data: await openLines(service, target.name, spec.source, q.ids, contextOf(request)) };
       });
     }
   }

@@ -2,6 +2,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { entityJsonSchema } from '../../engine/validation/entity-json-schema.ts';
 import { ERROR_CATALOGUE } from '../../engine/errors/error-catalogue.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { CUSTOM_FIELD_TYPES } from '../../engine/schema/custom-field-layer.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -77,13 +78,75 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
       paths[`/api/${e.name}/{id}/email`] = {
         post: { tags: [tag], summary: `Email a ${e.label.en} as a PDF attachment (email flag)`, parameters: idParam, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: addresses, cc: addresses, subject: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 5000 }, lang: { enum: ['th', 'en'] } } } } } }, responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 503: errorResponse } },
       };
+      for (const spec of e.document?.from ?? []) {
+        const lines = { type: 'array', maxItems: 1000, items: { type: 'object', required: ['source_line_id'], properties: { source_line_id: { type: 'integer', minimum: 1 }, qty: { type: 'number', exclusiveMinimum: 0 }, amount: { type: 'number', exclusiveMinimum: 0 } } } };
+        paths[`/api/${e.name}/from/${spec.source}`] = {
+          get: { tags: [tag], summary: `What is still open on ${spec.source} lines for a ${e.label.en} (the create-from screen)`, parameters: [{ name: 'ids', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$' } }], responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse } },
+          post: { tags: [tag], summary: `Create a ${e.label.en} from ${spec.source} documents (what is open, or the lines asked for)`, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'integer', minimum: 1 } }, lines, values: { type: 'object' } } } } } }, responses: { 201: ok, 400: errorResponse, 404: errorResponse, 409: errorResponse } },
+        };
+      }
     }
   }
+  if (registry.get('billing_note')) {
+    const date = { type: 'string', format: 'date' };
+    paths['/api/report/collection_summary'] = {
+      get: {
+        tags: ['report'], summary: 'Billed, received and outstanding per customer, aged by due date (read with the billing notes\' rights)',
+        parameters: [{ name: 'from', in: 'query', schema: date }, { name: 'to', in: 'query', schema: date }, { name: 'customer_id', in: 'query', schema: { type: 'integer', minimum: 1 } }],
+        responses: { 200: { description: 'OK' }, 400: errorResponse, 403: errorResponse },
+      },
+    };
+    const id = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
+    paths['/api/customerpage/{customerId}/bill/{id}/pdf'] = {
+      get: {
+        tags: ['billing_note'], summary: 'The customer portal\'s view-only copy of a billing note (marked COPY, not a print: view rights, no print counter)',
+        parameters: [id('customerId'), id('id'), { name: 'lang', in: 'query', schema: { enum: ['th', 'en'], default: 'th' } }, { name: 'be', in: 'query', schema: { enum: ['0', '1'] } }],
+        responses: { 200: { description: 'The PDF, inline', content: { 'application/pdf': {} } }, 400: errorResponse, 404: errorResponse },
+      },
+    };
+  }
+  addExtraPaths(paths, registry);
   return {
     openapi: '3.1.0',
     info: { title: 'Back office API', version: '0.1.0', description: 'Generated from the schema files in schemas/. Answers are {success, data, meta?} or {success:false, error:{code,message,details?}}.' },
     paths,
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     security: [{ bearer: [] }],
+  };
+}
+
+/** Routes that are not per entity but belong with the schemas: product attributes and custom fields. */
+function addExtraPaths(paths: Obj, registry: SchemaRegistry): void {
+  const ok = { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true }, data: {}, meta: {} } } } } };
+  if (registry.get('product_attribute') && registry.get('product')) {
+    paths['/api/product/attribute/list'] = {
+      get: {
+        tags: ['product_attribute'], summary: 'Active attributes with their active options and, per option, the ids of the products that carry it',
+        parameters: [{ name: 'except_product_ids', in: 'query', schema: { type: 'string' }, description: 'JSON list of product ids to leave out: [1,2]' }],
+        responses: { 200: ok, 400: errorResponse, 403: errorResponse },
+      },
+    };
+  }
+  const field = {
+    type: 'object', required: ['entity', 'name', 'type', 'label'],
+    properties: {
+      entity: { type: 'string' }, name: { type: 'string', description: 'a-z 0-9 _; cf_ is put in front when missing' },
+      type: { enum: [...CUSTOM_FIELD_TYPES] }, label: { type: 'object', properties: { th: { type: 'string' }, en: { type: 'string' } }, required: ['th'] },
+      required: { type: 'boolean' }, options: { type: 'array', description: 'enum only: [{value, label: {th, en}}] or plain strings' },
+    },
+  };
+  paths['/api/custom_field'] = {
+    get: { tags: ['custom_field'], summary: 'Custom fields (administrators)', parameters: [{ name: 'entity', in: 'query', schema: { type: 'string' } }], responses: { 200: ok, 403: errorResponse } },
+    post: {
+      tags: ['custom_field'], summary: 'Add a field (a column, online) to an entity, or bring a removed one back with its data',
+      requestBody: { required: true, content: { 'application/json': { schema: field } } },
+      responses: { 200: ok, 201: ok, 400: errorResponse, 403: errorResponse, 409: errorResponse },
+    },
+  };
+  paths['/api/custom_field/{id}'] = {
+    delete: {
+      tags: ['custom_field'], summary: 'Remove a custom field: it leaves the schema, its column and data stay',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }], responses: { 200: ok, 403: errorResponse, 404: errorResponse },
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { pdfMake } from './pdf-fonts.ts';
-import { amountInWords, formatDate, formatMoney, type PrintOptions } from './print-format.ts';
+import { amountInWords, COPY_MARK, formatDate, formatMoney, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
 
 type Row = Record<string, unknown>;
@@ -23,6 +23,14 @@ export interface DocumentPrint {
   lineEntities: Record<string, EntitySchema>;
   /** The rows behind link fields (customer, issuing company), by field name. */
   links: Record<string, Row | null>;
+  /** What a line's link shows instead of its id ("P-001 ฟิล์มยืด"), by "lines field.link field" and id. */
+  lineLinks?: Record<string, Map<number, Row>>;
+}
+
+/** A linked row as a line shows it: its code and its name in the print's language. */
+export function linkText(r: Row, lang: 'th' | 'en'): string {
+  const name = (lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? r.title ?? '';
+  return [r.code, name].filter((x) => x !== null && x !== undefined && x !== '').map(String).join(' ');
 }
 
 /** Which link field names the counterparty and which the issuing company. */
@@ -66,7 +74,10 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
   const rows = (doc.row[name] as Row[] | undefined) ?? [];
   const body = [
     [bold(WORDS[o.lang].no), ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
-    ...rows.map((r, i) => [text(String(i + 1)), ...cols.map((c) => text(cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {}))]),
+    ...rows.map((r, i) => [text(String(i + 1)), ...cols.map((c) => {
+      const linked = line.fields[c]?.type === 'link' ? doc.lineLinks?.[`${name}.${c}`]?.get(Number(r[c])) : undefined;
+      return text(linked ? linkText(linked, o.lang) : cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {});
+    })]),
   ];
   // free text takes what is left of the width, so a long Thai description wraps inside its cell
   const widths = ['auto', ...cols.map((c) => (['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x)) ? '*' : 'auto'))];
@@ -109,9 +120,16 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   return {
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 50],
-    info: { title: `${entity.label[o.lang]} ${row[numberField] ?? ''}`, producer: 'Thai back office' },
+    info: { title: `${entity.label[o.lang]} ${row[numberField] ?? ''}${o.copy ? ` (${o.lang === 'en' ? 'copy' : 'สำเนา'})` : ''}`, producer: 'Thai back office' },
+    // viewers that honour DisplayDocTitle show this title instead of the file name (for the portal's embedded copy, a blob id)
+    displayTitle: true,
     defaultStyle: { font: 'SarabunLatin', fontSize: 10 },
     footer: (page: number, pages: number) => text(`${WORDS[o.lang].page} ${page}/${pages}`, { alignment: 'center', fontSize: 8 }),
+    // a view-only copy says so on every page, so a screenshot or a saved file cannot pass for an issued original
+    ...(o.copy ? {
+      header: bold(COPY_MARK, { alignment: 'center', fontSize: 11, color: '#B91C1C', margin: [0, 14, 0, 0] }),
+      watermark: { text: 'COPY', font: 'SarabunLatin', color: '#B91C1C', opacity: 0.12, bold: true },
+    } : {}),
     content,
   };
 }

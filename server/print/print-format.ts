@@ -6,7 +6,12 @@ export interface PrintOptions {
   lang: PrintLang;
   /** Buddhist-era years (2569 for 2026); default on in Thai, off in English. */
   buddhistEra?: boolean;
+  /** A view-only copy (the customer portal): every page carries COPY_MARK and a "COPY" watermark. */
+  copy?: boolean;
 }
+
+/** The mark of a view-only copy, in both languages whatever the print language. */
+export const COPY_MARK = 'สำเนา — สำหรับดูเท่านั้น / COPY — for viewing only';
 
 /** "2026-11-18" → "18 พฤศจิกายน 2569" (th, BE) or "18 November 2026" (en). Other values print as given. */
 export function formatDate(value: unknown, opts: PrintOptions): string {

@@ -34,9 +34,10 @@ export function parseId(raw: string): number {
  * see is 404), then checks the flag, and renders it. The customer and the
  * issuing company are read as the system: the document names them, and a
  * printed document carries their address and tax id whatever the caller's
- * rights on those master-data screens.
+ * rights on those master-data screens. `read` is the portal's view-only copy
+ * (portal-pdf.ts), which is not a print.
  */
-export async function readDocument(service: EntityService, policy: PermissionPolicy, entity: EntitySchema, id: number, ctx: RequestContext, flag: 'print' | 'email'): Promise<DocumentPrint> {
+export async function readDocument(service: EntityService, policy: PermissionPolicy, entity: EntitySchema, id: number, ctx: RequestContext, flag: 'print' | 'email' | 'read'): Promise<DocumentPrint> {
   const row = await service.get(entity.name, id, ctx);
   policy.assertAllowed(ctx, entity, flag);
   const lineEntities: DocumentPrint['lineEntities'] = {};
@@ -48,7 +49,23 @@ export async function readDocument(service: EntityService, policy: PermissionPol
     if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;
     links[field] = await service.get(target, linkId, systemContext).catch(() => null);
   }
-  return { entity, row, lineEntities, links };
+  // line links (the product of each line) are shown by code and name; read as the system, like the parties
+  const lineLinks: NonNullable<DocumentPrint['lineLinks']> = {};
+  for (const [name, line] of Object.entries(lineEntities)) {
+    const lines = (row[name] as Record<string, unknown>[] | undefined) ?? [];
+    for (const [field, f] of Object.entries(line.fields)) {
+      if (f.type !== 'link' || !f.entity || field === line.parent?.field) continue;
+      const ids = [...new Set(lines.map((l) => Number(l[field])).filter((n) => Number.isInteger(n) && n > 0))];
+      if (!ids.length) continue;
+      const found = new Map<number, Record<string, unknown>>();
+      for (const linkId of ids) {
+        const r = await service.get(f.entity, linkId, systemContext).catch(() => null);
+        if (r) found.set(linkId, r);
+      }
+      lineLinks[`${name}.${field}`] = found;
+    }
+  }
+  return { entity, row, lineEntities, links, lineLinks };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */

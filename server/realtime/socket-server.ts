@@ -13,6 +13,8 @@ export interface Realtime {
 
 /** Sent to every socket of an instance that is shutting down; the client reconnects on its own. */
 export const SERVER_RESTARTING = 'server-restarting';
+/** Runtime schema overrides moved to a new version: {version, entities}; open screens reload their schemas. */
+export const SCHEMA_CHANGED = 'schema-changed';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 /** Sent before the server closes a socket whose session ended; the client shows "Session expired". */

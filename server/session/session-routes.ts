@@ -9,7 +9,11 @@ import { loadRole, loadUserType, principalOf, type UserTypeInfo } from '../auth/
 import type { RoleInfo } from '../../engine/permissions/customer-role.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
+import { entityEnabled, siteSettings } from '../settings/site-settings.ts';
+import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
+import { addScreenItems } from './screen-menu.ts';
+import { isAdministrator } from '../admin/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
 
@@ -40,8 +44,22 @@ export interface MenuItem {
   submenu: { keyAction: string; label: { th: string; en: string }; path: string; icon?: string }[];
 }
 
-/** The staff menu: one group per menuGroup, holding the entities the role may view. */
-export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean): MenuItem[] {
+/**
+ * Screens that are not an entity's list, each shown to whoever may view the entity it works on
+ * (the create-from screens and the collection summary). Their icons are ones schema files already
+ * name, so the pruned icon CSS (server/web/css-pruner.ts) keeps them.
+ */
+export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string } }> = [
+  { group: 'sales', entity: 'receipt', keyAction: 'receipt', path: '/receipt/sales_order', icon: 'pi pi-wallet', label: { th: 'ใบเสร็จรับเงินจากใบสั่งขาย', en: 'Receipts from sales orders' } },
+  { group: 'sales', entity: 'tax_invoice', keyAction: 'tax_invoice', path: '/tax_invoice/sales_order', icon: 'pi pi-receipt', label: { th: 'ใบกำกับภาษีจากใบสั่งขาย', en: 'Tax invoices from sales orders' } },
+  { group: 'purchasing_stock', entity: 'goods_receipt', keyAction: 'goods_receipt', path: '/goods_receipt/purchase_order', icon: 'pi pi-download', label: { th: 'รับสินค้าจากใบสั่งซื้อ', en: 'Receive against purchase orders' } },
+  { group: 'purchasing_stock', entity: 'delivery_order', keyAction: 'delivery_order', path: '/delivery_order/sales_order', icon: 'pi pi-truck', label: { th: 'ส่งสินค้าจากใบสั่งขาย', en: 'Deliver against sales orders' } },
+  { group: 'purchasing_stock', entity: 'internal_product_transfer', keyAction: 'internal_product_transfer', path: '/internal_product_transfer/delivery_order', icon: 'pi pi-arrow-right-arrow-left', label: { th: 'โอนย้ายจากใบส่งสินค้า', en: 'Transfers from delivery orders' } },
+  { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' } },
+];
+
+/** The staff menu: one group per menuGroup, holding the entities the role may view (and their screens, `screens`). */
+export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean, screens = true): MenuItem[] {
   const groups = new Map<string, MenuItem>();
   const labels = menuGroups();
   for (const e of registry.all()) {
@@ -49,6 +67,11 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
     const g = groups.get(e.menuGroup) ?? { key: e.menuGroup, label: labels[e.menuGroup] ?? { th: e.menuGroup, en: e.menuGroup }, submenu: [] };
     g.submenu.push({ keyAction: e.menuKey ?? e.name, label: e.labelPlural ?? e.label, path: `/${e.name}`, icon: e.icon });
     groups.set(e.menuGroup, g);
+  }
+  for (const m of screens ? SCREEN_MENU : []) {
+    const e = registry.get(m.entity);
+    const g = groups.get(m.group);
+    if (e && g && canView(e)) g.submenu.push({ keyAction: m.keyAction, label: m.label, path: m.path, icon: m.icon });
   }
   const order = Object.keys(labels);
   return [...groups.values()].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
@@ -106,7 +129,23 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
     const all = p.userType?.is_show_all_menu === true;
-    return { success: true, data: staffMenu(registry, (e) => all || policy.can(ctx, policy.menuKeyOf(e), 'view')) };
+    // an entity switched off in the site settings (schema key enabledBy) is not offered at all
+    const site = await siteSettings(k, registry);
+    // a portal customer's menu stays its entities: its billing notes and its own record
+    const menu = staffMenu(registry, (e) => entityEnabled(e, site) && (all || policy.can(ctx, policy.menuKeyOf(e), 'view')), p.user.role_id !== -1);
+    if (p.user.role_id !== -1) addStockScreens(menu, (key, flag) => policy.can(ctx, key, flag));
+    // page settings are a screen, not an entity: listed under settings for roles that may view them
+    if (all || policy.can(ctx, 'page_setting', 'view')) {
+      let settings = menu.find((g) => g.key === 'settings');
+      if (!settings) {
+        settings = { key: 'settings', label: menuGroups().settings ?? { th: 'ตั้งค่า', en: 'Settings' }, submenu: [] };
+        const order = Object.keys(menuGroups());
+        menu.push(settings);
+        menu.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+      }
+      settings.submenu.push({ keyAction: 'page_setting', label: { th: 'ตั้งค่าหน้าจอ', en: 'Page settings' }, path: '/page_setting', icon: 'pi pi-table' });
+    }
+    return { success: true, data: addScreenItems(menu, { attributes: all || policy.can(ctx, 'product_attribute', 'view'), customFields: isAdministrator(ctx) }) };
   });
 
   app.get('/public/menu/customer', async () => ({

@@ -4,6 +4,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
 import { QTY_SCALE } from './stock-ledger.ts';
 import { dateText } from './stock-documents.ts';
+import { snapshotOnOrBefore } from './stock-snapshots.ts';
 
 export type GroupBy = 'product' | 'inventory' | 'lot';
 export interface BalanceQuery {
@@ -35,19 +36,40 @@ export async function visibleInventories(service: EntityService, ctx: RequestCon
 
 const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00.000Z`) + 86_400_000).toISOString();
 
-/** On hand per key: now from the balance table, or at the end of a past day summed from the ledger (no reposting). */
+/** On hand per key: now from the balance table, or at the end of a past day from the last month-end snapshot before it plus the ledger since (no reposting). */
 async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null): Promise<Raw[]> {
   const cols = q.groupBy === 'product' ? ['product_id'] : q.groupBy === 'inventory' ? ['product_id', 'inventory_id'] : ['product_id', 'inventory_id', 'lot_no', 'expiry_date'];
-  const fromLedger = q.asOf !== null;
-  // one builder type for both tables: the query is the same shape over either
+  if (q.asOf === null) return sumOf(k, 'balance', cols, q, allowed);
+  const snapshot = await snapshotOnOrBefore(k, q.asOf);
+  const moved = await sumOf(k, 'ledger', cols, q, allowed, snapshot ? nextDay(snapshot) : null);
+  if (!snapshot) return moved;
+  // the snapshot, plus what moved after it up to the day asked for, key by key
+  const merged = new Map<string, Raw>();
+  const key = (r: Raw) => cols.map((c) => (c === 'expiry_date' ? dateText(r[c as keyof Raw]) ?? '' : String(r[c as keyof Raw] ?? ''))).join('|');
+  for (const r of [...await sumOf(k, 'snapshot', cols, q, allowed, null, snapshot), ...moved]) {
+    const hit = merged.get(key(r));
+    if (hit) hit.qty = Number(hit.qty) + Number(r.qty);
+    else merged.set(key(r), { ...r, qty: Number(r.qty) });
+  }
+  return [...merged.values()];
+}
+
+/** The same grouped sum over the balance table, the ledger (from `since` up to the end of the day asked for) or one snapshot. */
+async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', cols: string[], q: BalanceQuery, allowed: number[] | null, since: string | null = null, snapshot: string | null = null): Promise<Raw[]> {
+  const fromLedger = source === 'ledger';
+  // totals per product and inventory answer every grouping but the one by lot
+  const perLot = cols.includes('lot_no');
+  // one builder type for every table: the query is the same shape over each
   let b = (fromLedger
     ? k.selectFrom('stock_movement').where('movement_date', '<', nextDay(q.asOf!))
-    : k.selectFrom('stock_balance')) as SelectQueryBuilder<any, any, any>;
+    : k.selectFrom(source === 'balance' ? 'stock_balance' : perLot ? 'stock_snapshot' : 'stock_snapshot_total')) as SelectQueryBuilder<any, any, any>;
+  if (fromLedger && since) b = b.where('movement_date', '>=', since);
+  if (source === 'snapshot') b = b.where('as_of_date', '=', snapshot);
   if (q.productId !== null) b = b.where('product_id', '=', q.productId);
   if (q.inventoryId !== null) b = b.where('inventory_id', '=', q.inventoryId);
   if (allowed) b = allowed.length ? b.where('inventory_id', 'in', allowed) : b.where(sql<boolean>`1 = 0`);
   const qty = fromLedger ? sql`sum(case when direction = 'in' then qty else -qty end)` : sql`sum(qty)`;
-  // the ledger keeps "no lot" as NULL, the balance table as ''
+  // the ledger keeps "no lot" as NULL, the balance and snapshot tables as ''
   const group = cols.map((c) => (fromLedger && c === 'lot_no' ? sql`coalesce(lot_no, '')` : sql.ref(c)));
   const select = cols.map((c, i) => sql`${group[i]}`.as(c));
   return (await b.select([...select, qty.as('qty')] as never).groupBy(group as never).execute()) as Raw[];

@@ -38,13 +38,14 @@ export function movementsOf(kind: StockDocKind, entity: string, doc: Row): Movem
     const qty = toScaledInteger(Number(line.qty ?? 0), 4);
     if (qty <= 0) continue;
     const base = {
-      productId: Number(line.product_id), lotNo: text(line.lot_no), expiryDate: dateText(line.expiry_date), qty, movementDate: date,
+      productId: Number(line.product_id), lotNo: text(line.lot_no), expiryDate: dateText(line.expiry_date), containerId: num(line.product_container_id), qty, movementDate: date,
       refDoc: text(doc.doc_no), docEntity: entity, docId: Number(doc.id), docLineId: Number(line.id), where: `items.${i}`,
     };
     if (kind === 'receipt' || kind === 'delivery') {
       out.push({
         ...base, direction: kind === 'receipt' ? 'in' : 'out', movementType: kind,
-        inventoryId: Number(doc.inventory_id), locationId: num(line.product_location_id) ?? num(doc.product_location_id),
+        // a receipt line may name its own inventory where the site allows it (is_select_multi_inventory_gr)
+        inventoryId: num(line.inventory_id) ?? Number(doc.inventory_id), locationId: num(line.product_location_id) ?? num(doc.product_location_id),
         unitCost: kind === 'receipt' ? toScaledInteger(Number(line.price ?? 0), 2) : null, allocate: kind === 'delivery',
       });
     } else {
@@ -66,7 +67,7 @@ export async function reversalsOf(trx: Kysely<any>, entity: string, id: number):
   return rows.map((r) => {
     const original = r.movement_date instanceof Date ? r.movement_date.toISOString() : String(r.movement_date);
     return {
-      productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: num(r.product_location_id), lotNo: text(r.lot_no), expiryDate: dateText(r.expiry_date),
+      productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: num(r.product_location_id), lotNo: text(r.lot_no), expiryDate: dateText(r.expiry_date), containerId: num(r.product_container_id),
       direction: r.direction === 'in' ? 'out' : 'in', qty: Number(r.qty), unitCost: r.direction === 'out' ? num(r.unit_cost) : null,
       movementType: String(r.movement_type), movementDate: new Date(original) > new Date(today) ? new Date(original).toISOString() : today,
       refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: 'reversal',

@@ -1,18 +1,54 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
+import { inBatches } from '../db/batches.ts';
+import { BALANCE_KEY, addToBalances, candidatesOf, keyText, lockBalances, type Candidate, type OpenGroup } from './balance-batch.ts';
+import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
- * balance of each key (product, inventory, location, lot, expiry) is kept in
- * `stock_balance`, written in the same transaction. Quantities are decimal(15,4)
- * stored as integers scaled by 10^4; values are satang.
+ * balance of each key (product, inventory, location, lot, expiry, container) is
+ * kept in `stock_balance`, written in the same transaction. Quantities are
+ * decimal(15,4) stored as integers scaled by 10^4; values are satang.
  *
- * An out-movement takes stock with one conditional update
- * (`qty = qty - q WHERE … AND qty >= q`), so two postings that together exceed
- * what is on hand can never both pass, on SQLite and PostgreSQL alike.
+ * A posting locks every balance row it touches before it judges them
+ * (`writeMovements`), and a direct adjustment takes its one row with a
+ * conditional update (`qty = qty - q WHERE … AND qty >= q`), so two postings
+ * that together exceed what is on hand can never both pass, on SQLite and
+ * PostgreSQL alike.
  */
 export const QTY_SCALE = 10_000;
+
+/**
+ * A balance table made before containers were part of the key gets the
+ * column (0 = none, what every existing row is) and the wider primary key.
+ * PostgreSQL alters the key in place; SQLite cannot, so the table is copied
+ * into one made the new way, in one transaction.
+ */
+async function addContainerToKey(db: Database): Promise<void> {
+  const pg = db.adapter.name === 'postgres';
+  const cols = pg
+    ? (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'stock_balance'`.execute(db.kysely)).rows
+    : (await sql<{ name: string }>`select name from pragma_table_info('stock_balance')`.execute(db.kysely)).rows;
+  if (cols.some((c) => c.name === 'container_id')) return;
+  await db.kysely.transaction().execute(async (trx) => {
+    if (pg) {
+      await sql`alter table stock_balance add column container_id integer not null default 0`.execute(trx);
+      await sql`alter table stock_balance drop constraint stock_balance_pk`.execute(trx);
+      await sql`alter table stock_balance add constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date, container_id)`.execute(trx);
+      return;
+    }
+    await sql`create table stock_balance_with_container (product_id integer not null, inventory_id integer not null,
+      location_id integer not null default 0, lot_no text not null default '', expiry_date text not null default '',
+      qty bigint not null default 0, value bigint not null default 0, container_id integer not null default 0,
+      constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date, container_id))`.execute(trx);
+    await sql`insert into stock_balance_with_container (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value, container_id)
+      select product_id, inventory_id, location_id, lot_no, expiry_date, qty, value, 0 from stock_balance`.execute(trx);
+    // its indexes go with it and are made again by ensureStockTables
+    await sql`drop table stock_balance`.execute(trx);
+    await sql`alter table stock_balance_with_container rename to stock_balance`.execute(trx);
+  });
+}
 
 export async function ensureStockTables(db: Database): Promise<void> {
   await db.kysely.schema.createTable('stock_balance').ifNotExists()
@@ -25,9 +61,15 @@ export async function ensureStockTables(db: Database): Promise<void> {
     .addColumn('qty', 'bigint', (c) => c.notNull().defaultTo(0))
     // the stock's value at moving-average cost, in satang
     .addColumn('value', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addPrimaryKeyConstraint('stock_balance_pk', ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date'])
+    .addColumn('container_id', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('stock_balance_pk', [...BALANCE_KEY])
     .execute();
+  await addContainerToKey(db);
   await db.kysely.schema.createIndex('stock_balance_inventory').ifNotExists().on('stock_balance').columns(['inventory_id', 'product_id']).execute();
+  // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
+  await sql`create index if not exists stock_balance_fefo on stock_balance
+    (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
+  await ensureSnapshotTables(db);
 }
 
 export interface StockKey {
@@ -36,6 +78,8 @@ export interface StockKey {
   locationId: number | null;
   lotNo: string | null;
   expiryDate: string | null;
+  /** The product_container the stock is in (a pallet, a drum); null = none. */
+  containerId: number | null;
 }
 
 /** One movement to write: `qty` is a positive scaled integer, `unitCost` satang per unit (ins only; outs take the average). */
@@ -65,7 +109,7 @@ export interface LedgerOptions {
 }
 
 const keyWhere = (k: StockKey) => ({
-  product_id: k.productId, inventory_id: k.inventoryId, location_id: k.locationId ?? 0, lot_no: k.lotNo ?? '', expiry_date: k.expiryDate ?? '',
+  product_id: k.productId, inventory_id: k.inventoryId, location_id: k.locationId ?? 0, lot_no: k.lotNo ?? '', expiry_date: k.expiryDate ?? '', container_id: k.containerId ?? 0,
 });
 
 function whereKey<Q extends { where: (...a: any[]) => Q }>(q: Q, k: StockKey): Q {
@@ -76,7 +120,7 @@ function whereKey<Q extends { where: (...a: any[]) => Q }>(q: Q, k: StockKey): Q
 
 /** Locks are taken in one order (by key) so two documents touching the same rows cannot deadlock on PostgreSQL. */
 export function sortByKey<T extends StockKey>(list: T[]): T[] {
-  const k = (m: StockKey) => [m.productId, m.inventoryId, m.locationId ?? 0, m.lotNo ?? '', m.expiryDate ?? ''] as const;
+  const k = (m: StockKey) => [m.productId, m.inventoryId, m.locationId ?? 0, m.lotNo ?? '', m.expiryDate ?? '', m.containerId ?? 0] as const;
   return [...list].sort((a, b) => {
     const x = k(a); const y = k(b);
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
@@ -86,7 +130,7 @@ export function sortByKey<T extends StockKey>(list: T[]): T[] {
 
 async function ensureRow(trx: Kysely<any>, k: StockKey): Promise<void> {
   await trx.insertInto('stock_balance').values({ ...keyWhere(k), qty: 0, value: 0 })
-    .onConflict((oc) => oc.columns(['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date']).doNothing()).execute();
+    .onConflict((oc) => oc.columns([...BALANCE_KEY]).doNothing()).execute();
 }
 
 async function shortfall(trx: Kysely<any>, m: MovementInput, known?: number): Promise<AppError> {
@@ -98,7 +142,7 @@ async function shortfall(trx: Kysely<any>, m: MovementInput, known?: number): Pr
   const lot = m.lotNo ? `, lot ${m.lotNo}` : '';
   return new AppError('INSUFFICIENT_STOCK', `${m.where ? `${m.where}: ` : ''}only ${q(onHand)} of ${product?.code ?? m.productId} are on hand in ${inventory?.code ?? m.inventoryId}${lot}, not ${q(m.qty)} (short by ${q(m.qty - onHand)})`, {
     line: m.where ?? null, product_id: m.productId, product: product?.code ?? null, inventory_id: m.inventoryId, inventory: inventory?.code ?? null,
-    location_id: m.locationId, lot_no: m.lotNo, on_hand: q(onHand), asked: q(m.qty), shortfall: q(m.qty - onHand),
+    location_id: m.locationId, lot_no: m.lotNo, container_id: m.containerId, on_hand: q(onHand), asked: q(m.qty), shortfall: q(m.qty - onHand),
   }, { product: product ? `${product.code} ${product.name_th}` : String(m.productId), inventory: inventory ? String(inventory.name) : String(m.inventoryId), shortfall: q(m.qty - onHand) });
 }
 
@@ -128,71 +172,152 @@ async function applyToBalance(trx: Kysely<any>, m: MovementInput, opts: LedgerOp
 /**
  * Splits an out whose line leaves location, lot or expiry open over the
  * balance rows that match what it does name, earliest expiry first (FEFO;
- * rows without an expiry last). The pieces are then taken with the usual
- * conditional update, so a parallel posting that took the same stock first
- * makes this one refused, never negative.
+ * rows without an expiry last). `rows` were read without a lock: the pieces
+ * are locked and re-checked before anything is written, so a parallel posting
+ * that took the same stock first makes this one refused, never negative.
+ * Answers the unmet rest instead of pieces for it when `rows` may be only the
+ * first of the rows (the caller reads them all and allocates again).
  */
-async function allocate(trx: Kysely<any>, m: MovementInput, opts: LedgerOptions, taken: Map<string, number>): Promise<MovementInput[]> {
-  let q = trx.selectFrom('stock_balance').select(['location_id', 'lot_no', 'expiry_date', 'qty'])
-    .where('product_id', '=', m.productId).where('inventory_id', '=', m.inventoryId).where('qty', '>', 0);
-  if (m.locationId !== null) q = q.where('location_id', '=', m.locationId);
-  if (m.lotNo !== null) q = q.where('lot_no', '=', m.lotNo);
-  if (m.expiryDate !== null) q = q.where('expiry_date', '=', m.expiryDate);
-  const rows = await q.orderBy(sql`case when expiry_date = '' then 1 else 0 end`).orderBy('expiry_date').orderBy('lot_no').orderBy('location_id').execute();
+function allocate(m: MovementInput, rows: Candidate[], taken: Map<string, number>): { pieces: MovementInput[]; left: number } {
   const pieces: MovementInput[] = [];
   let left = m.qty;
   for (const r of rows) {
     if (left <= 0) break;
+    if ((m.locationId !== null && r.locationId !== m.locationId) || (m.lotNo !== null && r.lotNo !== m.lotNo) || (m.expiryDate !== null && r.expiryDate !== m.expiryDate) || (m.containerId !== null && r.containerId !== m.containerId)) continue;
     // another line of the same document may already have claimed part of this row
-    const key = [m.productId, m.inventoryId, r.location_id, r.lot_no, r.expiry_date].join('|');
-    const take = Math.min(left, Number(r.qty) - (taken.get(key) ?? 0));
+    const key = [m.productId, m.inventoryId, r.locationId, r.lotNo, r.expiryDate, r.containerId].join('|');
+    const take = Math.min(left, r.qty - (taken.get(key) ?? 0));
     if (take <= 0) continue;
     taken.set(key, (taken.get(key) ?? 0) + take);
-    pieces.push({ ...m, allocate: false, qty: take, locationId: Number(r.location_id) || null, lotNo: String(r.lot_no) || null, expiryDate: String(r.expiry_date) || null });
+    pieces.push({ ...m, allocate: false, qty: take, locationId: r.locationId || null, lotNo: r.lotNo || null, expiryDate: r.expiryDate || null, containerId: r.containerId || null });
     left -= take;
   }
-  if (left > 0) {
-    if (!(await opts.allowNegative(m.inventoryId))) throw await shortfall(trx, { ...m, locationId: m.locationId, lotNo: m.lotNo }, m.qty - left);
-    pieces.push({ ...m, allocate: false, qty: left });
+  return { pieces, left };
+}
+
+const groupOf = (m: MovementInput): OpenGroup => ({ productId: m.productId, inventoryId: m.inventoryId, locationId: m.locationId, lotNo: m.lotNo, expiryDate: m.expiryDate, containerId: m.containerId });
+const groupText = (g: OpenGroup) => JSON.stringify([g.productId, g.inventoryId, g.locationId, g.lotNo, g.expiryDate, g.containerId]);
+
+/**
+ * The pieces of every open out, in document order (so lines never count the
+ * same stock twice). First from the first few rows of each group: nearly
+ * always enough. A line that runs out of a group that was cut short is
+ * allocated again from all of its rows; each line walks its group's rows in
+ * FEFO order and stops when served, so the answer is what reading every row
+ * would give.
+ */
+async function allocateAll(trx: Kysely<any>, open: MovementInput[], negatives: Map<number, boolean>): Promise<Map<MovementInput, MovementInput[]>> {
+  const groups = new Map<string, OpenGroup>();
+  for (const m of open) groups.set(groupText(groupOf(m)), groupOf(m));
+  const list = [...groups.values()];
+  const index = new Map(list.map((g, i) => [groupText(g), i]));
+  const perGroup = new Map<number, number>();
+  for (const m of open) perGroup.set(index.get(groupText(groupOf(m)))!, (perGroup.get(index.get(groupText(groupOf(m)))!) ?? 0) + 1);
+  const limit = 4 + Math.max(...perGroup.values());
+  let rows = await candidatesOf(trx, list, limit);
+  const whole = new Set<number>();
+  for (;;) {
+    const split = new Map<MovementInput, MovementInput[]>();
+    const taken = new Map<string, number>();
+    const more = new Set<number>();
+    for (const m of open) {
+      const g = index.get(groupText(groupOf(m)))!;
+      const { pieces, left } = allocate(m, rows[g]!, taken);
+      if (left > 0 && !whole.has(g) && rows[g]!.length >= limit) more.add(g);
+      // a refusal is final only when every line before it was served from all the rows it could walk
+      else if (left > 0 && !more.size && !negatives.get(m.inventoryId)) throw await shortfall(trx, m, m.qty - left);
+      else if (left > 0) pieces.push({ ...m, allocate: false, qty: left });
+      split.set(m, pieces);
+    }
+    if (!more.size) return split;
+    const all = await candidatesOf(trx, [...more].map((g) => list[g]!), null);
+    [...more].forEach((g, i) => { rows[g] = all[i]!; whole.add(g); });
   }
-  return pieces;
+}
+
+/** Whether each inventory may go below zero, asked once per inventory of the posting. */
+async function negativesOf(movements: MovementInput[], opts: LedgerOptions): Promise<Map<number, boolean>> {
+  const out = new Map<number, boolean>();
+  for (const m of movements) if (m.direction === 'out' && !out.has(m.inventoryId)) out.set(m.inventoryId, await opts.allowNegative(m.inventoryId));
+  return out;
 }
 
 /**
- * Writes the movements (in key order) with their balance changes; an out that
- * finds too little refuses the whole transaction with INSUFFICIENT_STOCK.
- * `costOf` lets a transfer's in-leg take the cost its out-leg moved at.
+ * Writes the movements with their balance changes, a fixed handful of
+ * statements whatever the number of lines: the open outs are allocated from
+ * one read, every balance row the posting touches is locked in key order and
+ * read in one statement, the changes are worked out here in the order the
+ * ledger has always applied them (outs by key, then ins by key), and written
+ * in one statement, the movements in one more. An out that finds too little
+ * refuses the whole transaction with INSUFFICIENT_STOCK.
  */
 export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], opts: LedgerOptions): Promise<void> {
+  if (!asked.length) return;
   const now = new Date().toISOString();
+  const negatives = await negativesOf(asked, opts);
   // open outs become one movement per balance row they take from; a transfer's in-leg follows its out-leg's pieces (same lot and expiry)
-  const split = new Map<MovementInput, MovementInput[]>();
-  const taken = new Map<string, number>();
-  for (const m of asked) if (m.direction === 'out' && m.allocate) split.set(m, await allocate(trx, m, opts, taken));
+  const open = asked.filter((m) => m.direction === 'out' && m.allocate);
+  const split = open.length ? await allocateAll(trx, open, negatives) : new Map<MovementInput, MovementInput[]>();
   const movements = asked.flatMap((m) => {
     if (split.has(m)) return split.get(m)!;
     const out = m.pairedWith && split.get(m.pairedWith);
-    return out ? out.map((p) => ({ ...m, qty: p.qty, lotNo: p.lotNo, expiryDate: p.expiryDate, pairedWith: p })) : [m];
+    // the container moves with the goods, like the lot
+    return out ? out.map((p) => ({ ...m, qty: p.qty, lotNo: p.lotNo, expiryDate: p.expiryDate, containerId: p.containerId, pairedWith: p })) : [m];
   });
-  const costs = new Map<MovementInput, number>();
   // outs first: a transfer's in-leg is valued at what its out-leg took
   const ordered = [...sortByKey(movements.filter((m) => m.direction === 'out')), ...sortByKey(movements.filter((m) => m.direction === 'in'))];
+  const keys = sortByKey([...new Map(movements.map((m) => [keyText(m), m])).values()]);
+  const held = await lockBalances(trx, keys);
+  const state = new Map([...held].map(([k, h]) => [k, { ...h }]));
+  const costs = new Map<MovementInput, number>();
   for (const m of ordered) {
-    if (m.direction === 'in' && m.unitCost === null && m.pairedWith) m.unitCost = costs.get(m.pairedWith) ?? 0;
-    costs.set(m, await applyToBalance(trx, m, opts));
+    const row = state.get(keyText(m))!;
+    if (m.direction === 'in') {
+      if (m.unitCost === null && m.pairedWith) m.unitCost = costs.get(m.pairedWith) ?? 0;
+      const cost = m.unitCost ?? 0;
+      row.qty += m.qty;
+      row.value += Math.round((m.qty * cost) / QTY_SCALE);
+      costs.set(m, cost);
+      continue;
+    }
+    if (!negatives.get(m.inventoryId) && row.qty < m.qty) throw await shortfall(trx, m, row.qty);
+    const before = row.qty;
+    const value = row.value;
+    const out = before > 0 ? Math.min(value, Math.round((value * m.qty) / before)) : 0;
+    row.qty -= m.qty;
+    row.value -= out;
+    costs.set(m, Math.round((out * QTY_SCALE) / m.qty));
   }
-  for (const m of movements) {
-    await trx.insertInto('stock_movement').values({
+  const changes = keys.map((key) => {
+    const k = keyText(key);
+    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value };
+  }).filter((c) => c.qty !== 0 || c.value !== 0);
+  const written = await addToBalances(trx, changes);
+  // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
+  // anything else would be a broken lock, and the posting must not stand on it
+  for (const c of changes) {
+    const k = keyText(c.key);
+    if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
+  }
+  for (const batch of inBatches(movements, 17)) {
+    await trx.insertInto('stock_movement').values(batch.map((m) => ({
       movement_date: m.movementDate, product_id: m.productId, inventory_id: m.inventoryId, product_location_id: m.locationId,
       direction: m.direction, movement_type: m.movementType, qty: m.qty, unit_cost: costs.get(m) ?? null,
-      lot_no: m.lotNo, expiry_date: m.expiryDate, ref_doc: m.refDoc, note: m.note ?? null,
+      lot_no: m.lotNo, expiry_date: m.expiryDate, product_container_id: m.containerId, ref_doc: m.refDoc, note: m.note ?? null,
       doc_entity: m.docEntity, doc_id: m.docId, doc_line_id: m.docLineId,
       created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
-    }).execute();
+    }))).execute();
   }
+  // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
+  // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
+  // snapshot — nearly every posting — needs no snapshot update at all
+  const last = await lastSnapshotDate(trx);
+  if (last === null) return;
+  for (const m of movements) if (m.movementDate.slice(0, 10) <= last) await addToSnapshots(trx, m, m.movementDate, m.direction === 'in' ? m.qty : -m.qty);
 }
 
 /** Applies a movement that is already stored (a direct adjustment posted to the ledger) to its balance. */
 export async function applyStoredMovement(trx: Kysely<any>, m: MovementInput, opts: LedgerOptions): Promise<void> {
   await applyToBalance(trx, m, opts);
+  await addToSnapshots(trx, m, m.movementDate, m.direction === 'in' ? m.qty : -m.qty);
 }

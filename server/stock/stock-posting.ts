@@ -38,7 +38,7 @@ async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement',
   if (rules.line) {
     for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
       const location = num(line[rules.line[1]]);
-      if (location !== null) wanted.push({ field: `items.${i}.${rules.line[1]}`, inventory: Number(doc[rules.line[0]]), location });
+      if (location !== null) wanted.push({ field: `items.${i}.${rules.line[1]}`, inventory: num(line.inventory_id) ?? Number(doc[rules.line[0]]), location });
     }
   }
   if (!wanted.length) return;
@@ -48,6 +48,30 @@ async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement',
     .map((w) => ({ field: w.field, code: 'inventory', message: `location ${owner.get(w.location)?.code ?? w.location} is not in inventory ${w.inventory}` }));
   if (errors.length) throw new AppError('VALIDATION_FAILED', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { fields: errors });
 }
+
+/**
+ * With `is_enable_product_expired` on, stock is tracked by lot and expiry: a
+ * receipt line of a product that tracks lots needs its lot number, and one
+ * that tracks expiry its expiry date, before the receipt posts (the line is named).
+ */
+async function checkLots(trx: Kysely<any>, doc: Row): Promise<void> {
+  const s = await trx.selectFrom('setting_site').select('is_enable_product_expired').orderBy('id').limit(1).executeTakeFirst();
+  if (Number(s?.is_enable_product_expired ?? 0) !== 1) return;
+  const lines = (doc.items as Row[] | undefined) ?? [];
+  const ids = [...new Set(lines.map((l) => num(l.product_id)).filter((n): n is number => n !== null))];
+  if (!ids.length) return;
+  const products = new Map((await trx.selectFrom('product').select(['id', 'code', 'is_track_lot', 'is_track_expiry']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
+  const errors: FieldError[] = [];
+  for (const [i, line] of lines.entries()) {
+    const p = products.get(Number(line.product_id));
+    if (!p) continue;
+    if (Number(p.is_track_lot) === 1 && !text(line.lot_no)) errors.push({ field: `items.${i}.lot_no`, code: 'required', message: `is required: product ${p.code} is tracked by lot` });
+    if (Number(p.is_track_expiry) === 1 && !dateText(line.expiry_date)) errors.push({ field: `items.${i}.expiry_date`, code: 'required', message: `is required: product ${p.code} is tracked by expiry date` });
+  }
+  if (errors.length) throw new AppError('VALIDATION_FAILED', errors.map((e) => `${e.field}: ${e.message}`).join('; '), { fields: errors });
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 /** A transfer receives into its destination: a user limited to some inventories may only send to those. */
 function checkDestination(ctx: RequestContext, doc: Row): void {
@@ -78,6 +102,7 @@ export function installStockPosting(service: EntityService): void {
       }
       if (kind === 'transfer') checkDestination(e.ctx, e.after);
       await checkLocations(trx, kind, e.after);
+      if (kind === 'receipt') await checkLots(trx, e.after);
       await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx));
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
       await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id), ledgerOptions(trx, e.ctx));
@@ -96,7 +121,7 @@ export function installStockPosting(service: EntityService): void {
     await checkLocations(trx, 'movement', m);
     await applyStoredMovement(trx, {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
-      lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), direction: m.direction === 'out' ? 'out' : 'in',
+      lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
       qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
       movementType: String(m.movement_type ?? 'adjustment'), movementDate: String(m.movement_date), refDoc: null, docEntity: null, docId: null, docLineId: null,
     }, ledgerOptions(trx, e.ctx));

@@ -1,9 +1,16 @@
+import { takeMissingSnapshots } from './stock-snapshots.ts';
 import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { AppError } from '../errors/app-error.ts';
 import { installStockPosting } from './stock-posting.ts';
+import { installFeatureGate } from './feature-gate.ts';
+import { registerMovementRoutes } from './stock-movements.ts';
+import { installSiteFlagRules } from './site-flag-rules.ts';
+import { registerImportRoutes } from '../imports/import-routes.ts';
+import { installAssetHistory } from './asset-history.ts';
+import { installBarcodes } from '../barcodes/barcode-routes.ts';
 import { stockBalance, type GroupBy } from './stock-balance.ts';
 
 /** The permission key whose `view` flag reads balances (a menu key of its own: balances are not one entity's rows). */
@@ -18,9 +25,26 @@ function id(raw: Record<string, unknown>, key: string): number | null {
   return n;
 }
 
-/** Stock posting hooks and `GET /api/stock/balance`. */
+/** Stock posting hooks, `GET /api/stock/balance`, and the stock features of issue 10 (production gate, barcodes and scanning, movements, site settings, product import). */
+/** How often the server looks for a month end that has no ledger snapshot yet. */
+const SNAPSHOT_CHECK_MS = 6 * 3600_000;
+
 export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
   installStockPosting(service);
+  // month-end snapshots keep balances as of a past date quick; taken after start and then now and then, never on a request
+  const snapshots = () => takeMissingSnapshots(service.db, new Date().toISOString().slice(0, 10))
+    .then((n) => { if (n) app.log.info({ snapshots: n }, 'stock snapshots taken'); })
+    .catch((err: unknown) => app.log.warn({ err: { message: (err as Error).message } }, 'stock snapshots failed'));
+  const timer = setInterval(() => void snapshots(), SNAPSHOT_CHECK_MS);
+  timer.unref();
+  app.addHook('onReady', async () => { setTimeout(() => void snapshots(), 2000).unref(); });
+  app.addHook('preClose', async () => clearInterval(timer));
+  installFeatureGate(service);
+  installBarcodes(app, service, contextOf);
+  registerMovementRoutes(app, service, contextOf);
+  installSiteFlagRules(service, (m) => app.log.warn(m));
+  registerImportRoutes(app, service, contextOf);
+  installAssetHistory(service);
   app.get('/api/stock/balance', async (request) => {
     const ctx = contextOf(request);
     if (!service.policy.can(ctx, STOCK_BALANCE_KEY, 'view')) throw new AppError('FORBIDDEN', `Your role may not view stock balances (needs view on ${STOCK_BALANCE_KEY})`);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
+import { pruneCss, schemaIconsChanged } from './css-pruner.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 /** Written into web/dist once every built file has its .br and .gz twin. */
@@ -48,6 +49,7 @@ export function webBuildIsStale(root: string): boolean {
   const web = join(root, 'web');
   const built = join(web, 'dist', 'index.html');
   if (!existsSync(built) || !existsSync(join(web, 'dist', PRECOMPRESSED_MARK))) return true;
+  if (schemaIconsChanged(root, join(web, 'dist'))) return true;
   const builtAt = statSync(built).mtimeMs;
   const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')));
   return sources > builtAt;
@@ -89,8 +91,9 @@ export async function ensureWebBuilt(root: string, log: (msg: string) => void = 
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;
     }
+    const css = await pruneCss(root, dist);
     const c = precompressDir(dist);
-    log(`web app built in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${c.files} files precompressed (${Math.round(c.raw / 1024)} KB → ${Math.round(c.br / 1024)} KB brotli)`);
+    log(`web app built in ${((Date.now() - t0) / 1000).toFixed(1)} s; unused UI-kit styles pruned (${Math.round(css.before / 1024)} KB → ${Math.round(css.after / 1024)} KB of CSS); ${c.files} files precompressed (${Math.round(c.raw / 1024)} KB → ${Math.round(c.br / 1024)} KB brotli)`);
     return dist;
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -21,6 +21,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
     source = await createTestApp('sqlite');
     await loadSeedDir(source.service, resolve(import.meta.dirname, '../../seed/demo'));
     await seedDemoAccounts(source.db, source.service, 'Demo-password-1', TEST_HASH_LOG_N);
+    // a custom field's column is in no schema file: the migration must still carry it and its data
+    const cf = await source.app.inject({ method: 'POST', url: '/api/custom_field', headers: source.headers, payload: { entity: 'customer', name: 'line_id', type: 'string', label: { th: 'ไลน์', en: 'LINE' } } });
+    expect(cf.statusCode, cf.body).toBe(201);
+    const patched = await source.app.inject({ method: 'PATCH', url: '/api/customer/1', headers: source.headers, payload: { cf_line_id: '@somchai' } });
+    expect(patched.statusCode, patched.body).toBe(200);
     target = await createTestDatabase('postgres');
   });
   afterAll(async () => {
@@ -37,6 +42,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
     const byName = Object.fromEntries(report.tables.map((t) => [t.table, t]));
     for (const table of ['customer', 'product', 'billing_note', 'user_account', 'user_credential', 'system_log', 'user_role']) {
       expect(byName[table]?.source_rows, table).toBeGreaterThan(0);
+    }
+    const pgCopy = openPostgres(target.url);
+    try {
+      expect(await pgCopy.kysely.selectFrom('customer').select('cf_line_id' as never).where('id', '=', 1).executeTakeFirst()).toEqual({ cf_line_id: '@somchai' });
+    } finally {
+      await pgCopy.close();
     }
     // a second run refuses to overwrite a database that already holds accounts
     await expect(migrateSqliteToPostgres(source.testDb.url, target.url, source.registry)).rejects.toThrow(/--force/);

@@ -158,6 +158,18 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       const product = await make('product', { code: 'EC-P1', name_th: 'สินค้าทดสอบ', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
       return call('POST', '/api/stock_movement', { movement_date: '2026-11-20T09:00:00.000Z', product_id: product, inventory_id: inventory, direction: 'out', movement_type: 'adjustment', qty: 1 });
     },
+    // production reports are switched off by default (is_use_production_report)
+    FEATURE_DISABLED: () => call('POST', '/api/production_report', { doc_date: '2026-11-20', items: [] }),
+    SCAN_REFUSED: async () => {
+      const gr = (await call('POST', '/api/goods_receipt', { doc_date: '2026-11-20', items: [] })).json().data.id as number;
+      return call('POST', `/api/goods_receipt/${gr}/scan`, { code: 'NO-SUCH-CODE' });
+    },
+    SCAN_OVER: async () => {
+      const product = (await call('POST', '/api/product', { code: 'EC-P2', name_th: 'สินค้าสแกน', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' })).json().data.id as number;
+      const gr = (await call('POST', '/api/goods_receipt', { doc_date: '2026-11-20', items: [{ product_id: product, qty: 1 }] })).json().data.id as number;
+      expect((await call('POST', `/api/goods_receipt/${gr}/scan`, { code: 'EC-P2' })).statusCode).toBe(200);
+      return call('POST', `/api/goods_receipt/${gr}/scan`, { code: 'EC-P2' });
+    },
     DOCUMENT_LOCKED: () => call('PATCH', `/api/ec_deal/${ids.postedDeal}`, { ref: 'D2-changed' }),
     PAYLOAD_TOO_LARGE: () => call('POST', '/api/ec_widget', { code: 'W-3', name: 'big', note: 'x'.repeat(1024 * 1024 + 10) }),
     UNSUPPORTED_MEDIA_TYPE: () => call('POST', '/api/ec_widget', 'code=W-4&name=x', { 'content-type': 'text/plain' }),

@@ -5,6 +5,7 @@
  * is covered by this test without writing anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setSiteSettings } from '../support/site-settings.ts';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
@@ -67,7 +68,11 @@ function listUrl(entity: EntitySchema, params: Record<string, string>): string {
 
 describe.each(testDialects())('generated CRUD on %s', (dialect) => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(dialect); });
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    // sample documents are made standalone: delivery orders without a sales order need the site to allow them
+    await setSiteSettings(t.app, t.headers, { do_create_type: 'create_without_so', is_po_allow_duplicate_product: true });
+  });
   afterAll(async () => { await t?.close(); });
 
   it('covers every non-lines entity in schemas/', () => {
@@ -81,6 +86,8 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
     const inject = (opts: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: unknown }) =>
       t.app.inject({ ...opts, headers: t.headers } as never);
 
+    // an entity a site setting switches on (enabledBy) is tested switched on
+    if (entity.enabledBy) await setSiteSettings(t.app, t.headers, { [entity.enabledBy]: true });
     // create
     const body = await sampleRecord(entity, registry, 1, api);
     const created = await inject({ method: 'POST', url: `/api/${name}`, payload: body });

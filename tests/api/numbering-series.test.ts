@@ -32,7 +32,7 @@ describe.each(testDialects())('numbering series on %s', (dialect) => {
   it('continues after numbers that already exist instead of answering 409', async () => {
     at('2026-11-15T03:00:00Z');
     // seeded the way the demo business is: numbers given by the rows themselves
-    for (let i = 1; i <= 6; i++) await t.service.create('billing_note', { bill_no: `BN202611-000${i}`, bill_date: '2026-11-03', customer_id: customer, total_amount: 100 }, systemContext);
+    for (let i = 1; i <= 6; i++) await t.service.create('billing_note', { bill_no: `BN202611-000${i}`, bill_date: '2026-11-03', customer_id: customer, total_amount: 100, items: [{ description: 'ค่าสินค้า', amount: 100 }] }, systemContext);
     const res = await bill();
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.bill_no).toBe('BN202611-0007');

@@ -13,7 +13,9 @@
  * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50,200"),
  * LOAD_TARGETS ("sqlite,postgres"), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
  * LOAD_REDIS_URL (redis://127.0.0.1:6379), LOAD_LOG_LEVEL (info, the production default; the
- * log goes to /dev/null, so its cost is measured but not the disk's).
+ * log goes to /dev/null, so its cost is measured but not the disk's),
+ * LOAD_CPU_PROF (a directory: the servers run with node --cpu-prof and write
+ * their .cpuprofile there on exit; tests/bench/cpu-profile-summary.ts sums them up).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,7 +68,8 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
 
 async function startInstance(extraEnv: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'build/server/main.js')], {
+  const prof = env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, join(ROOT, 'build/server/main.js')], {
     cwd: ROOT,
     env: { ...env, NODE_ENV: 'production', PORT: String(port), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Load-demo-Pass-1', JWT_SECRET, LOG_LEVEL: env.LOAD_LOG_LEVEL ?? 'info', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],

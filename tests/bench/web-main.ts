@@ -73,14 +73,33 @@ async function signinJs(browser: Browser, url: string): Promise<{ bytes: number;
   }
 }
 
-async function productFirstRow(browser: Browser, url: string, storage: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<number> {
+const FIRST_CELL = '[data-testid=entity-list] tbody tr:not(.p-datatable-emptymessage) td';
+
+/**
+ * Two clocks: the page's own (from the navigation's start, performance.timeOrigin, to
+ * the first frame after the first data cell entered the DOM), which is what a person
+ * sees and what the target is judged on; and the driver's (from just before goto to
+ * the locator finding the cell), which adds the automation protocol's round trips and
+ * its polling.
+ */
+async function productFirstRow(browser: Browser, url: string, storage: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<{ page: number; driver: number }> {
   const context = await browser.newContext({ storageState: storage });
   try {
     const page = await context.newPage();
+    await page.addInitScript((selector: string) => {
+      const w = window as unknown as { __firstRowPainted?: number };
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector(selector)) return;
+        observer.disconnect();
+        requestAnimationFrame(() => { w.__firstRowPainted = performance.now(); });
+      }).observe(document, { subtree: true, childList: true });
+    }, FIRST_CELL);
     const t0 = performance.now();
     await page.goto(`${url}/product`, { waitUntil: 'commit' });
-    await page.locator('[data-testid=entity-list] tbody tr:not(.p-datatable-emptymessage) td').first().waitFor({ timeout: 20_000 });
-    return performance.now() - t0;
+    await page.locator(FIRST_CELL).first().waitFor({ timeout: 20_000 });
+    const driver = performance.now() - t0;
+    const painted = await page.waitForFunction(() => (window as unknown as { __firstRowPainted?: number }).__firstRowPainted, undefined, { timeout: 5_000 });
+    return { page: Number(await painted.jsonValue()), driver };
   } finally {
     await context.close();
   }
@@ -112,10 +131,12 @@ async function main(): Promise<void> {
     const storage = await ctx.storageState();
     await ctx.close();
     await productFirstRow(browser, server.url, storage); // the server's own first-request warm-up, not counted
-    const times = [];
-    for (let i = 0; i < RUNS; i++) times.push(await productFirstRow(browser, server.url, storage));
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await productFirstRow(browser, server.url, storage));
+    const times = runs.map((r) => r.page);
     const m = median(times);
-    log(`/product first row, cold cache: median ${Math.round(m)} ms of ${RUNS} (min ${Math.round(Math.min(...times))}, max ${Math.round(Math.max(...times))}): target ≤ 600 ms ${m <= 600 ? 'PASS' : 'MISS'}`);
+    log(`/product first row painted, cold cache, from the navigation's start (page clock): median ${Math.round(m)} ms of ${RUNS} (min ${Math.round(Math.min(...times))}, max ${Math.round(Math.max(...times))}): target ≤ 600 ms ${m <= 600 ? 'PASS' : 'MISS'}`);
+    log(`  (driver clock, goto to locator found, with the automation's round trips: median ${Math.round(median(runs.map((r) => r.driver)))} ms)`);
   } finally {
     await browser.close();
     server.child.kill('SIGTERM');

@@ -88,6 +88,54 @@ describe.each(testDialects())('create from and posting on %s', (dialect) => {
     expect(await status(o.id)).toBe('completed');
   });
 
+  // posting judges all of a document's lines at once (a few statements per document): these hold it to what a line-by-line posting did
+  it('a line in the middle that takes too much refuses the whole posting, names that line, and counts nothing', async () => {
+    const o = await approvedOrder('ลูกค้า ซ', [2, 3, 4, 5]);
+    const ids = o.items.map((l: { id: number }) => l.id);
+    const d = ok(await call('POST', '/api/tf_delivery', { customer_name: 'ลูกค้า ซ', items: [
+      { description: 'a', qty: 2, price: 1, source_line_id: ids[0] }, { description: 'b', qty: 1, price: 1, source_line_id: ids[1] },
+      { description: 'c', qty: 4.5, price: 1, source_line_id: ids[2] }, { description: 'd', qty: 5, price: 1, source_line_id: ids[3] },
+    ] }), 201);
+    const err = fail(await call('POST', `/api/tf_delivery/${d.id}/actions/approve`), 409, 'OVER_PROCESSED');
+    expect(err.details).toMatchObject({ line: 'items.2', source_line_id: ids[2], remaining: 4, asked: 4.5 });
+    expect((ok(await call('GET', `/api/tf_delivery/${d.id}`))).status).toBe('draft');
+    expect(await status(o.id)).toBe('approved');
+    // nothing was counted: the whole order is still open
+    const rest = ok(await call('POST', '/api/tf_delivery/from/tf_order', { ids: [o.id] }), 201);
+    expect(rest.items.map((l: { qty: number }) => l.qty)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('two lines of one document on the same source line count together, the second judged on what the first left', async () => {
+    const o = await approvedOrder('ลูกค้า ฌ', [5, 1]);
+    const [a, b] = o.items.map((l: { id: number }) => l.id);
+    const lines = (qtys: number[]) => qtys.map((qty, i) => ({ description: `x${i}`, qty, price: 1, source_line_id: i === 1 ? b : a }));
+    const over = ok(await call('POST', '/api/tf_delivery', { customer_name: 'ลูกค้า ฌ', items: lines([3, 1, 2.5]) }), 201);
+    const err = fail(await call('POST', `/api/tf_delivery/${over.id}/actions/approve`), 409, 'OVER_PROCESSED');
+    expect(err.details).toMatchObject({ line: 'items.2', source_line_id: a, remaining: 2, asked: 2.5 });
+    expect(await status(o.id)).toBe('approved');
+    const fits = ok(await call('POST', '/api/tf_delivery', { customer_name: 'ลูกค้า ฌ', items: lines([3, 1, 2]) }), 201);
+    ok(await call('POST', `/api/tf_delivery/${fits.id}/actions/approve`));
+    expect(await status(o.id)).toBe('completed');
+    ok(await call('POST', `/api/tf_delivery/${fits.id}/actions/cancel`));
+    expect(await status(o.id)).toBe('approved');
+    const again = ok(await call('POST', '/api/tf_delivery/from/tf_order', { ids: [o.id] }), 201);
+    expect(again.items.map((l: { qty: number }) => l.qty)).toEqual([5, 1]);
+  });
+
+  it('parallel postings over the same source lines in opposite orders never deadlock nor over-deliver', async () => {
+    const o = await approvedOrder('ลูกค้า ญ', [6, 6]);
+    const [a, b] = o.items.map((l: { id: number }) => l.id);
+    const drafts = [];
+    for (let i = 0; i < 10; i++) {
+      const order = i % 2 ? [a, b] : [b, a];
+      drafts.push(ok(await call('POST', '/api/tf_delivery', { customer_name: 'ลูกค้า ญ', items: order.map((id) => ({ description: 'x', qty: 1, price: 1, source_line_id: id })) }), 201));
+    }
+    const results = await Promise.all(drafts.map((d) => call('POST', `/api/tf_delivery/${d.id}/actions/approve`)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(6).fill(200), ...Array(4).fill(409)]);
+    expect(results.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'OVER_PROCESSED')).toBe(true);
+    expect(await status(o.id)).toBe('completed');
+  });
+
   it('refuses drafts, mixed customers, foreign lines and forged source lines', async () => {
     const draft = ok(await call('POST', '/api/tf_order', { doc_no: `SO-${++seq}`, customer_name: 'ลูกค้า จ', items: [{ description: 'x', qty: 1, price: 1 }] }), 201);
     fail(await call('POST', '/api/tf_delivery/from/tf_order', { ids: [draft.id] }), 409, 'INVALID_TRANSITION');

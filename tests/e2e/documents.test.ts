@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, ARTIFACTS, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
  * A document's workflow in the browser: the form offers the actions its state
@@ -13,6 +17,7 @@ describe('documents end to end', () => {
   let page: Page;
   let errors: string[];
   let api: ApiCall;
+  let token: string;
   const url = (p: string) => new URL(p, server.baseUrl).toString();
 
   beforeAll(async () => {
@@ -20,7 +25,8 @@ describe('documents end to end', () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
     errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
+    api = apiClient(server.baseUrl, token);
     await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
   }, 180_000);
   afterAll(async () => {
@@ -81,6 +87,78 @@ describe('documents end to end', () => {
     const stored = (await api('GET', `/api/quotation/${id}`)).data;
     expect(stored).toMatchObject({ subtotal: 3000, vat_amount: 210, total_amount: 3210, net_amount: 3210 });
     expect(stored.items[0].amount).toBe(3000);
+  });
+
+  it('prints the quotation from its form: the PDF opens and reads the total in Thai words', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;
+    const made = await api('POST', '/api/quotation', {
+      doc_date: '2026-11-20', your_company_id: await first('your_company'), customer_id: await first('customer'), vat_type: 'exclude',
+      items: [{ product_id: await first('product'), qty: 3, price: 1500 }],
+    });
+    const id = made.data.id as number;
+    expect(made.data.total_amount).toBe(4815);
+    await page.goto(url(`/quotation/${id}`));
+    await page.getByTestId('document-print').click();
+    const answer = page.waitForResponse((r) => r.url().includes(`/api/quotation/${id}/pdf`));
+    const opened = page.context().waitForEvent('page');
+    await page.getByRole('menuitem', { name: 'PDF ภาษาไทย' }).click();
+    const res = await answer;
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('application/pdf');
+    const viewer = await opened;
+    await expect.poll(() => viewer.url()).toMatch(/^blob:/);
+    await viewer.close();
+    // the same document as the server sends it (a blob URL is readable only inside the page, and the CSP keeps fetch to 'self')
+    const bytes = Buffer.from(await (await fetch(url(`/api/quotation/${id}/pdf?lang=th`), { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const dir = mkdtempSync(join(tmpdir(), 'bo-e2e-pdf-'));
+    try {
+      writeFileSync(join(dir, 'q.pdf'), bytes);
+      execFileSync('pdftotext', [join(dir, 'q.pdf'), join(dir, 'q.txt')]);
+      const text = readFileSync(join(dir, 'q.txt'), 'utf8').normalize('NFKC').replace(/\s+/g, '');
+      // 4,815.00 baht in words, as bahttext writes it
+      expect(text).toContain('สี่พันแปดร้อยสิบห้าบาทถ้วน'.normalize('NFKC'));
+      expect(text).toContain('ใบเสนอราคา');
+      // a line names its product by code and name, not by its id
+      const product = (await api('GET', `/api/product/${made.data.items[0].product_id}`)).data;
+      expect(text).toContain(`${product.code}${product.name_th}`.normalize('NFKC').replace(/\s+/g, ''));
+      // a page as a person sees it
+      execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', join(dir, 'q.pdf'), join(ARTIFACTS, '33-quotation-pdf')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exports the list as CSV, filtered as shown', async () => {
+    await page.goto(url('/quotation'));
+    await page.getByTestId('list-export').click();
+    const file = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: 'CSV (ข้อมูลดิบ)' }).click();
+    const d = await file;
+    expect(d.suggestedFilename()).toMatch(/quotation.*\.csv$/);
+    const csv = readFileSync(await d.path(), 'utf8');
+    const total = (await api('GET', '/api/quotation?limit=1&meta=total_count')).meta.total_count as number;
+    // a header line and one line per quotation
+    expect(csv.trim().split(/\r?\n/).length).toBe(total + 1);
+  });
+
+  it('the product picker of a quotation shows what the site setting asks for, and follows a change at once', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0];
+    const product = await first('product');
+    const made = await api('POST', '/api/quotation', {
+      doc_date: '2026-11-20', your_company_id: (await first('your_company')).id, customer_id: (await first('customer')).id,
+      items: [{ product_id: product.id, qty: 1, price: 10 }],
+    });
+    await page.goto(url(`/quotation/${made.data.id}`));
+    const picker = page.locator('#items-0-product_id');
+    await expect.poll(() => picker.inputValue()).toBe(`${product.code} ${product.name_th}`);
+    const settings = (await api('GET', '/api/setting_site?sort=id')).data[0];
+    try {
+      expect((await api('PATCH', `/api/setting_site/${settings.id}`, { product_dropdown_quotation: 'code' })).success).toBe(true);
+      await expect.poll(() => picker.inputValue(), { timeout: 5000 }).toBe(product.code);
+    } finally {
+      await api('PATCH', `/api/setting_site/${settings.id}`, { product_dropdown_quotation: 'code_name' });
+    }
   });
 
   it('threw no errors in the page', () => {

@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, shot, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+
+/** A PDF's text through poppler's pdftotext, NFKC (SARA AM is written as NIKHAHIT + SARA AA, see thai-text.ts). */
+function pdfToText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-e2e-portal-'));
+  try {
+    writeFileSync(join(dir, 'bill.pdf'), pdf);
+    return execFileSync('pdftotext', [join(dir, 'bill.pdf'), '-']).toString().normalize('NFKC');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * The web app in headless Chromium against the real server (temporary SQLite
@@ -174,6 +189,61 @@ describe('web app end to end', () => {
     expect(gone.status).toBe(404);
   }, 90_000);
 
+  it('a list opened by URL asks for its first page while the session calls are still loading', async () => {
+    // the menu call is held back 1.5 s: the list screen cannot render before it, so a list request
+    // sent before the menu answered was started by the prefetch, not by the rendered screen
+    let menuAnsweredAt = 0;
+    await page.route('**/api/menu', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      const res = await route.fetch();
+      menuAnsweredAt = Date.now();
+      await route.fulfill({ response: res });
+    });
+    const listSentAt: number[] = [];
+    const onRequest = (r: { url(): string }) => { if (/\/api\/return_reason\?/.test(r.url())) listSentAt.push(Date.now()); };
+    page.on('request', onRequest);
+    try {
+      await page.goto(url('/return_reason'));
+      await page.locator('[data-testid=entity-list] tbody tr').first().waitFor();
+      expect(listSentAt.length).toBe(1);
+      expect(menuAnsweredAt).toBeGreaterThan(0);
+      expect(listSentAt[0]!).toBeLessThan(menuAnsweredAt);
+    } finally {
+      page.off('request', onRequest);
+      await page.unroute('**/api/menu');
+    }
+  });
+
+  it('a cold load of a list sends each start-up call once and loads no code of screens it does not show', async () => {
+    // a fresh context: empty HTTP cache and module map, only the stored session
+    const cold = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', storageState: await context.storageState() });
+    try {
+      const p = await cold.newPage();
+      const calls: string[] = [];
+      const scripts: string[] = [];
+      p.on('request', (r) => {
+        const u = new URL(r.url());
+        if (/^\/(api|public)\//.test(u.pathname)) calls.push(`${r.method()} ${u.pathname}`);
+        if (u.pathname.endsWith('.js')) scripts.push(u.pathname);
+      });
+      await p.goto(url('/return_reason'));
+      await p.locator('[data-testid=entity-list] tbody tr').first().waitFor();
+      await p.locator('.bo-sidemenu').waitFor();
+      // the boot entry sent these before the app loaded; the app took those answers instead of asking again
+      const count = (c: string | RegExp) => calls.filter((x) => (typeof c === 'string' ? x === c : c.test(x))).length;
+      for (const c of ['POST /api/role/id', 'POST /api/user_type/role', 'GET /api/settingsite/1', 'GET /api/language/content/website_main',
+        'GET /api/menu', /^GET \/public\/alert\/user\/\d+\/number\/notread$/, 'GET /api/meta/entities/return_reason', 'GET /api/return_reason']) {
+        expect(count(c), String(c)).toBe(1);
+      }
+      expect(await p.locator('[data-testid=entity-list] tbody tr').count()).toBeGreaterThan(1);
+      // the generic form and the filter row's pickers are not part of a list's first screen
+      expect(scripts.filter((s) => /\/(EntityForm|DateInput|ListFilters)-/.test(s))).toEqual([]);
+      expect(scripts.length).toBeGreaterThan(0);
+    } finally {
+      await cold.close();
+    }
+  }, 60_000);
+
   it('keeps the language choice across a reload', async () => {
     await page.goto(url('/customer'));
     await page.locator('header').getByRole('button', { name: 'EN' }).click();
@@ -233,9 +303,27 @@ describe('web app end to end', () => {
     await shot(page, '11-customer-bills');
     // the portal menu points at this customer's page
     expect(await page.locator('.bo-sidemenu a').first().getAttribute('href')).toBe(`/customerpage/${customerId}/bill`);
+    // the page asks the portal's copy route for the note's PDF (not the print route)
+    const pdfAnswer = page.waitForResponse((r) => /\/api\/customerpage\/\d+\/bill\/\d+\/pdf/.test(r.url()));
     await table.locator('a').first().click();
     await page.waitForURL(new RegExp(`/customerpage/${customerId}/bill/\\d+$`));
     await page.locator('.bo-readonly').waitFor();
+    // the note's PDF is embedded as a view-only copy (issue 9 §3): a frame of the portal route's PDF, marked as a copy
+    const frame = page.getByTestId('portal-bill-pdf').locator('iframe');
+    await frame.waitFor();
+    const src = await frame.getAttribute('src');
+    expect(src).toMatch(/^blob:/);
+    const answer = await pdfAnswer;
+    expect(answer.url()).toContain(`/api/customerpage/${customerId}/bill/${page.url().split('/').pop()}/pdf`);
+    expect(answer.headers()['content-type']).toBe('application/pdf');
+    expect(answer.status()).toBe(200);
+    // the same copy as the server sends it to this customer (a blob URL is readable only inside the page, and the CSP keeps fetch to 'self')
+    const token = await page.evaluate(() => localStorage.getItem('id_token'));
+    const copy = await fetch(answer.url(), { headers: { authorization: `Bearer ${token}` } });
+    expect(copy.headers.get('content-disposition')).toMatch(/^inline/);
+    const text = pdfToText(Buffer.from(await copy.arrayBuffer())).replace(/\s+/g, '');
+    expect(text).toContain('COPY—forviewingonly');
+    expect(text).toContain('สำเนา—สำหรับดูเท่านั้น'.normalize('NFKC'));
     await shot(page, '12-customer-bill');
 
     // signing out from a customer page returns to that customer's sign-in page

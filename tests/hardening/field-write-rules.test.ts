@@ -48,7 +48,8 @@ describe.each(testDialects())('field-level write rules on %s', (dialect) => {
     expect(forbiddenFields(await c.call('PATCH', `/api/billing_note/${note}`, me, { bill_no: 'BN-FAKE' }))).toEqual(['bill_no']);
     const lines = await c.call('PATCH', `/api/billing_note/${note}`, me, { items: [{ description: 'ยกเลิกหนี้', amount: 1 }] });
     expectError(lines, 403, 'FIELD_FORBIDDEN');
-    expect(forbiddenFields(lines)).toEqual(['items']);
+    // the totals the new lines would give are refused with them
+    expect(forbiddenFields(lines)).toEqual(expect.arrayContaining(['items', 'total_amount']));
     expect(forbiddenFields(await c.call('PATCH', `/api/billing_note/${note}`, me, { your_company_id: otherCompany }))).toEqual(['your_company_id']);
     expect(await bill()).toEqual(before);
   });

@@ -147,6 +147,22 @@ describe.skipIf(missing.length > 0)('two instances on PostgreSQL and Redis behin
     expect(labels).toEqual([label.en, label.en]);
   });
 
+  it('a page setting saved through one instance reaches an open socket on the other within 1 second', async () => {
+    const socket = io(proxy.url, { auth: { token: admin.authorization!.slice(7) }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 5000 });
+    sockets.push(socket);
+    const log = new EventLog<{ version: number; entities: string[] }>(socket, 'schema-changed');
+    await connected(socket);
+    const socketOn = proxy.upgrades.at(-1)!;
+    await nextGoesTo(1 - socketOn);
+    const started = Date.now();
+    const put = await call('PUT', '/api/page_setting/prospect_type', admin, { page: { pageSize: 30 } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.backend).not.toBe(socketOn);
+    const change = await log.next((c) => c.version === put.body.meta.version, 1500);
+    expect(change.entities).toEqual(['prospect_type']);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('the sign-in rate limit counts failures on both instances together', async () => {
     const username = `nobody_${Date.now().toString(36)}`;
     const tries = [];

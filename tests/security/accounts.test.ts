@@ -280,8 +280,8 @@ describe.each(testDialects())('accounts and sign-in on %s', (dialect) => {
       const keys = (res.json().data as { submenu: { keyAction: string }[] }[]).flatMap((g) => g.submenu.map((s) => s.keyAction));
       expect(keys).toEqual(['product']);
       const entities = (await c.call('GET', '/api/meta/entities', clerk.headers)).json().data.map((e: { name: string }) => e.name).sort();
-      // plus what everyone may read of their own: their account and their alerts
-      expect(entities).toEqual(['alert', 'product', 'user_account']);
+      // plus what everyone may read of their own: their account and their alerts; and product's own lines (its attribute values)
+      expect(entities).toEqual(['alert', 'product', 'product_attribute_value', 'user_account']);
       expectError(await c.call('GET', '/api/meta/entities/billing_note', clerk.headers), 404, 'NOT_FOUND');
     });
 

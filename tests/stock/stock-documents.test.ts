@@ -22,6 +22,8 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
+    // these tests deliver without a sales order too (do_create_type defaults to create_with_so)
+    await c.settings({ do_create_type: 'create_without_so' });
     company = await c.company();
     customer = await c.customer();
     wh = [await c.inventory(company), await c.inventory(company)];

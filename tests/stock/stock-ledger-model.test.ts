@@ -3,6 +3,8 @@
  * through the service, checked against a plain in-memory model: every
  * posting the model says must fail fails with INSUFFICIENT_STOCK, and the
  * balance now and as of past days equals the sum of the model's ledger.
+ * Half-way, snapshots are taken (balances as of a past day then start from
+ * the last one); the backdated postings after them must keep them exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -10,6 +12,7 @@ import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { AppError } from '../../server/errors/app-error.ts';
+import { ensureSnapshotTables, takeSnapshot } from '../../server/stock/stock-snapshots.ts';
 
 type Row = Record<string, any>;
 interface Move { date: string; product: number; inventory: number; qty: number }
@@ -34,6 +37,8 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
+    // these tests deliver without a sales order too (do_create_type defaults to create_with_so)
+    await c.settings({ do_create_type: 'create_without_so' });
     company = await c.company();
     customer = await c.customer();
     products = [await c.product(), await c.product()];
@@ -61,13 +66,17 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       }
     };
     const check = async () => {
-      for (const asOf of [null, today, day(-1), day(-10), day(-30), day(-61)]) {
+      for (const asOf of [null, today, day(-1), day(-10), day(-20), day(-21), day(-30), day(-45), day(-46), day(-61)]) {
         const rows = await c.ok(c.balance(asOf ? { as_of: asOf } : {})) as unknown as Row[];
+        // by lot, a past balance reads the detailed snapshot; otherwise its per product and inventory totals
+        const lots = await c.ok(c.balance(asOf ? { as_of: asOf, group_by: 'lot' } : { group_by: 'lot' })) as unknown as Row[];
         for (const p of products) {
           for (const w of inventories) {
             const want = ledger.filter((m) => m.product === p && m.inventory === w && (asOf === null || m.date <= asOf)).reduce((s, m) => s + m.qty, 0);
             const got = rows.filter((r) => r.product_id === p && r.inventory_id === w).reduce((s, r) => s + Math.round(r.qty_on_hand * SCALE), 0);
             expect(got, `product ${p} inventory ${w} as of ${asOf ?? 'now'}`).toBe(want);
+            const byLot = lots.filter((r) => r.product_id === p && r.inventory_id === w).reduce((s, r) => s + Math.round(r.qty_on_hand * SCALE), 0);
+            expect(byLot, `product ${p} inventory ${w} as of ${asOf ?? 'now'}, by lot`).toBe(want);
             if (asOf === null) expect(got).toBeGreaterThanOrEqual(0);
           }
         }
@@ -119,11 +128,28 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
         // a reversal is dated the day of the cancellation, never before the original
         for (const m of d.moves) ledger.push({ ...m, date: d.date > today ? d.date : today, qty: -m.qty });
       }
+      if (op === 249) {
+        // snapshots in the middle of the ledger's dates: later backdated entries land before and after them
+        for (const d of [day(-45), day(-20), day(-5)]) expect(await takeSnapshot(t.db, d)).toBe(true);
+        expect(await takeSnapshot(t.db, day(-20))).toBe(false);
+      }
       if (op % 100 === 99) await check();
     }
     await check();
     expect(refused).toBeGreaterThan(0);
     const rows = await t.db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     expect(Number(rows?.n)).toBe(ledger.length);
+    const snap = await t.db.kysely.selectFrom('stock_snapshot').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    expect(Number(snap?.n)).toBeGreaterThan(0);
+    // the totals stayed the sum of the detailed rows through every later (backdated) movement
+    const detail = await t.db.kysely.selectFrom('stock_snapshot').select(['as_of_date', 'product_id', 'inventory_id', (eb) => eb.fn.sum('qty').as('qty')]).groupBy(['as_of_date', 'product_id', 'inventory_id']).execute();
+    const totals = await t.db.kysely.selectFrom('stock_snapshot_total').select(['as_of_date', 'product_id', 'inventory_id', 'qty']).execute();
+    const text = (rs: { as_of_date: unknown; product_id: unknown; inventory_id: unknown; qty: unknown }[]) => rs.filter((r) => Number(r.qty) !== 0).map((r) => `${String(r.as_of_date)}|${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}`).sort();
+    expect(text(totals)).toEqual(text(detail));
+    expect(totals.length).toBeGreaterThan(0);
+    // a database whose snapshots predate the totals gets them at the next start
+    await t.db.kysely.deleteFrom('stock_snapshot_total').execute();
+    await ensureSnapshotTables(t.db);
+    expect(text(await t.db.kysely.selectFrom('stock_snapshot_total').select(['as_of_date', 'product_id', 'inventory_id', 'qty']).execute())).toEqual(text(detail));
   }, 120_000);
 });

@@ -24,6 +24,8 @@ describe.each(testDialects())('stock row scope on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
+    // these tests deliver without a sales order too (do_create_type defaults to create_with_so)
+    await c.settings({ do_create_type: 'create_without_so' });
     company = await c.company();
     customer = await c.customer();
     mine = await c.inventory(company);

@@ -10,6 +10,7 @@ import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { EMAIL_MAX, URL_MAX } from '../../engine/validation/entity-json-schema.ts';
 import { sampleForPattern } from './regex-sample.ts';
+import { TOTAL_FIELDS } from '../../engine/documents/document-totals.ts';
 
 type Row = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ function numberInRange(field: FieldDef, scale: number, seed: number): number {
 export function sampleFieldValue(entity: EntitySchema, name: string, field: FieldDef, seed: number): unknown {
   const where = `${entity.name}.${name}`;
   // withholding tax takes only the legal Thai rates (engine/documents/document-math.ts), which a range cannot say
-  if (name === 'wht_rate') return [0, 1, 2, 3, 5][seed % 5];
+  if (name === 'wht_rate' && field.type !== 'enum') return [0, 1, 2, 3, 5][seed % 5];
   switch (field.type) {
     case 'string': case 'text': {
       if (field.pattern) {
@@ -140,13 +141,18 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
   const body: Row = {};
   for (const [name, field] of Object.entries(entity.fields)) {
     if (field.readOnly) continue;
+    // a by-amount document's totals are its lines' (a billing note keeps them writable for the portal)
+    if (entity.document?.byAmount && (TOTAL_FIELDS as readonly string[]).includes(name)) continue;
     if (field.type === 'lines') {
       const child = registry.get(field.entity!);
       if (!child) throw new Error(`${entity.name}.${name}: unknown lines entity ${field.entity}`);
-      body[name] = [
-        await buildRecord(child, registry, index, api, stack),
-        await buildRecord(child, registry, index, api, stack),
-      ];
+      // lines unique per parent and links only (one value per attribute) take one line: links point at the same
+      // cached rows in every line, so a second line would repeat the key (scalar values differ from line to line)
+      const oneOnly = (child.indexes ?? []).some((ix) => ix.unique && child.parent && ix.fields.includes(child.parent.field)
+        && ix.fields.every((f) => f === child.parent!.field || child.fields[f]?.type === 'link'));
+      const lines = [await buildRecord(child, registry, index, api, stack)];
+      if (!oneOnly) lines.push(await buildRecord(child, registry, index, api, stack));
+      body[name] = lines;
       continue;
     }
     if (field.type === 'file' || field.type === 'image') {

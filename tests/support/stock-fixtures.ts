@@ -2,9 +2,10 @@
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { Client, type Headers } from './security-fixtures.ts';
+import { setSiteSettings } from './site-settings.ts';
 
 type Row = Record<string, any>;
-export interface Line { product_id: number; qty: number; price?: number; product_location_id?: number; lot_no?: string; expiry_date?: string }
+export interface Line { product_id: number; qty: number; price?: number; product_location_id?: number; lot_no?: string; expiry_date?: string; product_container_id?: number }
 
 export class StockClient extends Client {
   async ok(p: Promise<LightMyRequestResponse>, status = 200): Promise<Row> {
@@ -35,6 +36,11 @@ export class StockClient extends Client {
   /** Receives stock with a standalone goods receipt. */
   receive(inventory: number, lines: Line[], extra: Row = {}): Promise<Row> {
     return this.posted('goods_receipt', { inventory_id: inventory, ...extra }, lines);
+  }
+
+  /** Changes site settings (the singleton row) through the API, as an administrator would. */
+  settings(values: Row): Promise<void> {
+    return setSiteSettings(this.t.app, this.admin, values);
   }
 
   balance(query: Record<string, string | number>, as: Headers = this.admin): Promise<LightMyRequestResponse> {

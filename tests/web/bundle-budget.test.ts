@@ -66,7 +66,7 @@ describe('bundle budget, as served', () => {
     console.log(`[bundle] /signin loads ${files.length} JS files: ${(total / 1024).toFixed(1)} KB sent with brotli, ${(totalGz / 1024).toFixed(1)} KB with gzip, ${(raw / 1024).toFixed(1)} KB uncompressed (budget 200 KB)`);
     expect(totalGz).toBeLessThanOrEqual(BUDGET);
     // the heavy parts stay out of the sign-in path
-    const heavy = files.filter((f) => /EntityForm|EntityList|AppShell/.test(f));
+    const heavy = files.filter((f) => /EntityForm|EntityList|AppShell|assets\/(shell|list)-/.test(f));
     expect(heavy).toEqual([]);
   });
 

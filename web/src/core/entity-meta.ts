@@ -1,5 +1,6 @@
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { api } from './http-client.ts';
+import { metaCall } from './startup-calls.ts';
 
 export interface EntitySummary {
   name: string;
@@ -21,6 +22,8 @@ export interface EntityMeta {
 let summaries: Promise<EntitySummary[]> | null = null;
 let built: Promise<Set<string>> | null = null;
 const metas = new Map<string, Promise<EntityMeta>>();
+/** The schemas whose answer is here: a screen opened after its schema arrived renders it at once. */
+const arrived = new Map<string, EntityMeta>();
 
 /** GET /api/meta/entities, cached for the session. */
 export function fetchEntitySummaries(): Promise<EntitySummary[]> {
@@ -42,15 +45,21 @@ export async function fetchBuiltEntities(): Promise<Set<string>> {
 export function fetchEntityMeta(name: string): Promise<EntityMeta> {
   let p = metas.get(name);
   if (!p) {
-    p = api.get<{ data: EntityMeta }>(`/api/meta/entities/${encodeURIComponent(name)}`).then((r) => r.data);
-    p.catch(() => metas.delete(name));
+    p = api.get<{ data: EntityMeta }>(metaCall(name).path).then((r) => r.data);
+    p.then((m) => { if (metas.get(name) === p) arrived.set(name, m); }, () => metas.delete(name));
     metas.set(name, p);
   }
   return p;
+}
+
+/** The schema of `name` if its answer has arrived (fetchEntityMeta), else undefined. */
+export function arrivedEntityMeta(name: string): EntityMeta | undefined {
+  return arrived.get(name);
 }
 
 export function clearMetaCache(): void {
   summaries = null;
   built = null;
   metas.clear();
+  arrived.clear();
 }

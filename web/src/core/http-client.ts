@@ -1,6 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 import type { FieldError } from '../../../engine/errors/error-catalogue.ts';
 import { ApiError, CANNOT_CONNECT } from './api-error.ts';
+import { callKey, queryString, takeEarly } from './early-requests.ts';
 import { errorText, localizeFieldErrors, type TextLang, type TextParams } from '../../../engine/errors/error-texts.ts';
 
 export { ApiError, CANNOT_CONNECT };
@@ -54,23 +55,26 @@ export function useFetchForTests(fetchImpl: typeof fetch): void {
   http = createHttp(fetchImpl);
 }
 
+/** The ApiError of an answer with an error status, its message in the reader's language from the error code. */
+async function errorOfResponse(response: Response): Promise<ApiError> {
+  const status = response.status;
+  let body: unknown = null;
+  try { body = await response.clone().json(); } catch { /* not JSON */ }
+  const e = (body as { error?: { code?: string; message?: string; params?: TextParams; details?: { fields?: Array<FieldError | string> } } } | null)?.error;
+  const lang = languageSource();
+  const code = e?.code ?? `HTTP_${status}`;
+  const serverMessage = e?.message ?? (body as { message?: string } | null)?.message ?? (response.statusText || `HTTP ${status}`);
+  const message = (lang && errorText(code, e?.params, lang)) || serverMessage;
+  // validation errors list {field, code, message}; a conflict lists just the field names
+  const fields = (Array.isArray(e?.details?.fields) ? e!.details!.fields! : []).map((f) =>
+    typeof f === 'string' ? { field: f, code, message } : f);
+  return new ApiError(status, message, code, lang ? localizeFieldErrors(fields, lang) : fields, e?.details, e?.params);
+}
+
 /** Turns anything a call can throw into an ApiError; no response at all is 408 "Cannot connect to the server". */
 export async function toApiError(err: unknown): Promise<ApiError> {
   if (err instanceof ApiError) return err;
-  if (err instanceof HTTPError) {
-    const status = err.response.status;
-    let body: unknown = null;
-    try { body = await err.response.clone().json(); } catch { /* not JSON */ }
-    const e = (body as { error?: { code?: string; message?: string; params?: TextParams; details?: { fields?: Array<FieldError | string> } } } | null)?.error;
-    const lang = languageSource();
-    const code = e?.code ?? `HTTP_${status}`;
-    const serverMessage = e?.message ?? (body as { message?: string } | null)?.message ?? (err.response.statusText || `HTTP ${status}`);
-    const message = (lang && errorText(code, e?.params, lang)) || serverMessage;
-    // validation errors list {field, code, message}; a conflict lists just the field names
-    const fields = (Array.isArray(e?.details?.fields) ? e!.details!.fields! : []).map((f) =>
-      typeof f === 'string' ? { field: f, code, message } : f);
-    return new ApiError(status, message, code, lang ? localizeFieldErrors(fields, lang) : fields, e?.details, e?.params);
-  }
+  if (err instanceof HTTPError) return errorOfResponse(err.response);
   const lang = languageSource();
   return new ApiError(408, (lang && errorText('NO_RESPONSE', {}, lang)) || CANNOT_CONNECT, 'NO_RESPONSE');
 }
@@ -87,19 +91,46 @@ export interface CallOptions {
 export async function call<T = unknown>(method: Method, path: string, opts: CallOptions = {}): Promise<T> {
   const o: Options = { method, signal: opts.signal };
   if (opts.json !== undefined) o.json = opts.json;
-  if (opts.searchParams) {
-    const sp = new URLSearchParams();
-    for (const [k, v] of Object.entries(opts.searchParams)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
-    o.searchParams = sp;
-  }
+  const query = opts.searchParams ? queryString(opts.searchParams) : '';
+  if (query) o.searchParams = new URLSearchParams(query);
   try {
-    const res = await http(path, o);
+    // the boot entry may have sent this very call already (early-requests.ts)
+    const early = takeEarly(callKey(method, path, query, opts.json), tokenSource());
+    const res = early ? await early : await http(path, o);
+    if (!res.ok) throw await errorOfResponse(res);
     const text = await res.text();
     return (text ? JSON.parse(text) : null) as T;
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw await toApiError(err);
   }
+}
+
+/** A file answer (PDF, CSV, XLSX): its bytes and the name the server suggests. Throws ApiError. */
+export async function download(path: string, searchParams: Record<string, string | number | undefined | null> = {}): Promise<{ blob: Blob; fileName: string | null; headers: Headers }> {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(searchParams)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  try {
+    const res = await http(path, { method: 'get', searchParams: sp, headers: { Accept: '*/*' } });
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const m = /filename\*=UTF-8''([^;]+)|filename="([^"]+)"/i.exec(disposition);
+    const fileName = m ? decodeURIComponent(m[1] ?? m[2]!) : null;
+    return { blob: await res.blob(), fileName, headers: res.headers };
+  } catch (err) {
+    throw await toApiError(err);
+  }
+}
+
+/** Hands a blob to the browser as a file to save. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export const api = {

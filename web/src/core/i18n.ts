@@ -2,19 +2,9 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_EN, FALLBACK_TH } from './i18n-bundles.ts';
 import { setLanguageSource } from './http-client.ts';
+import { DEFAULT_LANGUAGE, LANGUAGE_KEY, storedLanguage, type Lang } from './stored-language.ts';
 
-export const LANGUAGE_KEY = 'language';
-export const DEFAULT_LANGUAGE = 'th';
-export type Lang = 'th' | 'en';
-
-export function storedLanguage(): Lang {
-  try {
-    const v = localStorage.getItem(LANGUAGE_KEY);
-    return v === 'en' || v === 'th' ? v : DEFAULT_LANGUAGE;
-  } catch {
-    return DEFAULT_LANGUAGE;
-  }
-}
+export { DEFAULT_LANGUAGE, LANGUAGE_KEY, storedLanguage, type Lang } from './stored-language.ts';
 
 export const i18n = i18next.createInstance();
 

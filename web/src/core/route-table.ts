@@ -8,7 +8,8 @@
  */
 export type RouteKind =
   | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
-  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin';
+  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin' | 'pageSetting'
+  | 'createFrom' | 'report' | 'stock';
 
 export interface RouteEntry {
   path: string;
@@ -22,8 +23,10 @@ export interface RouteEntry {
   via?: string;
   /** viewRecord: the boolean field set to true when the record is opened. */
   mark?: string;
-  /** admin: which screen of web/src/pages/admin renders it. */
+  /** admin: which screen of web/src/pages/admin renders it; pageSetting: 'list' or 'editor'; report: which report screen; stock: which of web/src/pages/stock. */
   screen?: string;
+  /** createFrom: the document `entity` is made from (POST /api/{entity}/from/{source}). */
+  source?: string;
 }
 
 /** Detail screens with their own editor instead of the generic form (web/src/pages/admin). */
@@ -38,6 +41,16 @@ function entity(name: string): RouteEntry[] {
     { path: `/${name}/create`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
     { path: `/${name}/:id`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
   ];
+}
+
+/** "/receipt/sales_order": pick open documents of `source` and make a `target` from them (pages/documents/CreateFromPage). */
+export function createFrom(target: string, source: string): RouteEntry {
+  return { path: `/${target}/${source}`, titleKey: t(`${target}_${source}`), kind: 'createFrom', entity: target, source };
+}
+
+/** "/receipt/datatable": the entity's searchable list under the spec's path. */
+function datatable(name: string): RouteEntry {
+  return { path: `/${name}/datatable`, titleKey: t(`${name}_datatable`), kind: 'entityList', entity: name };
 }
 
 function later(name: string, path = `/${name.replace(/_(sales_order|purchase_order|production_report|delivery_order|datatable|import)$/, '/$1')}`): RouteEntry {
@@ -60,7 +73,7 @@ const ENTITY_ROUTES = [
   'quotation', 'sales_order', 'billing_note', 'receipt', 'tax_invoice', 'credit_note', 'debit_note', 'withholding_tax',
   'company', 'contact', 'working_record', 'prospect', 'order', 'alert',
   'purchase_order', 'production_report', 'goods_receipt', 'delivery_order', 'internal_product_transfer',
-  'barcodes', 'barcodes_scan_over', 'product', 'asset', 'inventory', 'stock_movement',
+  'barcodes', 'barcodes_scan_over', 'product', 'product_attribute', 'asset', 'asset_movement', 'inventory', 'stock_movement',
   ...MASTER_DATA,
 ];
 
@@ -92,26 +105,30 @@ export const ROUTES: RouteEntry[] = [
   { path: '/customerpage/:customerId/bill/:id', titleKey: t('customer_bill'), kind: 'customerBill' },
   admin('account_edit', '/account_edit/:id', 'accountEdit'),
   ...ENTITY_ROUTES.flatMap(entity),
-  later('receipt_sales_order'), later('receipt_datatable'),
-  later('tax_invoice_sales_order'),
-  later('credit_note_datatable'), later('debit_note_datatable'),
-  later('collection_summary'),
+  createFrom('receipt', 'sales_order'), datatable('receipt'),
+  createFrom('tax_invoice', 'sales_order'),
+  datatable('credit_note'), datatable('debit_note'),
+  { path: '/collection_summary', titleKey: t('collection_summary'), kind: 'report', screen: 'collectionSummary' },
   { path: '/attachment/:id', titleKey: t('attachment'), kind: 'childList', entity: 'attachment', via: 'company_id' },
   { path: '/view_alert/:id', titleKey: t('view_alert'), kind: 'viewRecord', entity: 'alert', mark: 'is_read' },
-  later('goods_receipt_purchase_order'), later('goods_receipt_production_report'),
-  later('delivery_order_sales_order'), later('delivery_order_production_report'),
-  later('internal_product_transfer_delivery_order'),
-  later('product_import'),
-  later('outgoing'), later('incoming'),
+  createFrom('goods_receipt', 'purchase_order'), createFrom('goods_receipt', 'production_report'),
+  createFrom('delivery_order', 'sales_order'), createFrom('delivery_order', 'production_report'),
+  createFrom('internal_product_transfer', 'delivery_order'),
+  { path: '/product/import', titleKey: t('product_import'), kind: 'stock', screen: 'productImport' },
+  { path: '/outgoing', titleKey: t('outgoing'), kind: 'stock', screen: 'outgoing' },
+  { path: '/incoming', titleKey: t('incoming'), kind: 'stock', screen: 'incoming' },
+  // the attributes of one kind, one attribute with its options, one option with its products (web/src/pages/attributes)
   ...ATTRIBUTE_PAGES.flatMap((name) => [
-    later(name, `/${name}`), later(name, `/${name}/:submenuDetailId`), later(name, `/${name}/:submenuDetailId/:attributeId`),
+    admin(name, `/${name}`, 'attributeKind'), admin(name, `/${name}/:submenuDetailId`, 'attributeDetail'),
+    admin(name, `/${name}/:submenuDetailId/:attributeId`, 'attributeOption'),
   ]),
-  later('attribute_option', '/attribute_option'), later('attribute_option', '/attribute_option/:attributeId'),
+  admin('attribute_option', '/attribute_option', 'attributeOptions'), admin('attribute_option', '/attribute_option/:attributeId', 'attributeDetail'),
+  admin('custom_field', '/custom_field', 'customFields'),
   { path: '/setting_site', titleKey: t('setting_site'), kind: 'singleton', entity: 'setting_site' },
-  later('page_setting', '/page_setting'), later('page_setting', '/page_setting/:pageKey'),
-  later('page_setting', '/page_setting/:pageKey/:subPageKey'),
-  later('page_setting', '/page_setting/:pageKey/:subPageKey/:submenuDetailId'),
-  later('page_setting', '/page_setting/:pageKey/:subPageKey/:submenuDetailId/:attributeId'),
+  // page settings (docs/page-settings.md); the spec's /{pageKey}/{subPageKey}… are SPEC_SUB_PAGE_PATHS below
+  { path: '/page_setting', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'list' },
+  { path: '/page_setting/:pageKey', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'editor' },
+  { path: '/page_setting/:pageKey/:subPageKey', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'editor' },
   ...REPORTS.map((name) => later(name, `/${name}`)),
   ...REPORTS_WITH_ID.flatMap((name) => laterWithId(name)),
   ...EXCEPTION_REPORTS.map((name) => later(name, `/${name}`)),
@@ -120,6 +137,14 @@ export const ROUTES: RouteEntry[] = [
   { path: '/loading', titleKey: t('loading'), kind: 'loading' },
   admin('testuplaod', '/testuplaod', 'testUpload'), admin('test_com_socket', '/test_com_socket', 'testSocket'), admin('test_com_serial', '/test_com_serial', 'testSerial'),
 ];
+
+/**
+ * The spec's routes under a page that has settings: /{pageKey}/{subPageKey}, then
+ * /{submenuDetailId} and /{attributeId}. They are matched after every static route,
+ * and the screen decides (pages/page-setting/SubPageScreen.tsx): a menu group and one
+ * of its pages, else the old /{entity}/{id}, else not found.
+ */
+export const SPEC_SUB_PAGE_PATHS = ['/:pageKey/:subPageKey', '/:pageKey/:subPageKey/:submenuDetailId', '/:pageKey/:subPageKey/:submenuDetailId/:attributeId'];
 
 /** The entity a list or detail path shows ("/product/12" → "product"), or null for any other screen. */
 export function entityOfPath(pathname: string): string | null {

@@ -2,21 +2,10 @@ import { atom } from 'jotai';
 import { appStore } from './app-store.ts';
 import { setTokenSource } from './http-client.ts';
 import { connectSocket, disconnectSocket } from './socket-client.ts';
+import { CUSTOMER_KEY, EMPTY_SESSION, readStoredSession, SESSION_KEYS, type Session } from './stored-session.ts';
+import { clearEarly } from './early-requests.ts';
 
-/** The session user of spec section 3, kept in localStorage (one key per field) and in memory. */
-export interface Session {
-  isAuthenticated: boolean;
-  id_token: string;
-  username: string;
-  role_id: number | null;
-  email: string;
-  id: number | null;
-  user_avatar: string;
-  inventory_allow: string;
-  branch_company: string;
-  /** The customer of a portal account (role -1); null for staff. Kept beside the spec's keys. */
-  customer_id: number | null;
-}
+export { CUSTOMER_KEY, EMPTY_SESSION, readStoredSession, SESSION_KEYS, type Session } from './stored-session.ts';
 
 export interface SignInUser {
   id: number;
@@ -27,38 +16,6 @@ export interface SignInUser {
   inventory_allow?: string | null;
   branch_company?: string | null;
   customer_id?: number | null;
-}
-
-export const SESSION_KEYS = ['isAuthenticated', 'id_token', 'username', 'role_id', 'email', 'id', 'user_avatar', 'inventory_allow', 'branch_company'] as const;
-/** Stored beside the spec's keys: the portal needs to know whose pages these are. */
-const CUSTOMER_KEY = 'customer_id';
-
-export const EMPTY_SESSION: Session = {
-  isAuthenticated: false, id_token: '', username: '', role_id: null, email: '', id: null, user_avatar: '',
-  inventory_allow: '[]', branch_company: '[]', customer_id: null,
-};
-
-function num(v: string | null): number | null {
-  if (v === null || v === '') return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
-
-export function readStoredSession(storage: Storage = localStorage): Session {
-  const g = (k: string) => storage.getItem(k);
-  const token = g('id_token') ?? '';
-  return {
-    isAuthenticated: g('isAuthenticated') === 'true' && token !== '',
-    id_token: token,
-    username: g('username') ?? '',
-    role_id: num(g('role_id')),
-    email: g('email') ?? '',
-    id: num(g('id')),
-    user_avatar: g('user_avatar') ?? '',
-    inventory_allow: g('inventory_allow') ?? '[]',
-    branch_company: g('branch_company') ?? '[]',
-    customer_id: num(g(CUSTOMER_KEY)),
-  };
 }
 
 export const sessionAtom = atom<Session>(readStoredSession());
@@ -79,6 +36,7 @@ export function signIn(token: string, user: SignInUser): Session {
     branch_company: user.branch_company ?? '[]',
     customer_id: user.customer_id ?? null,
   };
+  clearEarly(); // answers sent early belonged to the session stored at load
   for (const k of SESSION_KEYS) localStorage.setItem(k, String(s[k] ?? ''));
   localStorage.setItem(CUSTOMER_KEY, s.customer_id === null ? '' : String(s.customer_id));
   appStore.set(sessionAtom, s);
@@ -94,6 +52,7 @@ export function rememberCustomerId(customerId: number): void {
 
 /** Logout: clear the stored fields, disconnect the socket, reset to empty. */
 export function signOut(): void {
+  clearEarly();
   for (const k of SESSION_KEYS) localStorage.removeItem(k);
   localStorage.removeItem(CUSTOMER_KEY);
   disconnectSocket();

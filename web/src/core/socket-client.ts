@@ -1,7 +1,8 @@
 import { atom } from 'jotai';
 import type { Socket } from 'socket.io-client';
 import { appStore } from './app-store.ts';
-import { sessionExpiredAtom } from './app-data.ts';
+import { loadSettings, sessionExpiredAtom } from './app-data.ts';
+import { applySchemaChange, refreshSchemas, type SchemaChange } from './schema-live.ts';
 
 export const SOCKET_RECONNECTION_ATTEMPTS = 10;
 
@@ -20,13 +21,23 @@ export async function connectSocket(token: string): Promise<void> {
   if (mine !== generation) return;
   const s = io({ auth: { token }, reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS, transports: ['websocket'] });
   socket = s;
-  s.on('connect', () => appStore.set(socketStateAtom, { isConnected: true }));
+  let connectedBefore = false;
+  s.on('connect', () => {
+    appStore.set(socketStateAtom, { isConnected: true });
+    // back after a break: page settings may have changed while no event could arrive
+    if (connectedBefore) void refreshSchemas();
+    connectedBefore = true;
+  });
   s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));
   s.on('connect_error', (err: Error) => console.log('socket connect_error:', err.message));
   // the server closed this socket because the session ended (sign-out elsewhere, deactivation)
   s.on('session-ended', () => appStore.set(sessionExpiredAtom, true));
   // the server closed it because the account's rights changed: connect again to be judged on the new ones
   s.on('reauthenticate', () => { setTimeout(() => { if (socket === s) s.connect(); }, 200); });
+  // an admin changed page settings (on any instance): open screens re-render with them
+  s.on('schema-changed', (change: SchemaChange) => { void applySchemaChange(change); });
+  // an admin changed the site settings: read them again so flags apply without a reload
+  s.on('settings-changed', () => { void loadSettings(); });
   s.on('update-alert-number', (payload: { notificationNumber?: number }) => {
     if (typeof payload?.notificationNumber === 'number') appStore.set(notificationNumberAtom, payload.notificationNumber);
   });

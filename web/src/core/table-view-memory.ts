@@ -1,30 +1,8 @@
 import type { WritableAtom } from 'jotai';
 import { atomWithStorage, createJSONStorage, RESET } from 'jotai/utils';
+import { DEFAULT_TABLE_VIEW, TABLE_VIEW_PREFIX, type TableView } from './table-view.ts';
 
-/** The table view choices the product remembers per path (spec section 1). */
-export interface TableView {
-  search: string;
-  filter: Record<string, unknown>;
-  sort: string;
-  page: number;
-  offSet: number;
-  shelfLifeMonth: number | null;
-  selectedInventory: number | null;
-  isFilterStock: boolean;
-  selectYear: number | null;
-  selectMachinary: number | null;
-  expirationMonth: number | null;
-  /** Column names hidden by the user (generic list). */
-  hiddenColumns?: string[];
-  pageSize?: number;
-}
-
-export const DEFAULT_TABLE_VIEW: TableView = {
-  search: '', filter: {}, sort: '', page: 1, offSet: 0,
-  shelfLifeMonth: null, selectedInventory: null, isFilterStock: false, selectYear: null, selectMachinary: null, expirationMonth: null,
-};
-
-export const TABLE_VIEW_PREFIX = 'tableView:';
+export { DEFAULT_TABLE_VIEW, TABLE_VIEW_PREFIX, type TableView } from './table-view.ts';
 
 const storage = createJSONStorage<TableView>(() => sessionStorage);
 

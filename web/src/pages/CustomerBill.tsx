@@ -7,8 +7,9 @@ import { loc } from '../core/i18n.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { formatCell, isNumeric } from '../renderer/format-value.ts';
+import { CustomerBillPdf } from './CustomerBillPdf.tsx';
 
-/** One billing note of the signed-in customer, read-only. */
+/** One billing note of the signed-in customer, read-only, with its view-only PDF copy. */
 export default function CustomerBill() {
   const { t, i18n } = useTranslation();
   const { customerId, id } = useParams();
@@ -58,6 +59,7 @@ export default function CustomerBill() {
           </div>
         );
       })}
+      {row && customerId && id && <CustomerBillPdf customerId={customerId} id={id} />}
     </section>
   );
 }

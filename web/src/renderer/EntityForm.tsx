@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -12,10 +12,12 @@ import { loc } from '../core/i18n.ts';
 import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
 import { readRecord } from '../core/record-api.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
+import { settingsAtom } from '../core/app-data.ts';
 import { clearToasts, toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
+import { DocumentOutput } from './DocumentOutput.tsx';
 import { useDocumentTotals } from './use-document-totals.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
@@ -26,6 +28,11 @@ import { FieldWidget } from './fields/FieldWidget.tsx';
 import { LinesGrid } from './fields/LinesGrid.tsx';
 import { fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { RelatedList } from './RelatedList.tsx';
+
+/** Documents scanned into with a barcode scanner: their form carries the scan panel (web/src/pages/stock). */
+const SCANNED = new Set(['goods_receipt', 'delivery_order']);
+const ScanPanel = lazy(() => import('../pages/stock/ScanPanel.tsx'));
+const BarcodeLabelsButton = lazy(() => import('../pages/stock/BarcodeLabelsButton.tsx'));
 
 export interface EntityFormProps {
   meta: EntityMeta;
@@ -93,12 +100,15 @@ export default function EntityForm(props: EntityFormProps) {
   const lang = i18n.language;
   const navigate = useNavigate();
   const session = useAtomValue(sessionAtom);
+  const settingsState = useAtomValue(settingsAtom);
+  // site settings switch fields on (enabledBy) and give defaults (defaultSetting); null until loaded
+  const site = settingsState.status === 'loaded' ? (settingsState.data as Record<string, unknown>) : null;
   const formId = useId();
   // a modal create turns into an edit of the new record (so its related lists can be filled)
   const [current, setCurrent] = useState<{ type: 'create' | 'edit'; id?: number }>({ type: props.type, id: props.id });
   const { type, id } = current;
   const resolve: Resolve = useCallback((n: string) => (n === entity.name ? entity : related[n]), [entity, related]);
-  const conditions = useMemo(() => compileConditions(entity, resolve), [entity, resolve]);
+  const conditions = useMemo(() => compileConditions(entity, resolve, site), [entity, resolve, site]);
   const sections = useMemo(() => formSections(entity), [entity]);
   const resolver = useMemo(() => entityResolver(entity, type, resolve, conditions.visible), [entity, type, resolve, conditions]);
   const resolverRef = useRef(resolver);
@@ -117,12 +127,16 @@ export default function EntityForm(props: EntityFormProps) {
   const leaving = useRef(false);
   const lastFill = useRef<Record<string, unknown>>({});
 
-  const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id }), ...(prefill ?? {}) }), [entity, session.id, prefill]);
+  const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id, settings: site }), ...(prefill ?? {}) }), [entity, session.id, prefill, site]);
   const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
   const { control, handleSubmit, reset, setError, setValue, getValues, formState } = form;
   useDocumentTotals(entity, form as never);
   const values = useWatch({ control }) as FormValues;
 
+  // the schema can change under an open form (page settings, live): the record is not read again then,
+  // so what the person has typed stays; only a different record reloads
+  const schemaNow = useRef({ entity, resolve });
+  schemaNow.current = { entity, resolve };
   useEffect(() => {
     if (props.type !== 'edit' || props.id === undefined) return;
     let live = true;
@@ -130,14 +144,22 @@ export default function EntityForm(props: EntityFormProps) {
       if (!live) return;
       if (r.success) {
         setRecord(r.data);
-        reset(recordToValues(entity, r.data, resolve));
+        reset(recordToValues(schemaNow.current.entity, r.data, schemaNow.current.resolve));
       } else {
         if (r.error.status !== 404) toast('error', t('common.error'), r.error.message);
         setLoadError(r.error);
       }
     });
     return () => { live = false; };
-  }, [props.type, props.id, entity, reset, resolve, t]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.type, props.id, entity.name, reset, t]);
+
+  /** Reads the record again after the server changed it outside the form (a scan counted on a line). */
+  const reload = useCallback(async () => {
+    if (id === undefined) return;
+    const r = await readRecord<FormValues>(entity.name, id);
+    if (r.success) { setRecord(r.data); reset(recordToValues(entity, r.data, resolve)); }
+  }, [id, entity, reset, resolve]);
 
   // fillFrom, live: choosing a link copies the linked row's fields (still editable); a value typed by hand is kept
   useEffect(() => {
@@ -341,6 +363,12 @@ export default function EntityForm(props: EntityFormProps) {
       <>
         {fieldsForm}
         {relatedLists && <div className="bo-related-group">{relatedLists}</div>}
+        {type === 'edit' && id !== undefined && SCANNED.has(entity.name) && record && (
+          <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={() => void reload()} /></Suspense>
+        )}
+        {type === 'edit' && id !== undefined && entity.name === 'barcodes' && record && (
+          <Suspense fallback={null}><div className="bo-toolbar"><BarcodeLabelsButton ids={[id]} /></div></Suspense>
+        )}
       </>
     );
   }
@@ -354,6 +382,7 @@ export default function EntityForm(props: EntityFormProps) {
         <WorkflowActions entity={entity} record={record} dirty={formState.isDirty && !formState.isSubmitSuccessful}
           onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} />
       )}
+      {type === 'edit' && !modal && <DocumentOutput entity={entity} record={record} />}
       <span className="bo-toolbar-spacer" />
       <span className="bo-muted bo-shortcuts">{modal ? t('form.shortcuts_modal') : t('form.shortcuts')}</span>
       {!singleton && (

@@ -7,16 +7,17 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { Button } from 'primereact/button';
-import { MultiSelect } from 'primereact/multiselect';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { loc } from '../core/i18n.ts';
 import { entityLabel, fieldLabel } from '../core/labels.ts';
 import { tableViewAtom, nextView, type TableView } from '../core/table-view-memory.ts';
-import { useEntityList } from '../core/use-entity-list.ts';
+import { listSearchParams, useEntityList } from '../core/use-entity-list.ts';
+import { ListExport } from './ListExport.tsx';
+import { DEFAULT_PAGE_SIZE, listRequestOf } from './list-request.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { defaultHidden, listColumns, listFields, type ListColumn } from './list-columns.ts';
-import { ListFilters } from './ListFilters.tsx';
 import { CellValue } from './CellValue.tsx';
+import { ColumnPickerPending } from './ColumnPickerPending.tsx';
 import { isNumeric } from './format-value.ts';
 
 type Row = Record<string, unknown>;
@@ -24,6 +25,10 @@ const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature, row
 const helper = createColumnHelper<typeof features, Row>();
 const PAGE_SIZES = [25, 50, 100, 200];
 const EntityForm = lazy(() => import('./EntityForm.tsx'));
+// the filter row and its date and link pickers (a third of the list's code) load when the filters are opened
+// the column picker (the UI kit's MultiSelect and its virtual scroller) loads beside the rows, not before them
+const ColumnPicker = lazy(() => import('./ColumnPicker.tsx'));
+const ListFilters = lazy(() => import('./ListFilters.tsx').then((m) => ({ default: m.ListFilters })));
 
 /** The record a list shows in its modal edit box (schema `form.modal`): the route /{entity}/create or /{entity}/{id}. */
 export interface ListModal {
@@ -39,6 +44,12 @@ export function stateToSort(s: SortingState): string {
   return s.map((x) => `${x.desc ? '-' : ''}${x.id}`).join(',');
 }
 
+/** The list's query without paging: an export holds every page. */
+function exportQuery(req: Parameters<typeof listSearchParams>[0]): Record<string, string | number> {
+  const { page: _page, limit: _limit, meta: _meta, ...rest } = listSearchParams(req);
+  return rest;
+}
+
 /** The generic list screen: paging, sorting, filtering and search all go to the server's list protocol. */
 export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: ListModal }) {
   const { entity, related } = meta;
@@ -50,7 +61,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   const update = (change: Partial<TableView>) => setView((prev) => nextView(prev, change));
   const cols = useMemo(() => listColumns(entity, related), [entity, related]);
   const hidden = view.hiddenColumns ?? defaultHidden(entity, cols);
-  const pageSize = view.pageSize ?? entity.list?.pageSize ?? 50;
+  const pageSize = view.pageSize ?? entity.list?.pageSize ?? DEFAULT_PAGE_SIZE;
   const [searchText, setSearchText] = useState(view.search);
   const [showFilters, setShowFilters] = useState(Object.keys(view.filter).length > 0);
   const [reload, setReload] = useState(0);
@@ -63,15 +74,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchText]);
 
-  const request = useMemo(() => ({
-    entity: entity.name,
-    fields: listFields(cols, hidden),
-    filter: view.filter,
-    sort: view.sort,
-    search: view.search,
-    page: view.page,
-    limit: pageSize,
-  }), [entity.name, cols, hidden, view.filter, view.sort, view.search, view.page, pageSize]);
+  const request = useMemo(() => listRequestOf(meta, view, cols), [meta, view, cols]);
   const { result, loading, error } = useEntityList(request, reload);
 
   const columns = useMemo(() => cols.map((c: ListColumn) => helper.accessor((row: Row) => row[c.valueKey], {
@@ -82,6 +85,8 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   })), [cols, lang]);
   // money and quantities line up on the right, headers included
   const numericIds = useMemo(() => new Set(cols.filter((c) => isNumeric(c.field)).map((c) => c.sortKey)), [cols]);
+  // page settings: a column's width in pixels
+  const widths = useMemo(() => new Map(cols.filter((c) => c.field.width).map((c) => [c.sortKey, c.field.width!])), [cols]);
   const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
   const sorting = useMemo(() => sortToState(view.sort), [view.sort]);
   const total = result?.total ?? 0;
@@ -139,25 +144,19 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           <Button type="button" text label={t('list.clear_filters')} onClick={() => update({ filter: {} })} severity="secondary" />
         )}
         <span className="bo-toolbar-spacer" />
-        <MultiSelect
-          aria-label={t('list.columns')}
-          value={cols.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}
-          options={cols.map((c) => ({ label: fieldLabel(t, entity.name, c.name, c.field, lang), value: c.name }))}
-          onChange={(e) => update({ hiddenColumns: cols.map((c) => c.name).filter((n) => !(e.value as string[]).includes(n)) })}
-          selectedItemsLabel={`${t('list.columns')} ({0})`}
-          maxSelectedLabels={0}
-          placeholder={t('list.columns')}
-          dropdownIcon="pi pi-table"
-          className="bo-columns"
-          panelClassName="bo-columns-panel"
-          // tall enough for every column of a schema: the fifth option was cut off at the default height
-          scrollHeight="min(60vh, 420px)"
-          display="comma"
-        />
-        <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label="Refresh" onClick={() => setReload((r) => r + 1)} />
+        <Suspense fallback={<ColumnPickerPending label={t('list.columns')} count={cols.length - cols.filter((c) => hidden.includes(c.name)).length} />}>
+          <ColumnPicker
+            label={t('list.columns')}
+            value={cols.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}
+            options={cols.map((c) => ({ label: fieldLabel(t, entity.name, c.name, c.field, lang), value: c.name }))}
+            onChange={(shown) => update({ hiddenColumns: cols.map((c) => c.name).filter((n) => !shown.includes(n)) })}
+          />
+        </Suspense>
+        {!modal && <ListExport entity={entity} query={exportQuery(request)} />}
+        <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label={t('related.refresh')} onClick={() => setReload((r) => r + 1)} />
       </div>
 
-      {showFilters && <ListFilters entity={entity} related={related} names={filterNames} filter={view.filter} onChange={(filter) => update({ filter })} />}
+      {showFilters && <Suspense fallback={null}><ListFilters entity={entity} related={related} names={filterNames} filter={view.filter} onChange={(filter) => update({ filter })} /></Suspense>}
 
       {error && <p role="alert" className="bo-error-text">{error.message}</p>}
 
@@ -169,7 +168,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
                 {g.headers.map((h) => {
                   const dir = h.column.getIsSorted();
                   return (
-                    <th key={h.id} scope="col" className={numericIds.has(h.column.id) ? 'bo-num-cell' : undefined} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
+                    <th key={h.id} scope="col" className={numericIds.has(h.column.id) ? 'bo-num-cell' : undefined} style={widths.has(h.column.id) ? { width: widths.get(h.column.id), minWidth: widths.get(h.column.id) } : undefined} aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}>
                       <button type="button" className="bo-sort" onClick={h.column.getToggleSortingHandler()}>
                         <table.FlexRender header={h} />
                         <i className={`pi ${dir === 'asc' ? 'pi-sort-amount-up-alt' : dir === 'desc' ? 'pi-sort-amount-down' : 'pi-sort-alt bo-sort-idle'}`} aria-hidden="true" />

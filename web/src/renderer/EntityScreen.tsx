@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useEntitySchema } from '../core/use-entity-schema.ts';
@@ -7,9 +7,7 @@ import NotFound from '../ui/NotFound.tsx';
 import NotAvailableYet from '../ui/NotAvailableYet.tsx';
 import NoAccess from '../ui/NoAccess.tsx';
 
-const EntityList = lazy(() => import('./EntityList.tsx'));
-const EntityForm = lazy(() => import('./EntityForm.tsx'));
-const SingletonForm = lazy(() => import('./SingletonForm.tsx'));
+import { EntityForm, EntityList, SingletonForm } from './entity-parts.ts';
 
 export interface EntityScreenProps {
   entity: string;
@@ -17,12 +15,15 @@ export interface EntityScreenProps {
   titleKey?: string;
   /** Reached through the catch-all route: no schema means not found. */
   dynamic?: boolean;
+  /** The record id when the route names it otherwise than `:id` (the spec's /{pageKey}/{subPageKey}/{submenuDetailId}). */
+  id?: string;
 }
 
 /** Resolves the schema and hands it to the generic list or form; no per-entity code anywhere. */
-export default function EntityScreen({ entity, mode, titleKey, dynamic }: EntityScreenProps) {
+export default function EntityScreen({ entity, mode, titleKey, dynamic, id: idProp }: EntityScreenProps) {
   const state = useEntitySchema(entity);
-  const { id } = useParams();
+  const params = useParams();
+  const id = idProp ?? params.id;
   const { t } = useTranslation();
   if (state.status === 'loading') return <Spinner />;
   if (state.status === 'forbidden') return <NoAccess titleKey={dynamic ? undefined : titleKey} />;

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { loc } from '../core/i18n.ts';
 import { fieldLabel } from '../core/labels.ts';
-import { fieldCond, filterKind, withFieldFilter } from './list-columns.ts';
+import { fieldCond, filterKind, linesFilterField, withFieldFilter } from './list-columns.ts';
 import { displayFieldOf } from './format-value.ts';
 import { LinkSelect } from './fields/LinkSelect.tsx';
 import { DateInput } from './fields/DateInput.tsx';
@@ -22,14 +22,17 @@ export function ListFilters({ entity, related, names, filter, onChange }: ListFi
   return (
     <div className="bo-filters" role="group" aria-label={t('list.filters')}>
       {names.map((name) => {
-        const field = entity.fields[name];
+        const through = linesFilterField(entity, related, name);
+        const field = through?.field ?? (name.includes('.') ? undefined : entity.fields[name]);
         if (!field) return null;
         const kind = filterKind(field);
         if (!kind) return null;
-        const label = fieldLabel(t, entity.name, name, field, lang);
+        const label = through
+          ? `${fieldLabel(t, entity.name, through.lines, entity.fields[through.lines]!, lang)}: ${fieldLabel(t, through.child.name, through.rest, field, lang)}`
+          : fieldLabel(t, entity.name, name, field, lang);
         const cond = fieldCond(filter, name);
         const set = (c: Record<string, unknown> | null) => onChange(withFieldFilter(filter, name, c));
-        const id = `filter-${name}`;
+        const id = `filter-${name.replace(/\./g, '-')}`;
         return (
           <div key={name} className={`bo-filter bo-filter-${kind}`}>
             <label htmlFor={id}>{label}</label>

@@ -33,6 +33,8 @@ function emptyValue(field: FieldDef): unknown {
 export interface DefaultContext {
   userId?: number | null;
   now?: Date;
+  /** The site settings, for fields whose default is a setting (schema key `defaultSetting`). */
+  settings?: Record<string, unknown> | null;
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -58,9 +60,26 @@ export function resolveDynamicDefault(field: FieldDef, ctx: DefaultContext): unk
 export function defaultValues(entity: EntitySchema, ctx: DefaultContext = {}): FormValues {
   const v: FormValues = {};
   for (const [name, f] of Object.entries(entity.fields)) {
-    v[name] = f.default !== undefined ? (f.type === 'json' ? JSON.stringify(f.default, null, 2) : resolveDynamicDefault(f, ctx)) : emptyValue(f);
+    const fromSetting = settingDefault(f, ctx.settings);
+    v[name] = fromSetting !== undefined ? fromSetting
+      : f.default !== undefined ? (f.type === 'json' ? JSON.stringify(f.default, null, 2) : resolveDynamicDefault(f, ctx)) : emptyValue(f);
   }
   return v;
+}
+
+/** A `defaultSetting` field's default: the setting's value when set (an enum's only when it is an option); the server applies the same rule. */
+export function settingDefault(field: FieldDef, settings: Record<string, unknown> | null | undefined): unknown {
+  if (!field.defaultSetting || !settings) return undefined;
+  const v = settings[field.defaultSetting];
+  if (v === null || v === undefined || v === '') return undefined;
+  return !field.options || field.options.some((o) => o.value === v) ? v : undefined;
+}
+
+/** Is the field switched on by the site settings (schema key `enabledBy`)? Unknown settings (not loaded yet) leave it shown. */
+export function fieldEnabled(field: FieldDef | undefined, settings: Record<string, unknown> | null | undefined): boolean {
+  if (!field?.enabledBy || !settings) return true;
+  const v = settings[field.enabledBy];
+  return v === true || v === 1 || v === '1';
 }
 
 function toInput(field: FieldDef, value: unknown, resolve: Resolve): unknown {
@@ -132,8 +151,8 @@ export interface Conditions {
   required: (name: string, values: FormValues) => boolean;
 }
 
-/** visibleIf / requiredIf, parsed once with the engine's filter grammar and evaluated live. */
-export function compileConditions(entity: EntitySchema, resolve: Resolve): Conditions {
+/** visibleIf / requiredIf, parsed once with the engine's filter grammar and evaluated live; a field switched off by its site setting (`enabledBy`) is not visible. */
+export function compileConditions(entity: EntitySchema, resolve: Resolve, settings?: Record<string, unknown> | null): Conditions {
   const vis = new Map<string, FilterNode>();
   const req = new Map<string, FilterNode>();
   for (const [name, f] of Object.entries(entity.fields)) {
@@ -145,7 +164,7 @@ export function compileConditions(entity: EntitySchema, resolve: Resolve): Condi
     }
   }
   return {
-    visible: (name, values) => { const n = vis.get(name); return !n || evaluateFilter(n, values); },
+    visible: (name, values) => { const n = vis.get(name); return fieldEnabled(entity.fields[name], settings) && (!n || evaluateFilter(n, values)); },
     required: (name, values) => !!entity.fields[name]?.required || (!!req.get(name) && evaluateFilter(req.get(name)!, values)),
   };
 }

@@ -52,6 +52,8 @@ export function listColumns(entity: EntitySchema, related: Record<string, Entity
   const names = [...defaults, ...Object.keys(entity.fields).filter((n) => !defaults.includes(n))];
   const out: ListColumn[] = [];
   for (const name of names) {
+    // page settings: a field hidden from lists is not offered as a column at all
+    if (entity.fields[name]?.listHidden) continue;
     const col = columnFor(entity, related, name);
     if (col) out.push(col);
   }
@@ -102,4 +104,17 @@ export function withFieldFilter(filter: Record<string, unknown>, name: string, c
 
 export function fieldCond(filter: Record<string, unknown>, name: string): Cond {
   return (filter[name] as Cond | undefined) ?? {};
+}
+
+/**
+ * A filter through a lines field ("attributes.option_id": products with a line of that option):
+ * the lines entity and its field, or null for a plain name.
+ */
+export function linesFilterField(entity: EntitySchema, related: Record<string, EntitySchema>, name: string): { lines: string; child: EntitySchema; rest: string; field: FieldDef } | null {
+  const [head, rest, ...more] = name.split('.');
+  const lines = head ? entity.fields[head] : undefined;
+  if (!rest || more.length || lines?.type !== 'lines') return null;
+  const child = related[lines.entity!];
+  const field = child && Object.hasOwn(child.fields, rest) ? child.fields[rest] : undefined;
+  return child && field ? { lines: head!, child, rest, field } : null;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { defaultValues, removedLineIds, valuesToBody } from './form-model.ts';
-import { columnFor, linkColor, listFields } from './list-columns.ts';
+import { columnFor, linesFilterField, linkColor, listFields } from './list-columns.ts';
 import { fileFieldOf, fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { fullHex } from './ColorChip.tsx';
 import { fillFromMap } from './EntityForm.tsx';
@@ -83,5 +83,25 @@ describe('renderer features', () => {
     expect(uploadCategoryOf(att, { ...att.fields.file!, accept: ['application/pdf', 'contracts'] })).toBe('contracts');
     expect(fileMetadataValues(att, { id: 'x.pdf', file_name: 'quote.pdf', mime_type: 'application/pdf', size: 12, url: '/api/file/x.pdf' }))
       .toEqual({ file_name: 'quote', size: 12 });
+  });
+});
+
+describe('a list filter through a lines field', () => {
+  const value: EntitySchema = {
+    name: 'thing_value', label: { th: 'ค่า', en: 'Value' }, kind: 'lines', titleField: 'option_id', parent: { entity: 'thing', field: 'thing_id' },
+    fields: { option_id: { type: 'link', entity: 'option', label: { th: 'ตัวเลือก', en: 'Option' } } },
+  };
+  const thing: EntitySchema = {
+    name: 'thing', label: { th: 'ของ', en: 'Thing' }, kind: 'master', titleField: 'code',
+    fields: { code: { type: 'string', label: { th: 'รหัส', en: 'Code' } }, values: { type: 'lines', entity: 'thing_value', label: { th: 'ค่า', en: 'Values' } } },
+  };
+  it('resolves "values.option_id" to the line entity\'s field, and nothing else', () => {
+    const hit = linesFilterField(thing, { thing_value: value }, 'values.option_id');
+    expect(hit).toMatchObject({ lines: 'values', rest: 'option_id', field: { type: 'link', entity: 'option' } });
+    expect(hit!.child.name).toBe('thing_value');
+    expect(linesFilterField(thing, { thing_value: value }, 'code')).toBeNull();
+    expect(linesFilterField(thing, { thing_value: value }, 'values.nope')).toBeNull();
+    expect(linesFilterField(thing, { thing_value: value }, 'code.x')).toBeNull();
+    expect(linesFilterField(thing, {}, 'values.option_id')).toBeNull();
   });
 });

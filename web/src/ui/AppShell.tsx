@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -10,11 +10,18 @@ import { connectSocket, isSocketOpen } from '../core/socket-client.ts';
 import { toast } from '../core/toast-bus.ts';
 import { Header } from './Header.tsx';
 import { LoadingScreen } from './LoadingScreen.tsx';
-import { SessionExpiredModal } from './SessionExpiredModal.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { Toaster } from './Toaster.tsx';
 import { signInPathFor } from './use-sign-out.ts';
 import { recordVisit } from '../core/visit-memory.ts';
+import { appStore } from '../core/app-store.ts';
+import { tableViewAtom } from '../core/table-view-memory.ts';
+import { prefetchList } from '../core/use-entity-list.ts';
+import { listRequestOf } from '../renderer/list-request.ts';
+import { takeEarlyListNote } from '../core/early-requests.ts';
+
+// loaded when a session expires: the dialog kit is not part of the first screen
+const SessionExpiredModal = lazy(() => import('./SessionExpiredModal.tsx').then((m) => ({ default: m.SessionExpiredModal })));
 
 /** True while any of the start-up data is still loading. */
 export function useAppDataLoading(): boolean {
@@ -43,7 +50,14 @@ export default function AppShell() {
     // the screen's schema is asked for with the session calls, not after them: a list or form
     // opened by URL (a reload, a link) then waits for one round trip fewer before its first row
     const entity = entityOfPath(window.location.pathname);
-    if (entity) void fetchEntityMeta(entity).catch(() => undefined);
+    if (entity) {
+      const meta = fetchEntityMeta(entity);
+      meta.catch(() => undefined);
+      // on a list, its first page is asked for as soon as the schema is here, not after the screen rendered
+      const path = window.location.pathname.replace(/\/+$/, '');
+      // (unless the boot entry already did, web/src/boot.ts)
+      if (path === `/${entity}` && !takeEarlyListNote(path)) void meta.then((m) => prefetchList(listRequestOf(m, appStore.get(tableViewAtom(path))))).catch(() => undefined);
+    }
   }, [session]);
 
   // Home's shortcuts: the screens this user opens most (kept in this browser)
@@ -69,7 +83,7 @@ export default function AppShell() {
           </main>
         </div>
       )}
-      <SessionExpiredModal />
+      {expired && <Suspense fallback={null}><SessionExpiredModal /></Suspense>}
       <Toaster />
     </div>
   );

@@ -2,20 +2,47 @@ import { lazy } from 'react';
 import { useParams } from 'react-router-dom';
 import type { RouteEntry } from '../core/route-table.ts';
 import { PortalGuard } from '../pages/portal-guard.tsx';
+import { lazyScreen } from './lazy-screen.tsx';
+import { EntityForm, EntityList, SingletonForm } from '../renderer/entity-parts.ts';
 
-/** Every screen loads lazily (spec section 1); this file only maps route kinds to chunks. */
-const AppShell = lazy(() => import('./AppShell.tsx'));
-const SignIn = lazy(() => import('../pages/SignIn.tsx'));
-const Home = lazy(() => import('../pages/Home.tsx'));
+/**
+ * Every screen loads lazily (spec section 1); this file only maps route kinds to chunks.
+ * The screens a cold start most often opens (the shell, sign-in, the generic list and
+ * form) can be loaded before the first render (preloadEntry), so they show without a
+ * Suspense fallback; the rest load when first rendered.
+ */
+const AppShell = lazyScreen(() => import('./AppShell.tsx'));
+const SignIn = lazyScreen(() => import('../pages/SignIn.tsx'));
+const Home = lazyScreen(() => import('../pages/Home.tsx'));
 const CustomerBills = lazy(() => import('../pages/CustomerBills.tsx'));
 const CustomerBill = lazy(() => import('../pages/CustomerBill.tsx'));
-const EntityScreen = lazy(() => import('../renderer/EntityScreen.tsx'));
+const EntityScreen = lazyScreen(() => import('../renderer/EntityScreen.tsx'));
 const NotAvailableYet = lazy(() => import('./NotAvailableYet.tsx'));
 const NotFound = lazy(() => import('./NotFound.tsx'));
 const LoadingPage = lazy(() => import('./LoadingPage.tsx'));
 const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
 const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
+const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
+const CreateFromPage = lazy(() => import('../pages/documents/CreateFromPage.tsx'));
+const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
+const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
+const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
+
+/** The code a route entry renders first, loaded ahead of the first render (App.tsx preloadRoute). */
+export function preloadEntry(entry: RouteEntry | 'shell' | 'dynamicList' | 'dynamicDetail'): Promise<unknown> {
+  if (entry === 'shell') return AppShell.preload();
+  if (entry === 'dynamicList') return Promise.all([EntityScreen.preload(), EntityList.preload()]);
+  if (entry === 'dynamicDetail') return Promise.all([EntityScreen.preload(), EntityForm.preload()]);
+  switch (entry.kind) {
+    case 'signin': case 'signinCustomer': return SignIn.preload();
+    case 'home': return Home.preload();
+    case 'entityList': return Promise.all([EntityScreen.preload(), EntityList.preload()]);
+    case 'entityDetail': return Promise.all([EntityScreen.preload(), EntityForm.preload()]);
+    case 'singleton': return Promise.all([EntityScreen.preload(), SingletonForm.preload()]);
+    default: return Promise.resolve();
+  }
+}
 
 export function ShellLayout() {
   return <AppShell />;
@@ -37,6 +64,10 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
+    case 'stock': return <StockScreen screen={entry.screen!} />;
+    case 'createFrom': return <CreateFromPage target={entry.entity!} source={entry.source!} titleKey={entry.titleKey} />;
+    case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
+    case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
   }
 }
@@ -44,6 +75,10 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
 export function DynamicEntityScreen({ mode }: { mode: 'list' | 'detail' }) {
   const { entity } = useParams();
   return <EntityScreen entity={entity ?? ''} mode={mode} dynamic />;
+}
+
+export function SubPageRouteScreen() {
+  return <SubPageScreen />;
 }
 
 export function NotFoundScreen() {

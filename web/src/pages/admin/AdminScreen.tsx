@@ -17,6 +17,11 @@ const SCREENS = {
   testUpload: lazy(() => import('./TestUpload.tsx')),
   testSocket: lazy(() => import('./TestComSocket.tsx')),
   testSerial: lazy(() => import('./TestComSerial.tsx')),
+  customFields: lazy(() => import('./CustomFields.tsx')),
+  attributeKind: lazy(() => import('../attributes/AttributeKindList.tsx')),
+  attributeDetail: lazy(() => import('../attributes/AttributeDetail.tsx')),
+  attributeOption: lazy(() => import('../attributes/OptionDetail.tsx')),
+  attributeOptions: lazy(() => import('../attributes/AttributeOptionsOverview.tsx')),
 } as const;
 
 export default function AdminScreen({ screen }: { screen: string }) {

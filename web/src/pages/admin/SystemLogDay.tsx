@@ -16,7 +16,7 @@ export interface LogEntry {
   id: number; created_at: string; log_date: string; user_id: number | null; username: string | null; ip: string | null;
   action: string; entity: string | null; record_id: string | null; changes: Record<string, [unknown, unknown]> | null; message: string | null;
 }
-export const ACTIONS = ['create', 'update', 'delete', 'signin', 'signin_failed', 'signout', 'password_change', 'access_denied', 'backup', 'backup_download', 'restore'];
+export const ACTIONS = ['create', 'update', 'delete', 'signin', 'signin_failed', 'signout', 'password_change', 'access_denied', 'backup', 'backup_download', 'restore', 'page_setting', 'custom_field_add', 'custom_field_remove'];
 const FILTERS = ['user', 'action', 'entity', 'ip'] as const;
 const PAGE = 50;
 

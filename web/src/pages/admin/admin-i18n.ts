@@ -115,6 +115,9 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['log.action.backup', 'สำรองข้อมูล', 'backup'],
   ['log.action.backup_download', 'ดาวน์โหลดข้อมูลสำรอง', 'backup download'],
   ['log.action.restore', 'กู้คืนข้อมูล', 'restore'],
+  ['log.action.page_setting', 'ตั้งค่าหน้าจอ', 'page setting'],
+  ['log.action.custom_field_add', 'เพิ่มฟิลด์', 'custom field added'],
+  ['log.action.custom_field_remove', 'นำฟิลด์ออก', 'custom field removed'],
   // db manage
   ['db.backup_now', 'สำรองข้อมูลตอนนี้', 'Back up now'],
   ['db.backups', 'ข้อมูลสำรอง', 'Backups'],
@@ -173,6 +176,23 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['serial.no_lines', 'ยังไม่มีข้อมูล', 'Nothing received yet'],
   ['serial.as_barcode', 'ทุกบรรทัดที่อ่านได้จะส่งต่อเป็นข้อมูลบาร์โค้ดให้หน้าจออื่นที่รอรับอยู่ด้วย', 'Each line read is also passed on as barcode input to the screens listening for it'],
   ['serial.connected', 'เชื่อมต่อแล้ว', 'Connected'],
+  // custom fields
+  ['cf.note', 'ฟิลด์ที่เพิ่มจะสร้างคอลัมน์ในฐานข้อมูลทันทีโดยไม่ต้องรีสตาร์ต และแสดงในแบบฟอร์ม รายการ ตัวกรอง การค้นหา และการส่งออก การนำออกจะซ่อนฟิลด์แต่เก็บข้อมูลไว้ เพิ่มชื่อและชนิดเดิมอีกครั้งเพื่อนำข้อมูลกลับมา', 'A field you add becomes a database column at once, with no restart, and shows in the form, the list, filters, search and exports. Removing it hides it and keeps its data; add the same name and type again to bring the data back.'],
+  ['cf.entity', 'ข้อมูล', 'Entity'],
+  ['cf.name', 'ชื่อฟิลด์', 'Field name'],
+  ['cf.label', 'ชื่อที่แสดง', 'Label'],
+  ['cf.label_th', 'ชื่อที่แสดง (ไทย)', 'Label (Thai)'],
+  ['cf.label_en', 'ชื่อที่แสดง (อังกฤษ)', 'Label (English)'],
+  ['cf.type', 'ชนิด', 'Type'],
+  ['cf.required', 'บังคับกรอก', 'Required'],
+  ['cf.options', 'ตัวเลือก (บรรทัดละหนึ่ง: ค่า = ไทย / English)', 'Options (one a line: value = Thai / English)'],
+  ['cf.status', 'สถานะ', 'Status'],
+  ['cf.active', 'ใช้งาน', 'Active'],
+  ['cf.inactive', 'นำออกแล้ว (ข้อมูลยังอยู่)', 'Removed (data kept)'],
+  ['cf.created', 'สร้างเมื่อ', 'Created'],
+  ['cf.add', 'เพิ่มฟิลด์', 'Add field'],
+  ['cf.remove', 'นำออก', 'Remove'],
+  ['cf.removed', 'นำฟิลด์ออกแล้ว ข้อมูลยังเก็บไว้', 'Field removed; its data is kept'],
 ];
 
 const th: Record<string, string> = {};

@@ -32,6 +32,8 @@ export interface FieldWidgetProps {
   /** file/image: the upload category (the entity name) and a hook after a successful upload. */
   uploadCategory?: string;
   onUploaded?: (file: UploadedFile) => void;
+  /** link: the fields that label the choices (a document's product dropdown setting). */
+  labelFields?: string[];
 }
 
 const TEXT_TYPES: Record<string, { type: string; inputMode?: 'email' | 'url' | 'tel' | 'numeric' }> = {
@@ -40,7 +42,7 @@ const TEXT_TYPES: Record<string, { type: string; inputMode?: 'email' | 'url' | '
 };
 
 /** One control per field type; every control gets its accessible name from a label or aria-label. */
-export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled, uploadCategory, onUploaded }: FieldWidgetProps) {
+export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled, uploadCategory, onUploaded, labelFields }: FieldWidgetProps) {
   const cls = `p-inputtext p-component ${compact ? 'p-inputtext-sm' : ''} ${invalid ? 'p-invalid' : ''}`;
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-label': ariaLabel };
   const ro = disabled || field.readOnly;
@@ -107,7 +109,9 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 initialLabel={field.default === '$CURRENT_USER' && f.value === session.id && displayFieldOf(field, target) === 'username' ? session.username || undefined : undefined}
                 onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel}
                 colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
-                defaultColor={field.colorField ? linkColor(field, target, null) : undefined} />} />
+                defaultColor={field.colorField ? linkColor(field, target, null) : undefined}
+                labelFields={labelFields?.filter((c) => !target || target.fields[c])}
+                columns={field.pickerColumns?.filter((c) => !target || target.fields[c])} />} />
             );
           }
           case 'file': case 'image':
@@ -142,7 +146,8 @@ function LinkField({ name, field, control, value, onChange, render }: {
   const entries = Object.entries(field.linkFilter ?? {});
   const sourceNames = entries.map(([, v]) => linkFilterSource(v)).filter((s): s is string => s !== null).map((s) => `${prefix}${s}`);
   const watched = useWatch({ control, name: sourceNames.length ? sourceNames : ['__none__'], disabled: sourceNames.length === 0 }) as unknown[];
-  const key = JSON.stringify(sourceNames.length ? watched : []);
+  // the constants count too: page settings can change them while the form is open
+  const key = JSON.stringify([sourceNames.length ? watched : [], field.linkFilter ?? null]);
   const filter = useMemo(() => {
     if (!entries.length) return undefined;
     const out: Record<string, unknown> = {};
@@ -158,10 +163,11 @@ function LinkField({ name, field, control, value, onChange, render }: {
   }, [key]);
   const previous = useRef(key);
   useEffect(() => {
-    const before = JSON.parse(previous.current) as unknown[];
+    const [before] = JSON.parse(previous.current) as [unknown[]];
+    const [now] = JSON.parse(key) as [unknown[]];
     previous.current = key;
     const hadValue = before.some((v) => v !== null && v !== undefined && v !== '');
-    if (hadValue && key !== JSON.stringify(before) && value !== null) onChange(null);
+    if (hadValue && JSON.stringify(now) !== JSON.stringify(before) && value !== null) onChange(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   return <>{render(filter)}</>;

@@ -8,6 +8,9 @@ import { loc } from '../../core/i18n.ts';
 import { defaultValues, type FormValues } from '../form-model.ts';
 import { FieldWidget } from './FieldWidget.tsx';
 import { isNumeric } from '../format-value.ts';
+import { useAtomValue } from 'jotai';
+import { settingsAtom } from '../../core/app-data.ts';
+import { productLabelFields } from '../product-dropdown.ts';
 
 export interface LinesGridProps {
   name: string;
@@ -32,6 +35,8 @@ function errorAt(errors: FieldErrors<FormValues>, path: string[]): string | unde
 export function LinesGrid({ name, label, child, control, related, errors, disabled }: LinesGridProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const settings = useAtomValue(settingsAtom);
+  const siteSettings = settings.status === 'loaded' ? settings.data : null;
   const { fields: rows, append, remove } = useFieldArray({ control, name: name as never, keyName: '_key' });
   const parentField = child.parent?.field;
   // read-only columns (a line's amount) show what the server computes, or the form as you type
@@ -50,7 +55,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
           <thead>
             <tr>
               <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
-              {cols.map(([n, f]) => <th key={n} scope="col" className={isNumeric(f) ? 'bo-num-cell' : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              {cols.map(([n, f]) => <th key={n} scope="col" className={isNumeric(f) ? 'bo-num-cell' : undefined} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
               <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
             </tr>
           </thead>
@@ -67,6 +72,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                     return (
                       <td key={n}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
+                          labelFields={f.type === 'link' ? productLabelFields(child.parent?.entity, f.entity, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
                         {err && <small id={`${id}-error`} className="p-error bo-field-error">{err}</small>}
                       </td>

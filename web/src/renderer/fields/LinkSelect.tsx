@@ -21,19 +21,28 @@ export interface LinkSelectProps {
   defaultColor?: string;
   /** A list filter (the filter grammar) limiting the choices: the schema's linkFilter with the form's values. */
   filter?: Record<string, unknown>;
+  /** More fields of the target shown in each option after the display field (page settings: the product picker's columns). */
+  columns?: string[];
+  /** Fields whose values, joined, label the value and each option instead of the display field (site setting: the product dropdown). */
+  labelFields?: string[];
 }
 
-type Option = { id: number; label: string; color?: string };
+type Option = { id: number; label: string; color?: string; extra?: string[] };
 const ROW = 36;
 
 /** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
-export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter }: LinkSelectProps) {
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter, columns, labelFields }: LinkSelectProps) {
   const filterText = filter ? JSON.stringify(filter) : undefined;
   const { t } = useTranslation();
   const listId = useId();
   const [label, setLabel] = useState(initialLabel ?? '');
   const [color, setColor] = useState<string | undefined>(undefined);
-  const fields = colorField ? `id,${displayField},${colorField}` : `id,${displayField}`;
+  const shown = labelFields?.length ? labelFields : [displayField];
+  const labelOf = (row: Record<string, unknown>, fallback: unknown) => shown.map((c) => row[c]).filter((v) => v !== null && v !== undefined && v !== '').map(String).join(' ') || String(fallback);
+  const fields = ['id', ...new Set([displayField, ...shown]), ...(colorField ? [colorField] : [])].join(',');
+  const extraCols = (columns ?? []).filter((c) => c !== displayField && c !== 'id');
+  const listFieldsParam = extraCols.length ? `${fields},${extraCols.join(',')}` : fields;
+  const cell = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : typeof v === 'boolean' ? (v ? '✓' : '✗') : String(v));
   const colorOf = (row: Record<string, unknown>) => (colorField ? (typeof row[colorField] === 'string' && row[colorField] ? String(row[colorField]) : defaultColor) : undefined);
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
@@ -49,10 +58,11 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     if (initialLabel && !colorField) { setLabel(initialLabel); return; }
     let live = true;
     api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${value}`, { searchParams: { fields } })
-      .then((r) => { if (live) { setLabel(String(r.data[displayField] ?? value)); setColor(colorOf(r.data)); } }, () => live && setLabel(initialLabel || `#${value}`));
+      .then((r) => { if (live) { setLabel(labelOf(r.data, value)); setColor(colorOf(r.data)); } }, () => live && setLabel(initialLabel || `#${value}`));
     return () => { live = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [entity, displayField, value, initialLabel, fields]);
+    // the label fields are in the deps: a changed dropdown setting may keep the fetched fields the same
+  }, [entity, displayField, value, initialLabel, fields, shown.join(',')]);
 
   useEffect(() => {
     if (!open) return;
@@ -60,16 +70,16 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     const timer = setTimeout(() => {
       setLoading(true);
       api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
-        searchParams: { search: query, fields, limit: 200, sort: displayField, filter: filterText },
+        searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: displayField, filter: filterText },
         signal: ctl.signal,
       }).then((r) => {
-        setOptions(r.data.map((row) => ({ id: Number(row.id), label: String(row[displayField] ?? row.id), color: colorOf(row) })));
+        setOptions(r.data.map((row) => ({ id: Number(row.id), label: labelOf(row, row.id), color: colorOf(row), extra: extraCols.map((c) => cell(row[c])) })));
         setActive(0);
       }, () => undefined).finally(() => { if (!ctl.signal.aborted) setLoading(false); });
     }, 200);
     return () => { clearTimeout(timer); ctl.abort(); };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, query, entity, displayField, fields, filterText]);
+  }, [open, query, entity, displayField, listFieldsParam, filterText, shown.join(',')]);
 
   const virtualizer = useVirtualizer({ count: options.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW, overscan: 6 });
 
@@ -140,6 +150,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
                 >
                   {o.color && <span className="bo-swatch" style={{ background: o.color }} aria-hidden="true" />}
                   {o.label}
+                  {o.extra?.map((x, i) => <span key={i} className="bo-link-extra" data-column={extraCols[i]}> · {x}</span>)}
                 </li>
               );
             })}

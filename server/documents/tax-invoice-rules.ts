@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors/app-error.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+
+type Row = Record<string, unknown>;
+
+/**
+ * What a full Thai tax invoice must state besides its number and date: both tax ids and head office
+ * or branch numbers, and the buyer's name (the address is printed when known, not enforced: many
+ * customers' records have none yet).
+ */
+export const FULL_INVOICE_FIELDS = ['seller_tax_id', 'seller_branch_code', 'buyer_name', 'buyer_tax_id', 'buyer_branch_code'] as const;
+/** An abbreviated one (s. 86/6) names the seller; the buyer may stay anonymous. */
+export const ABBREVIATED_INVOICE_FIELDS = ['seller_tax_id'] as const;
+
+const blank = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
+
+async function siteSettings(k: Kysely<any>): Promise<Row> {
+  const row = await k.selectFrom('setting_site').selectAll().limit(1).executeTakeFirst().catch(() => undefined);
+  return row ?? {};
+}
+
+/**
+ * The site settings that shape a tax invoice:
+ * - `tax_invoice` "full": every invoice is a full one; "abbreviated": the
+ *   business may also issue abbreviated ones. Checked when the invoice is issued,
+ *   so a draft can be completed first.
+ * - `is_enable_customer_ship_to_details`: a new invoice takes its ship-to name and
+ *   address from the customer's default shipping address, unless given (the form
+ *   shows the ship-to fields only while it is on: schema key `enabledBy`).
+ * - A new invoice that names no `invoice_type` takes the site's `tax_invoice`
+ *   (schema key `defaultSetting`, applied by installSettingDefaults).
+ */
+export function installTaxInvoiceRules(service: EntityService): void {
+  installSettingDefaults(service);
+  service.onAction(async (trx, e) => {
+    if (e.entity.name !== 'tax_invoice' || e.action !== (e.entity.document?.postAction ?? 'approve')) return;
+    const site = await siteSettings(trx);
+    const form = String(e.after.invoice_type ?? 'full');
+    if (form === 'abbreviated' && (site.tax_invoice ?? 'full') === 'full') {
+      throw new AppError('VALIDATION_FAILED', 'invoice_type: the site issues full tax invoices only (site setting tax_invoice)', {
+        fields: [{ field: 'invoice_type', code: 'enum', message: 'must be full: the site setting allows full tax invoices only', params: { allowed: 'full' } }],
+      });
+    }
+    const needed = form === 'full' ? FULL_INVOICE_FIELDS : ABBREVIATED_INVOICE_FIELDS;
+    const missing = needed.filter((f) => blank(e.after[f]));
+    if (missing.length) {
+      throw new AppError('VALIDATION_FAILED', `${missing.join(', ')}: a ${form} tax invoice must state them before it is issued`, {
+        fields: missing.map((field) => ({ field, code: 'required', message: 'is required' })),
+      });
+    }
+  });
+  service.onWrite(async (trx, e) => {
+    if (e.entity !== 'tax_invoice' || e.action !== 'create' || !e.after) return;
+    if (!blank(e.after.ship_to_address) || !e.after.customer_id) return;
+    const site = await siteSettings(trx);
+    if (!site.is_enable_customer_ship_to_details || Number(site.is_enable_customer_ship_to_details) === 0) return;
+    const addr = await trx.selectFrom('customer_address').selectAll().where('customer_id', '=', Number(e.after.customer_id)).where('address_type', '=', 'shipping')
+      .orderBy('is_default', 'desc').orderBy('id').limit(1).executeTakeFirst();
+    if (!addr) return;
+    const text = [addr.address_line, addr.sub_district, addr.district, addr.province, addr.postal_code].filter((v) => !blank(v)).join(' ');
+    const values = { ship_to_name: addr.name ?? null, ship_to_address: text.slice(0, 500) || null };
+    await trx.updateTable('tax_invoice').set(values).where('id', '=', e.id).execute();
+    Object.assign(e.after, values);
+  });
+}
+
+/**
+ * Schema key `defaultSetting` on the server: a new record that leaves such a
+ * field empty takes the site setting's value (an enum only when it is one of
+ * the field's options), else the field's `default`. The form shows the same
+ * value (web/src/renderer/form-model.ts defaultValues), so what the user sees
+ * is what is stored. Written in the create's transaction, like the ship-to fill.
+ */
+export function installSettingDefaults(service: EntityService): void {
+  service.onWrite(async (trx, e) => {
+    if (e.action !== 'create' || !e.after) return;
+    const entity = service.registry.get(e.entity);
+    const fields = Object.entries(entity?.fields ?? {}).filter(([n, f]) => f.defaultSetting && blank(e.after![n]));
+    if (!fields.length) return;
+    const site = await siteSettings(trx);
+    const values: Row = {};
+    for (const [name, f] of fields) {
+      const v = site[f.defaultSetting!];
+      const usable = !blank(v) && (!f.options || f.options.some((o) => o.value === v));
+      const value = usable ? v : f.default;
+      if (value !== undefined && value !== null) values[name] = value;
+    }
+    if (!Object.keys(values).length) return;
+    await trx.updateTable(e.entity).set(values).where('id', '=', e.id).execute();
+    Object.assign(e.after, values);
+  });
+}

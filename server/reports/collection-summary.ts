@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import { businessToday } from '../../engine/documents/business-time.ts';
+import { documentTotals } from '../../engine/documents/document-totals.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { MAX_LIMIT } from '../crud/list-query.ts';
+import { businessClock } from '../documents/business-clock.ts';
+import { AppError } from '../errors/app-error.ts';
+
+type Row = Record<string, unknown>;
+
+/** The ageing buckets, by days past the due date on the "as of" day. */
+export const AGEING_BUCKETS = ['current', 'd1_30', 'd31_60', 'd61_90', 'over_90'] as const;
+type Bucket = typeof AGEING_BUCKETS[number];
+
+export interface CustomerCollection {
+  customer_id: number;
+  customer_name: string | null;
+  bills: number;
+  billed: number;
+  received: number;
+  outstanding: number;
+  ageing: Record<Bucket, number>;
+}
+
+export interface CollectionSummary {
+  from: string | null;
+  to: string;
+  customers: CustomerCollection[];
+  totals: Omit<CustomerCollection, 'customer_id' | 'customer_name'>;
+}
+
+/** Billing notes that count as billed: issued and not cancelled. */
+const BILLED_STATES = ['issued', 'partially_paid', 'paid'];
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const satang = (baht: unknown): number => Math.round(Number(baht ?? 0) * 100);
+const baht = (s: number): number => s / 100;
+
+function bucketOf(asOf: string, due: string): Bucket {
+  const days = Math.round((Date.parse(`${asOf}T00:00:00Z`) - Date.parse(`${due}T00:00:00Z`)) / 86_400_000);
+  if (days <= 0) return 'current';
+  if (days <= 30) return 'd1_30';
+  if (days <= 60) return 'd31_60';
+  if (days <= 90) return 'd61_90';
+  return 'over_90';
+}
+
+function dateParam(raw: unknown, name: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string' || !DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
+    throw new AppError('INVALID_QUERY', `${name} must be a date YYYY-MM-DD`);
+  }
+  return raw;
+}
+
+/**
+ * Billed, received and outstanding per customer for the billing notes dated
+ * in a period, with the outstanding part aged by due date on the period's
+ * last day (in the business's time zone). Reads billing notes through the
+ * service as the caller: the same permission and row scope as their list, so a
+ * portal customer sees only its own figures.
+ *
+ * What a bill has received is what posted receipts took of its lines (before
+ * VAT), turned into a VAT-inclusive amount the way the receipt computes it.
+ */
+export async function collectionSummary(service: EntityService, query: Row, ctx: RequestContext): Promise<CollectionSummary> {
+  const known = new Set(['from', 'to', 'customer_id']);
+  const unknown = Object.keys(query).filter((k) => !known.has(k));
+  if (unknown.length) throw new AppError('INVALID_QUERY', `Unknown query parameter "${unknown[0]}"; use from, to or customer_id`);
+  const from = dateParam(query.from, 'from');
+  const to = dateParam(query.to, 'to') ?? businessToday(businessClock.now(), businessClock.timeZone);
+  if (from && from > to) throw new AppError('INVALID_QUERY', 'from must not be after to');
+  let customer: number | null = null;
+  if (query.customer_id !== undefined && query.customer_id !== '') {
+    customer = parseRecordId(String(query.customer_id));
+    if (customer === null) throw new AppError('INVALID_QUERY', 'customer_id must be a record id');
+  }
+  const entity = service.entity('billing_note');
+  // before the query is judged field by field: a role without the billing notes is simply refused
+  service.policy.assertAllowed(ctx, entity, 'read');
+  const filter: Row = { status: { _in: BILLED_STATES }, bill_date: { _lte: to, ...(from ? { _gte: from } : {}) } };
+  if (customer !== null) filter.customer_id = { _eq: customer };
+  const bills: Row[] = [];
+  for (let offset = 0; ; offset += MAX_LIMIT) {
+    const q = service.parseQuery(entity, {
+      filter: JSON.stringify(filter), sort: 'customer_id,bill_date,id', limit: String(MAX_LIMIT), offset: String(offset),
+      fields: 'id,bill_date,due_date,customer_id,customer_id.name_th,vat_type,subtotal,total_amount',
+    }, ctx);
+    const { rows } = await service.list('billing_note', q, ctx);
+    bills.push(...rows);
+    if (rows.length < MAX_LIMIT) break;
+  }
+  const paidPreVat = await receivedBeforeVat(service, bills.map((b) => Number(b.id)));
+  const byCustomer = new Map<number, CustomerCollection>();
+  const zero = () => Object.fromEntries(AGEING_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
+  for (const b of bills) {
+    const id = Number(b.customer_id);
+    const c = byCustomer.get(id) ?? { customer_id: id, customer_name: (b['customer_id.name_th'] as string | undefined) ?? null, bills: 0, billed: 0, received: 0, outstanding: 0, ageing: zero() };
+    const total = satang(b.total_amount);
+    const pre = paidPreVat.get(Number(b.id)) ?? 0;
+    // all of the lines paid is the whole total; part of them is that part with its VAT, as a receipt computes it
+    const received = pre >= satang(b.subtotal) ? total
+      : satang(documentTotals({ vat_type: b.vat_type, bill_date: b.bill_date }, [{ amount: baht(pre) }], to, true).total_amount);
+    const open = Math.max(total - received, 0);
+    c.bills += 1;
+    c.billed += total;
+    c.received += received;
+    c.outstanding += open;
+    c.ageing[bucketOf(to, String(b.due_date ?? b.bill_date))] += open;
+    byCustomer.set(id, c);
+  }
+  const customers = [...byCustomer.values()].map((c) => ({ ...c, billed: baht(c.billed), received: baht(c.received), outstanding: baht(c.outstanding), ageing: mapBuckets(c.ageing, baht) }));
+  const sum = (f: (c: CustomerCollection) => number) => baht(customers.reduce((s, c) => s + satang(f(c)), 0));
+  const totals = {
+    bills: customers.reduce((s, c) => s + c.bills, 0), billed: sum((c) => c.billed), received: sum((c) => c.received), outstanding: sum((c) => c.outstanding),
+    ageing: Object.fromEntries(AGEING_BUCKETS.map((k) => [k, sum((c) => c.ageing[k])])) as Record<Bucket, number>,
+  };
+  customers.sort((a, b) => b.outstanding - a.outstanding || a.customer_id - b.customer_id);
+  return { from, to, customers, totals };
+}
+
+function mapBuckets(a: Record<Bucket, number>, f: (n: number) => number): Record<Bucket, number> {
+  return Object.fromEntries(AGEING_BUCKETS.map((k) => [k, f(a[k])])) as Record<Bucket, number>;
+}
+
+/** Satang before VAT that posted receipts took of each bill's lines (the bills are already the caller's visible ones). */
+async function receivedBeforeVat(service: EntityService, billIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < billIds.length; i += 500) {
+    const chunk = billIds.slice(i, i + 500);
+    const rows = await service.db.kysely.selectFrom('document_progress as p')
+      .innerJoin('billing_note_item as l', 'l.id', 'p.source_line_id')
+      .select(['l.billing_note_id as bill', (eb) => eb.fn.sum<string>('p.done').as('done')])
+      .where('p.source_entity', '=', 'billing_note').where('p.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk)
+      .groupBy('l.billing_note_id').execute();
+    for (const r of rows) out.set(Number(r.bill), Number(r.done));
+  }
+  return out;
+}
+
+export function registerCollectionSummary(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+  app.get('/api/report/collection_summary', async (request) => ({ success: true, data: await collectionSummary(service, request.query as Row, contextOf(request)) }));
+}

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { fromDb } from '../db/field-codec.ts';
+import { AppError } from '../errors/app-error.ts';
+
+export type SiteSettings = Record<string, unknown>;
+
+/**
+ * The site settings row (a singleton) decoded, with schema defaults for what
+ * is unset. Read inside the caller's transaction, so a rule judged during a
+ * write sees the settings as they are at that moment. Not cached: settings
+ * change rarely, but an instance must never act on a stale switch.
+ */
+export async function siteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
+  const entity = registry.get('setting_site');
+  if (!entity) return {};
+  const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();
+  const out: SiteSettings = {};
+  for (const [name, f] of Object.entries(entity.fields)) {
+    const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;
+    out[name] = v;
+  }
+  return out;
+}
+
+export const flagOn = (s: SiteSettings, name: string): boolean => s[name] === true || s[name] === 1;
+
+/** Is the entity switched on (schema key `enabledBy`, a boolean site setting)? */
+export function entityEnabled(entity: EntitySchema, s: SiteSettings): boolean {
+  return !entity.enabledBy || flagOn(s, entity.enabledBy);
+}
+
+export function featureDisabled(entity: EntitySchema): AppError {
+  return new AppError('FEATURE_DISABLED', `${entity.labelPlural?.en ?? entity.label.en} are switched off on this site (setting ${entity.enabledBy}); an administrator can switch them on in the site settings`, { setting: entity.enabledBy }, { feature: entity.label.th, setting: entity.enabledBy! });
+}

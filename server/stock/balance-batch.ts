@@ -1,0 +1,98 @@
+import { sql, type Kysely } from 'kysely';
+import { inBatches } from '../db/batches.ts';
+import type { StockKey } from './stock-ledger.ts';
+
+/**
+ * The balance rows of one posting, read, locked and written a few statements
+ * per document rather than a few per line (each statement is a round trip to
+ * PostgreSQL). Plain Kysely on both dialects: the lock is the row lock that
+ * `INSERT … ON CONFLICT DO UPDATE` takes on PostgreSQL; SQLite runs one writer
+ * at a time (`BEGIN IMMEDIATE`), so what a write transaction reads stays true
+ * until it commits.
+ */
+export interface Held { qty: number; value: number }
+
+/** The balance key: 0 and '' stand for "none" (a NULL in a primary key would make every such row distinct). */
+export const BALANCE_KEY = ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id'] as const;
+const KEY_COLUMNS = BALANCE_KEY;
+
+export const keyText = (k: StockKey): string => [k.productId, k.inventoryId, k.locationId ?? 0, k.lotNo ?? '', k.expiryDate ?? '', k.containerId ?? 0].join('|');
+
+const keyRow = (k: StockKey) => ({ product_id: k.productId, inventory_id: k.inventoryId, location_id: k.locationId ?? 0, lot_no: k.lotNo ?? '', expiry_date: k.expiryDate ?? '', container_id: k.containerId ?? 0 });
+
+const rowKey = (r: Record<string, unknown>): string => [Number(r.product_id), Number(r.inventory_id), Number(r.location_id), String(r.lot_no), String(r.expiry_date), Number(r.container_id)].join('|');
+
+/** A balance row an open out may take from (FEFO order is the order of the list). */
+export interface Candidate { productId: number; inventoryId: number; locationId: number; lotNo: string; expiryDate: string; containerId: number; qty: number }
+
+/** What open outs name of the rows they take from: product and inventory, and location, lot or expiry where given. */
+export interface OpenGroup { productId: number; inventoryId: number; locationId: number | null; lotNo: string | null; expiryDate: string | null; containerId: number | null }
+
+/** Rows without an expiry date come last; the index `stock_balance_fefo` has the same expression, so the order is read from it. */
+const NO_EXPIRY_LAST = sql<number>`case when expiry_date = '' then 1 else 0 end`;
+
+/**
+ * For each group, the first `limit` rows with stock that match it (all of
+ * them when `limit` is null), earliest expiry first (rows without an expiry
+ * last, then by lot, location and container), in one read. Each list is a FEFO prefix
+ * of the rows its group may take, read from the partial index, so a delivery
+ * does not read every lot a product ever had. Not locked: what is taken from
+ * them is locked and re-checked by `lockBalances`.
+ */
+export async function candidatesOf(trx: Kysely<any>, groups: OpenGroup[], limit: number | null): Promise<Candidate[][]> {
+  const out: Candidate[][] = groups.map(() => []);
+  const numbered = groups.map((g, i) => ({ g, i }));
+  for (const batch of inBatches(numbered, 8)) {
+    const parts = batch.map(({ g, i }) => trx.selectFrom((eb) => {
+      let q = eb.selectFrom('stock_balance').select([sql<number>`${sql.lit(i)}`.as('g'), ...KEY_COLUMNS, 'qty', NO_EXPIRY_LAST.as('no_expiry')])
+        // `qty > 0` written out, not bound: the partial index is only used when the query's condition matches its own
+        .where('product_id', '=', g.productId).where('inventory_id', '=', g.inventoryId).where(sql<boolean>`qty > 0`);
+      if (g.locationId !== null) q = q.where('location_id', '=', g.locationId);
+      if (g.lotNo !== null) q = q.where('lot_no', '=', g.lotNo);
+      if (g.expiryDate !== null) q = q.where('expiry_date', '=', g.expiryDate);
+      if (g.containerId !== null) q = q.where('container_id', '=', g.containerId);
+      q = q.orderBy(NO_EXPIRY_LAST).orderBy('expiry_date').orderBy('lot_no').orderBy('location_id').orderBy('container_id');
+      return (limit === null ? q : q.limit(limit)).as(`g${i}`);
+    }).selectAll());
+    let all = parts[0]!;
+    for (const p of parts.slice(1)) all = all.unionAll(p);
+    const rows = await all.orderBy('g').orderBy('no_expiry').orderBy('expiry_date').orderBy('lot_no').orderBy('location_id').orderBy('container_id').execute();
+    for (const r of rows) {
+      out[Number(r.g)]!.push({ productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: Number(r.location_id), lotNo: String(r.lot_no), expiryDate: String(r.expiry_date), containerId: Number(r.container_id), qty: Number(r.qty) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Locks the balance rows of these keys (given in key order, so two postings
+ * over the same rows lock them in the same order and cannot deadlock), making
+ * the missing ones at zero, and answers what each holds now. On PostgreSQL the
+ * rows stay locked until the transaction ends, so nothing read here can change
+ * before this posting writes.
+ */
+export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<Map<string, Held>> {
+  const held = new Map<string, Held>();
+  for (const batch of inBatches(keys, 7)) {
+    const rows = await trx.insertInto('stock_balance').values(batch.map((k) => ({ ...keyRow(k), qty: 0, value: 0 })))
+      // a no-op update, not DO NOTHING: only an update locks an existing row and returns it
+      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet({ qty: sql`stock_balance.qty` }))
+      .returning([...KEY_COLUMNS, 'qty', 'value'])
+      .execute();
+    for (const r of rows) held.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
+  }
+  return held;
+}
+
+/** Adds each key's change (qty and value) to its row, which `lockBalances` holds; answers the rows as written. */
+export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<Map<string, Held>> {
+  const written = new Map<string, Held>();
+  for (const batch of inBatches(changes, 7)) {
+    const rows = await trx.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value })))
+      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet({ qty: sql`stock_balance.qty + excluded.qty`, value: sql`stock_balance.value + excluded.value` }))
+      .returning([...KEY_COLUMNS, 'qty', 'value'])
+      .execute();
+    for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
+  }
+  return written;
+}

@@ -1,0 +1,43 @@
+/** The demo year of sales and collection history loads through the engine and leaves a realistic picture (issue 9). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { loadSeedDir } from '../../seed/demo-seed.ts';
+import { seedFinanceHistory } from '../../seed/demo-finance.ts';
+
+describe.each(testDialects())('demo finance history on %s', (dialect) => {
+  let t: TestApp;
+  let counts: Record<string, number>;
+  const get = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: t.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    counts = await seedFinanceHistory(t.service);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  it('makes a year of documents, numbered in their own months', async () => {
+    expect(counts).toEqual({ quotation: 24, sales_order: 24, billing_note: 24, receipt: 40, tax_invoice: 22, credit_note: 1, withholding_tax: 4 });
+    const sos = await get('/api/sales_order?limit=500&fields=doc_no,doc_date');
+    for (const so of sos) expect(so.doc_no.slice(2, 8)).toBe(so.doc_date.slice(0, 7).replace('-', ''));
+    const quotations = await get('/api/quotation?limit=500&fields=status');
+    expect(new Set(quotations.map((q: { status: string }) => q.status))).toEqual(new Set(['partially_ordered']));
+  });
+
+  it('leaves bills paid, partly paid and open, which the collection summary ages', async () => {
+    const bills = await get('/api/billing_note?limit=500&fields=status');
+    const by = (s: string) => bills.filter((b: { status: string }) => b.status === s).length;
+    expect([by('paid'), by('partially_paid'), by('issued')]).toEqual([18, 4, 2 + 4]);
+    const summary = await get('/api/report/collection_summary?to=2026-11-30');
+    expect(summary.totals.outstanding).toBeGreaterThan(0);
+    expect(summary.totals.billed).toBeCloseTo(summary.totals.received + summary.totals.outstanding, 2);
+    const wht = await get('/api/withholding_tax?limit=10&fields=doc_no,tax_amount,status');
+    expect(wht.map((w: { tax_amount: number }) => w.tax_amount).sort((a: number, b: number) => a - b)).toEqual([185, 370.37, 640, 2250]);
+  });
+});

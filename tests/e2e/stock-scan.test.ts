@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+
+/**
+ * Receiving a purchase order by scanning pack barcodes in the browser: a
+ * keyboard-wedge scanner is keystrokes and Enter into the focused box; each
+ * scan is counted on its line, the extra pack is shown as an over-scan, the
+ * receipt posts and the stock goes up (also on the incoming screen), and the
+ * packs' labels download as a PDF with their codes.
+ */
+describe('scanning a goods receipt end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let api: ApiCall;
+  const url = (p: string) => new URL(p, server.baseUrl).toString();
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
+    errors = watchErrors(page);
+    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A keyboard-wedge scanner: the code typed fast into whatever has focus, then Enter. */
+  async function wedge(code: string): Promise<void> {
+    await page.keyboard.type(code, { delay: 5 });
+    await page.keyboard.press('Enter');
+  }
+
+  it('scans two packs into a receipt, shows the third as an over-scan, posts it and prints the labels', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;
+    const settings = (await api('GET', '/api/setting_site?sort=id')).data[0];
+    expect((await api('PATCH', `/api/setting_site/${settings.id}`, { is_enable_product_pack: true })).success).toBe(true);
+    const product = await first('product');
+    const inventory = await first('inventory');
+    const balance = async () => ((await api('GET', `/api/stock/balance?product_id=${product}&inventory_id=${inventory}`)).data as { qty_on_hand: number }[]).reduce((s, r) => s + r.qty_on_hand, 0);
+    const before = await balance();
+    const po = await api('POST', '/api/purchase_order', { supplier_id: await first('supplier'), your_company_id: await first('your_company'), items: [{ product_id: product, qty: 10, price: 20 }] });
+    expect(po.success, JSON.stringify(po)).toBe(true);
+    expect((await api('POST', `/api/purchase_order/${po.data.id}/actions/approve`)).success).toBe(true);
+    // the receipt is made on the create-from screen: the supplier, its open order, everything still to receive
+    await page.goto(url('/goods_receipt/purchase_order'));
+    await page.getByTestId('create-from-customer').selectOption(String(po.data.supplier_id));
+    const poNo = (await api('GET', `/api/purchase_order/${po.data.id}`)).data.doc_no as string;
+    await page.getByRole('checkbox', { name: poNo }).check();
+    await expect.poll(async () => page.getByTestId('create-from-lines').getByTestId('remaining').allInnerTexts()).toEqual([expect.stringMatching(/^10(\.0+)?$/)]);
+    await page.getByTestId('create-from-submit').click();
+    await page.waitForURL((u) => /\/goods_receipt\/\d+$/.test(u.pathname));
+    const gr = await api('GET', `/api/goods_receipt/${Number(page.url().split('/').pop())}`);
+    expect(gr.data).toMatchObject({ status: 'draft', supplier_id: po.data.supplier_id });
+    expect(gr.data.items).toEqual([expect.objectContaining({ source_entity: 'purchase_order', product_id: product, qty: 10 })]);
+    expect((await api('PATCH', `/api/goods_receipt/${gr.data.id}`, { inventory_id: inventory })).success).toBe(true);
+    const packs = await api('POST', '/api/barcodes/generate', { product_id: product, pack_qty: 5, count: 3, lot_no: 'E2E' });
+    expect(packs.success, JSON.stringify(packs)).toBe(true);
+    const codes = (packs.data as { code: string }[]).map((p) => p.code);
+
+    await page.goto(url(`/goods_receipt/${gr.data.id}`));
+    const input = page.getByTestId('scan-input');
+    await input.waitFor();
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+    const results = page.getByTestId('scan-results').locator('li');
+    await wedge(codes[0]!);
+    await expect.poll(() => results.count()).toBe(1);
+    expect(await results.first().getAttribute('data-kind')).toBe('counted');
+    // the box keeps the focus, so the next pack needs nothing but the scanner
+    await wedge(codes[1]!);
+    await expect.poll(() => results.count()).toBe(2);
+    await expect.poll(() => page.getByTestId('scan-lines').locator('tr[data-state=done]').count()).toBe(1);
+    await wedge(codes[2]!);
+    await expect.poll(() => results.count()).toBe(3);
+    expect(await results.first().getAttribute('data-kind')).toBe('SCAN_OVER');
+    await page.getByTestId('scan-over-list').locator('li', { hasText: codes[2]! }).waitFor();
+    await shot(page, '60-goods-receipt-scanned');
+
+    await page.getByRole('button', { name: 'อนุมัติ' }).click();
+    await expect.poll(async () => (await api('GET', `/api/goods_receipt/${gr.data.id}`)).data.status).toBe('approved');
+    expect(await balance()).toBe(before + 10);
+    const doc = (await api('GET', `/api/goods_receipt/${gr.data.id}`)).data;
+
+    // the day's incoming screen shows the receipt
+    await page.goto(url('/incoming'));
+    await page.getByTestId('movements').locator('a', { hasText: doc.doc_no }).waitFor();
+    await shot(page, '61-incoming');
+
+    // the packs scanned into the receipt print as labels
+    await page.goto(url(`/goods_receipt/${gr.data.id}`));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('print-labels').click()]);
+    const file = await download.path();
+    const pdf = readFileSync(file!);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    if (existsSync('/usr/bin/pdftotext')) {
+      const text = execFileSync('/usr/bin/pdftotext', [file!, '-']).toString();
+      expect(text).toContain(codes[0]);
+      expect(text).toContain(codes[1]);
+      expect(text).not.toContain(codes[2]);
+    }
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('imports products from a CSV on /product/import: preview with row errors, then valid rows with a progress bar', async () => {
+    await page.goto(url('/product/import'));
+    const csv = ['code,name_th,product_class,unit,price,vat_type', 'IMP-E2E-1,ฟิล์มทดสอบ,class_a,ม้วน,10.50,vat7', 'IMP-E2E-2,,class_a,ม้วน,abc,vat7', 'IMP-E2E-3,เทปทดสอบ,class_b,ม้วน,3,zero'].join('\n');
+    await page.getByTestId('import-file').setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('import-mode-valid_rows').check();
+    await page.getByTestId('import-preview').click();
+    await page.getByTestId('import-summary').waitFor();
+    const errorRows = page.getByTestId('import-errors').locator('tbody tr');
+    await expect.poll(() => errorRows.count()).toBe(2);
+    expect(await errorRows.first().locator('td').first().textContent()).toBe('3');
+    await shot(page, '62-product-import-preview');
+    await page.getByTestId('import-run').click();
+    await page.locator('[data-testid=import-job][data-state=done]').waitFor();
+    await page.locator('.p-progressbar').waitFor();
+    const imported = (await api('GET', `/api/product?filter=${encodeURIComponent(JSON.stringify({ code: { _starts_with: 'IMP-E2E-' } }))}`)).data as { code: string }[];
+    expect(imported.map((p) => p.code).sort()).toEqual(['IMP-E2E-1', 'IMP-E2E-3']);
+    await shot(page, '63-product-import-done');
+    expect(errors).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,238 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Button } from 'primereact/button';
+import type { DocumentSource, EntitySchema } from '../../../../engine/schema/schema-types.ts';
+import { api, ApiError } from '../../core/http-client.ts';
+import { fetchEntityMeta } from '../../core/entity-meta.ts';
+import { toast } from '../../core/toast-bus.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { formatCell } from '../../renderer/format-value.ts';
+import { formatMeasure } from './money-format.ts';
+import { CreateFromHeader, createFromHeaderFields, headerBody } from './CreateFromHeader.tsx';
+import './finance-i18n.ts';
+
+type Row = Record<string, unknown>;
+
+interface OpenLine {
+  document_id: number;
+  document_no: string;
+  source_line_id: number;
+  line_no: number | null;
+  description: string | null;
+  product_code?: string | null;
+  product_name?: string | null;
+  product_name_en?: string | null;
+  measure: string;
+  ordered: number;
+  done: number;
+  remaining: number;
+}
+
+export interface CreateFromPageProps {
+  /** The document to make (receipt, tax_invoice, delivery_order …). */
+  target: string;
+  /** The documents it is made from (sales_order, purchase_order …). */
+  source: string;
+  titleKey: string;
+}
+
+/**
+ * One screen for every "create from" route (/receipt/sales_order,
+ * /tax_invoice/sales_order, and the stock routes later): choose a customer,
+ * tick its open source documents, see what is left on each line, set what to
+ * take, and create: the server makes the draft (POST /api/{target}/from/{source})
+ * with the same checks as the API, and the new document opens.
+ */
+const ALL = '*';
+
+/** The source's link to the customer or supplier it belongs to, when every source document has one. */
+function partyOf(source: EntitySchema | null): { field: string; entity: string } | null {
+  if (!source) return null;
+  for (const [field, f] of Object.entries(source.fields)) {
+    if (f.type === 'link' && (f.entity === 'customer' || f.entity === 'supplier') && f.required) return { field, entity: f.entity };
+  }
+  return null;
+}
+
+export default function CreateFromPage({ target, source, titleKey }: CreateFromPageProps) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const lang = i18n.language === 'en' ? 'en' : 'th';
+  const [targetSchema, setTargetSchema] = useState<EntitySchema | null>(null);
+  const [readable, setReadable] = useState<string[] | undefined>(undefined);
+  const [header, setHeader] = useState<Record<string, string>>({});
+  const [sourceSchema, setSourceSchema] = useState<EntitySchema | null>(null);
+  const [customers, setCustomers] = useState<Row[] | null>(null);
+  const [customer, setCustomer] = useState<string>('');
+  const [docs, setDocs] = useState<Row[] | null>(null);
+  const [picked, setPicked] = useState<number[]>([]);
+  const [lines, setLines] = useState<OpenLine[] | null>(null);
+  const [take, setTake] = useState<Record<number, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    fetchEntityMeta(target).then((m) => { setTargetSchema(m.entity); setReadable(m.readable); }, (e: ApiError) => setError(e.message));
+    fetchEntityMeta(source).then((m) => setSourceSchema(m.entity), (e: ApiError) => setError(e.message));
+  }, [target, source]);
+
+  // the party the source documents belong to (a customer, a supplier): its documents are picked together;
+  // a source without a required party (a production report) lists every open document at once
+  const party = useMemo(() => partyOf(sourceSchema), [sourceSchema]);
+  useEffect(() => {
+    if (!sourceSchema) return;
+    if (!party) { setCustomers([]); setCustomer(ALL); return; }
+    api.get<{ data: Row[] }>(`/api/${party.entity}`, { searchParams: { fields: 'id,code,name_th', sort: 'code', limit: 500 } })
+      .then((r) => setCustomers(r.data), (e: ApiError) => setError(e.message));
+  }, [sourceSchema, party]);
+
+  const spec: DocumentSource | undefined = useMemo(() => targetSchema?.document?.from?.find((f) => f.source === source), [targetSchema, source]);
+  const measure = spec?.measure ?? 'qty';
+  const headerFields = useMemo(() => (targetSchema ? createFromHeaderFields(targetSchema, spec) : []), [targetSchema, spec]);
+
+  // the customer's documents this target can still be made from
+  useEffect(() => {
+    setDocs(null); setPicked([]); setLines(null);
+    if (!customer || !spec || !sourceSchema?.workflow) return;
+    const open = [...spec.states, ...(spec.partial ? [spec.partial] : [])];
+    const filter = JSON.stringify({ ...(party && customer !== ALL ? { [party.field]: { _eq: Number(customer) } } : {}), [sourceSchema.workflow.field]: { _in: open } });
+    const fields = [...new Set(['id', sourceSchema.titleField, 'doc_date', 'total_amount', sourceSchema.workflow.field])].filter((f) => f === 'id' || sourceSchema.fields[f]);
+    api.get<{ data: Row[] }>(`/api/${source}`, { searchParams: { filter, fields: fields.join(','), sort: sourceSchema.defaultSort ?? '-id', limit: 200 } })
+      .then((r) => setDocs(r.data), (e: ApiError) => setError(e.message));
+  }, [customer, spec, sourceSchema, source, party]);
+
+  // what is open on the ticked documents' lines; what to take starts at all of it
+  useEffect(() => {
+    if (!picked.length) { setLines(null); return; }
+    api.get<{ data: OpenLine[] }>(`/api/${target}/from/${source}`, { searchParams: { ids: picked.join(',') } }).then((r) => {
+      setLines(r.data);
+      setTake(Object.fromEntries(r.data.map((l) => [l.source_line_id, l.remaining > 0 ? String(l.remaining) : '0'])));
+    }, (e: ApiError) => setError(e.message));
+  }, [picked, target, source]);
+
+  const toggle = (id: number) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id]));
+
+  const create = async () => {
+    if (!lines) return;
+    const chosen = lines.map((l) => ({ source_line_id: l.source_line_id, value: (take[l.source_line_id] ?? '').trim() }))
+      .filter((l) => l.value !== '' && Number(l.value) > 0)
+      .map((l) => ({ source_line_id: l.source_line_id, [measure === 'amount' ? 'amount' : 'qty']: l.value }));
+    if (!chosen.length) { toast('error', t('common.error'), t('create_from.nothing')); return; }
+    setBusy(true);
+    setError(null);
+    try {
+      const values = targetSchema ? headerBody(targetSchema, header) : {};
+      const res = await api.post<{ data: Row }>(`/api/${target}/from/${source}`, { ids: picked, lines: chosen, ...(Object.keys(values).length ? { values } : {}) });
+      toast('success', t('create_from.created'), String(res.data[targetSchema?.titleField ?? 'id'] ?? ''));
+      navigate(`/${target}/${String(res.data.id)}`);
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : String(err);
+      setError(message);
+      toast('error', t('common.error'), message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const docNo = (d: Row) => String(d[sourceSchema?.titleField ?? 'id'] ?? d.id);
+  const statusField = sourceSchema?.workflow?.field;
+
+  return (
+    <section className="bo-page" data-testid="create-from">
+      <PageTitle>{t(titleKey)}</PageTitle>
+      {error && <p role="alert" className="bo-error-text">{error}</p>}
+      {(!customers || !targetSchema || !sourceSchema) && !error && <Spinner />}
+      {customers && targetSchema && sourceSchema && (
+        <>
+          <p className="bo-muted">{`${sourceSchema.labelPlural?.[lang] ?? sourceSchema.label[lang]} → ${targetSchema.label[lang]}`}</p>
+          {party && <label className="bo-picker">
+            <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
+            <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
+              <option value="">{t('create_from.pick_customer')}</option>
+              {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
+            </select>
+          </label>}
+
+          {customer && !docs && <Spinner />}
+          {docs && docs.length === 0 && <p className="bo-muted">{t('create_from.none_open')}</p>}
+          {docs && docs.length > 0 && (
+            <>
+              <h2>{t('create_from.documents')}</h2>
+              <div className="bo-table-wrap">
+                <table className="bo-table" data-testid="create-from-documents">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('create_from.select')}</th>
+                      <th scope="col">{sourceSchema.fields[sourceSchema.titleField]?.label[lang] ?? t('create_from.document')}</th>
+                      {sourceSchema.fields.doc_date && <th scope="col">{sourceSchema.fields.doc_date.label[lang]}</th>}
+                      {sourceSchema.fields.total_amount && <th scope="col" className="bo-num-cell">{sourceSchema.fields.total_amount.label[lang]}</th>}
+                      {statusField && <th scope="col">{sourceSchema.fields[statusField]?.label[lang]}</th>}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {docs.map((d) => (
+                      <tr key={String(d.id)}>
+                        <td><input type="checkbox" aria-label={docNo(d)} checked={picked.includes(Number(d.id))} onChange={() => toggle(Number(d.id))} /></td>
+                        <td>{docNo(d)}</td>
+                        {sourceSchema.fields.doc_date && <td>{formatCell(sourceSchema.fields.doc_date, d.doc_date, i18n.language)}</td>}
+                        {sourceSchema.fields.total_amount && <td className="bo-num-cell">{formatCell(sourceSchema.fields.total_amount, d.total_amount, i18n.language)}</td>}
+                        {statusField && <td>{formatCell(sourceSchema.fields[statusField], d[statusField], i18n.language)}</td>}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )}
+
+          {docs && docs.length > 0 && !picked.length && <p className="bo-muted">{t('create_from.pick_documents')}</p>}
+          {lines && (
+            <>
+              <h2>{t('create_from.lines')}</h2>
+              <div className="bo-table-wrap">
+                <table className="bo-table" data-testid="create-from-lines">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('create_from.document')}</th>
+                      <th scope="col">{t('create_from.product')}</th>
+                      <th scope="col">{t('create_from.description')}</th>
+                      <th scope="col" className="bo-num-cell">{t(`create_from.ordered.${measure === 'amount' ? 'amount' : 'qty'}`)}</th>
+                      <th scope="col" className="bo-num-cell">{t('create_from.done')}</th>
+                      <th scope="col" className="bo-num-cell">{t('create_from.remaining')}</th>
+                      <th scope="col" className="bo-num-cell">{t(`create_from.take.${measure === 'amount' ? 'amount' : 'qty'}`)}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {lines.map((l) => (
+                      <tr key={l.source_line_id} data-line={l.source_line_id}>
+                        <td>{`${l.document_no}${l.line_no ? ` #${l.line_no}` : ''}`}</td>
+                        <td data-testid="product">{[l.product_code, lang === 'en' ? l.product_name_en : l.product_name].filter(Boolean).join(' ')}</td>
+                        <td>{l.description ?? ''}</td>
+                        <td className="bo-num-cell">{formatMeasure(l.ordered, measure)}</td>
+                        <td className="bo-num-cell">{formatMeasure(l.done, measure)}</td>
+                        <td className="bo-num-cell" data-testid="remaining">{formatMeasure(l.remaining, measure)}</td>
+                        <td className="bo-num-cell">
+                          <input
+                            type="text" inputMode="decimal" className="bo-num-input" aria-label={`${t(`create_from.take.${measure === 'amount' ? 'amount' : 'qty'}`)} ${l.document_no} ${l.line_no ?? ''}`.trim()}
+                            disabled={l.remaining <= 0} value={take[l.source_line_id] ?? ''}
+                            onChange={(e) => setTake((v) => ({ ...v, [l.source_line_id]: e.target.value.replace(/,/g, '') }))}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <CreateFromHeader target={targetSchema} fields={headerFields} readable={readable} values={header} onChange={(n, v) => setHeader((h) => ({ ...h, [n]: v }))} />
+              <div className="bo-form-actions">
+                <Button type="button" label={t('create_from.create')} icon="pi pi-check" loading={busy} onClick={() => void create()} data-testid="create-from-submit" />
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
