@@ -55,6 +55,8 @@ export interface AppOptions {
   /** Largest accepted JSON body in bytes. */
   bodyLimit?: number;
   tokenTtlSeconds?: number;
+  /** How long a principal is reused without reading the database (5 s); tests lengthen it to prove invalidations reach peers. */
+  principalCacheMs?: number;
   /** log2 of scrypt's N; tests lower it to stay fast, production keeps OWASP's 17. */
   hashLogN?: number;
   limiter?: SignInLimits;
@@ -123,7 +125,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
   const service = new EntityService(opts.db, opts.registry, policy);
-  const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600));
+  const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
 
   app.addHook('onRequest', async (request) => {
     // the matched route, not the raw URL: "/%61pi/..." is decoded by the router, and must be guarded like "/api/..."
@@ -230,6 +232,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   // a new override version (saved here, or seen by the 500 ms poll when saved elsewhere): every open
   // screen connected to this instance re-renders with it; each instance tells only its own sockets
   const stopSchemaEvents = opts.registry.onChange((change) => { realtime.io.local.emit(SCHEMA_CHANGED, change); });
+  // and each socket hears the current version as it connects: a screen that loaded its schema
+  // just before a change, but connected just after it, would otherwise miss that change
+  realtime.io.on('connection', (socket) => { socket.emit(SCHEMA_CHANGED, { version: opts.registry.version }); });
   app.addHook('onClose', async () => {
     stopSchemaEvents();
     stopAlerts();

@@ -22,7 +22,7 @@ declare module 'fastify' {
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; at: number }>();
 
-  constructor(private readonly db: Database, readonly tokens: TokenService) {}
+  constructor(private readonly db: Database, readonly tokens: TokenService, private readonly cacheMs = CACHE_MS) {}
 
   /**
    * Tells the other server instances to drop their cached principals too (set when Redis links
@@ -59,7 +59,7 @@ export class Authenticator {
     });
     const hit = this.cache.get(claims.jti);
     const now = Date.now();
-    if (hit && now - hit.at < CACHE_MS) return hit.principal;
+    if (hit && now - hit.at < this.cacheMs) return hit.principal;
     const principal = await loadPrincipal(this.db, claims);
     if (!principal) {
       this.cache.delete(claims.jti);

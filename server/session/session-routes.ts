@@ -109,7 +109,7 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
 
   app.get('/api/language/content/website_main', { onSend: etagOnSend }, async (request) => {
     contextOf(request);
-    return { success: true, data: languageContent(registry) };
+    return { success: true, data: languageContent(registry), meta: { version: registry.version } };
   });
   app.get('/public/language', async () => ({ success: true, data: LANGUAGES }));
 

@@ -25,6 +25,7 @@ export interface InstanceOptions {
   /** Redis channel and key prefix; instances that should hear each other share one. */
   redisKey?: string;
   alertPollMs?: number;
+  principalCacheMs?: number;
   uploadDir?: string;
   uploadMaxBytes?: number;
   allowedOrigins?: string[];
@@ -44,7 +45,7 @@ export async function buildInstance(url: string, opts: InstanceOptions = {}, pre
   const built = await buildApp({
     db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N,
     uploadDir: opts.uploadDir ?? mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: opts.uploadMaxBytes ?? 1024 * 1024,
-    redisUrl: opts.redisUrl, redisKey: opts.redisKey, alertPollMs: opts.alertPollMs, allowedOrigins: opts.allowedOrigins,
+    redisUrl: opts.redisUrl, redisKey: opts.redisKey, alertPollMs: opts.alertPollMs, principalCacheMs: opts.principalCacheMs, allowedOrigins: opts.allowedOrigins,
   });
   return {
     ...built, db, registry,

@@ -6,6 +6,7 @@ import { type Session } from './session-atoms.ts';
 import { CUSTOMER_ROLE as BUILTIN_CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from '../../../engine/permissions/customer-role.ts';
 import { notificationNumberAtom } from './socket-client.ts';
 import { STARTUP_CALLS } from './startup-calls.ts';
+import { noteLoadedVersion } from './loaded-version.ts';
 
 export type Permission = { view?: boolean; email?: boolean; print?: boolean; export?: boolean; edit?: boolean };
 
@@ -147,7 +148,8 @@ export async function loadSettings(): Promise<void> {
 
 export async function loadTranslations(): Promise<void> {
   try {
-    const res = await api.get<{ success: boolean; data: LanguageContentRow[] }>(STARTUP_CALLS.translations().path);
+    const res = await api.get<{ success: boolean; data: LanguageContentRow[]; meta?: { version?: number } }>(STARTUP_CALLS.translations().path);
+    noteLoadedVersion(res.meta?.version);
     if (Array.isArray(res.data)) applyLanguageContent(res.data);
     appStore.set(translationAtom, { status: 'loaded', data: { contentType: 'website_main' } });
   } catch (err) {

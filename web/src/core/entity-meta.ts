@@ -1,6 +1,7 @@
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { api } from './http-client.ts';
 import { metaCall } from './startup-calls.ts';
+import { noteLoadedVersion } from './loaded-version.ts';
 
 export interface EntitySummary {
   name: string;
@@ -28,8 +29,8 @@ const arrived = new Map<string, EntityMeta>();
 /** GET /api/meta/entities, cached for the session. */
 export function fetchEntitySummaries(): Promise<EntitySummary[]> {
   if (!summaries) {
-    const res = api.get<{ data: EntitySummary[]; meta?: { built?: string[] } }>('/api/meta/entities');
-    summaries = res.then((r) => r.data).catch((e) => { summaries = null; throw e; });
+    const res = api.get<{ data: EntitySummary[]; meta?: { built?: string[]; version?: number } }>('/api/meta/entities');
+    summaries = res.then((r) => { noteLoadedVersion(r.meta?.version); return r.data; }).catch((e) => { summaries = null; throw e; });
     built = res.then((r) => new Set(r.meta?.built ?? []), () => { built = null; return new Set<string>(); });
   }
   return summaries;
@@ -45,7 +46,7 @@ export async function fetchBuiltEntities(): Promise<Set<string>> {
 export function fetchEntityMeta(name: string): Promise<EntityMeta> {
   let p = metas.get(name);
   if (!p) {
-    p = api.get<{ data: EntityMeta }>(metaCall(name).path).then((r) => r.data);
+    p = api.get<{ data: EntityMeta; meta?: { version?: number } }>(metaCall(name).path).then((r) => { noteLoadedVersion(r.meta?.version); return r.data; });
     p.then((m) => { if (metas.get(name) === p) arrived.set(name, m); }, () => metas.delete(name));
     metas.set(name, p);
   }

@@ -2,7 +2,7 @@ import { atom } from 'jotai';
 import type { Socket } from 'socket.io-client';
 import { appStore } from './app-store.ts';
 import { loadSettings, sessionExpiredAtom } from './app-data.ts';
-import { applySchemaChange, refreshSchemas, type SchemaChange } from './schema-live.ts';
+import { applySchemaChange, type SchemaChange } from './schema-live.ts';
 
 export const SOCKET_RECONNECTION_ATTEMPTS = 10;
 
@@ -24,8 +24,10 @@ export async function connectSocket(token: string): Promise<void> {
   let connectedBefore = false;
   s.on('connect', () => {
     appStore.set(socketStateAtom, { isConnected: true });
-    // back after a break: page settings may have changed while no event could arrive
-    if (connectedBefore) void refreshSchemas();
+    // page settings missed before or between connections arrive as the version the server
+    // announces on every connect (schema-changed); the site settings carry no version, so
+    // after a break they are simply read again
+    if (connectedBefore) void loadSettings();
     connectedBefore = true;
   });
   s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));
