@@ -100,3 +100,23 @@ export async function dismissToasts(page: Page): Promise<void> {
   }
   await page.locator('.p-toast-message').first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => undefined);
 }
+
+/**
+ * Resolves once the page's socket is connected and judged by the server: the server's first
+ * message to an accepted socket is `schema-changed` with its current version. Call it before
+ * the navigation that opens the socket; a test that expects a live event waits for this first,
+ * so the event cannot be sent before the socket exists.
+ */
+export function socketReady(page: Page, timeout = 20_000): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the page socket did not connect')), timeout);
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', (f) => {
+        if (typeof f.payload === 'string' && f.payload.startsWith('42["schema-changed"')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+  });
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, dismissToasts, launchBrowser, shot, signInInBrowser, socketReady, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 12 in headless Chromium, in Thai: messages in Thai, Buddhist-era dates,
@@ -104,9 +104,11 @@ describe('a Thai-first interface', () => {
     try {
       const watcher = await other.newPage();
       await signInInBrowser(watcher, server.baseUrl, 'admin', ADMIN_PASSWORD);
+      const ready = socketReady(watcher);
       await watcher.goto(url('/'));
       const bell = watcher.getByTestId('notification-button');
       await bell.waitFor();
+      await ready;
       await page.goto(url('/setting_site'));
       const hide = page.locator('[data-field=is_hide_notification] input[type=checkbox]');
       await hide.waitFor({ state: 'attached' });
@@ -114,11 +116,11 @@ describe('a Thai-first interface', () => {
       await page.locator('[data-field=is_hide_notification] .p-checkbox').click();
       await page.getByRole('button', { name: 'บันทึก' }).click();
       await page.locator('.p-toast-message-success').first().waitFor();
-      await expect.poll(() => bell.count(), { timeout: 3000, interval: 100 }).toBe(0);
+      await expect.poll(() => bell.count(), { interval: 100 }).toBe(0);
       // and back
       await page.locator('[data-field=is_hide_notification] .p-checkbox').click();
       await page.getByRole('button', { name: 'บันทึก' }).click();
-      await expect.poll(() => watcher.getByTestId('notification-button').count(), { timeout: 3000, interval: 100 }).toBe(1);
+      await expect.poll(() => watcher.getByTestId('notification-button').count(), { interval: 100 }).toBe(1);
       await dismissToasts(page);
     } finally {
       await other.close();

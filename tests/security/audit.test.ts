@@ -39,7 +39,7 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
       const row = (await log()).find(pred);
       expect(row, 'expected audit row').toBeDefined();
       return row!;
-    }, { timeout: 3000, interval: 50 });
+    }, { timeout: 10_000, interval: 50 });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
