@@ -15,6 +15,7 @@ import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
+import { MemoryImportJobs, RedisImportJobs, type ImportJobStore } from './imports/import-jobs.ts';
 import { join } from 'node:path';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
@@ -173,14 +174,16 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
 
   let limiter = opts.limiter;
-  if (!limiter && opts.redisUrl) {
-    // with several instances, failed sign-ins are counted in one place
-    // loaded only when configured: the redis package takes over a second to import
+  let importJobs: ImportJobStore = new MemoryImportJobs();
+  if (opts.redisUrl) {
+    // with several instances, failed sign-ins are counted in one place, and an import's progress
+    // can be asked of any instance; loaded only when configured: the redis package takes over a second to import
     const { createClient } = await import('redis');
     const redis = createClient({ url: opts.redisUrl });
     await redis.connect();
     app.addHook('onClose', async () => { await redis.quit().catch(() => undefined); });
-    limiter = new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice');
+    limiter ??= new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice');
+    importJobs = new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice');
   }
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
@@ -204,7 +207,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   installTaxInvoiceRules(service);
   registerDocumentRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
-  installStock(app, service, contextOf);
+  installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });

@@ -6,26 +6,13 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import { AppError } from '../errors/app-error.ts';
 import { readTableFile } from './table-file.ts';
-import { insertPlanned, planImport, type ImportError } from './product-import.ts';
+import { insertPlanned, planImport } from './product-import.ts';
+import { MemoryImportJobs, type ImportJob as Job, type ImportJobStore, type ImportMode as Mode } from './import-jobs.ts';
 
 const MAX_BYTES = 50 * 1024 * 1024;
 const SHOWN_ERRORS = 1000;
-const KEEP_MS = 60 * 60 * 1000;
-type Mode = 'all_or_nothing' | 'valid_rows';
-
-interface Job {
-  id: string; userId: number | null; mode: Mode;
-  state: 'importing' | 'done' | 'failed';
-  total: number; valid: number; invalid: number; done: number; imported: number;
-  errors: ImportError[]; error_count: number; message: string | null; message_th: string | null; started_at: string; finished_at: string | null;
-}
-
-/** Jobs live in this instance's memory for an hour: progress is asked of the instance that runs the import. */
-const jobs = new Map<string, Job>();
-function keep(job: Job): void {
-  jobs.set(job.id, job);
-  for (const [id, j] of jobs) if (j.finished_at && Date.now() - Date.parse(j.finished_at) > KEEP_MS) jobs.delete(id);
-}
+/** Progress is saved at most this often while rows are written (and always at the end). */
+const PROGRESS_MS = 250;
 
 async function uploaded(request: import('fastify').FastifyRequest): Promise<{ data: Buffer; name: string }> {
   if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');
@@ -46,7 +33,7 @@ async function uploaded(request: import('fastify').FastifyRequest): Promise<{ da
  * row is wrong; valid_rows writes the good rows and lists the others. The rows
  * are written in one transaction, in batches.
  */
-export function registerImportRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+export function registerImportRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf, jobs: ImportJobStore = new MemoryImportJobs()): void {
   app.post('/api/product/import', async (request, reply) => {
     const ctx = contextOf(request);
     const entity = service.entity('product');
@@ -66,24 +53,35 @@ export function registerImportRoutes(app: FastifyInstance, service: EntityServic
       id: randomUUID(), userId: ctx.userId, mode, state: 'importing', total: plan.total, valid: plan.valid.length, invalid: plan.invalidRows, done: 0, imported: 0,
       errors: summary.errors, error_count: plan.errors.length, message: null, message_th: null, started_at: new Date().toISOString(), finished_at: null,
     };
-    keep(job);
-    void run(service, ctx, job, plan.errors.length > 0 && mode === 'all_or_nothing' ? [] : plan.valid, name);
+    await jobs.save(job);
+    void run(service, ctx, job, plan.errors.length > 0 && mode === 'all_or_nothing' ? [] : plan.valid, name, jobs)
+      .catch((err: unknown) => app.log.error({ err: { message: (err as Error).message } }, 'an import could not save its state'));
     return reply.status(202).send({ success: true, data: view(job) });
   });
 
   app.get<{ Params: { job: string } }>('/api/product/import/:job', async (request) => {
     const ctx = contextOf(request);
-    const job = jobs.get(request.params.job);
+    const job = await jobs.get(request.params.job);
     // another user's import is not theirs to watch
-    if (!job || job.userId !== ctx.userId) throw new AppError('NOT_FOUND', `No import ${request.params.job} of yours is known to this server`);
+    if (!job || job.userId !== ctx.userId) throw new AppError('NOT_FOUND', `No import ${request.params.job} of yours is known (jobs are kept for an hour after they finish)`);
     return { success: true, data: view(job) };
   });
 }
 
 const view = (j: Job) => ({ ...j, userId: undefined, progress: j.valid ? Math.round((j.done / j.valid) * 100) : 100 });
 
-async function run(service: EntityService, ctx: RequestContext, job: Job, rows: { body: Record<string, unknown> }[], fileName: string): Promise<void> {
+async function run(service: EntityService, ctx: RequestContext, job: Job, rows: { body: Record<string, unknown> }[], fileName: string, jobs: ImportJobStore): Promise<void> {
   const entity = service.entity('product');
+  // saves run one after another, so a slow one is never overtaken by an older state
+  let saving: Promise<void> = Promise.resolve();
+  let savedAt = Date.now();
+  const progress = (n: number) => {
+    job.done = n;
+    if (Date.now() - savedAt < PROGRESS_MS) return;
+    savedAt = Date.now();
+    const snapshot = { ...job };
+    saving = saving.then(() => jobs.save(snapshot)).catch(() => undefined);
+  };
   try {
     if (job.mode === 'all_or_nothing' && job.error_count > 0) {
       job.state = 'failed';
@@ -92,7 +90,7 @@ async function run(service: EntityService, ctx: RequestContext, job: Job, rows: 
       return;
     }
     await service.db.kysely.transaction().execute(async (trx) => {
-      job.imported = await insertPlanned(trx, entity, rows, ctx.userId, (n) => { job.done = n; });
+      job.imported = await insertPlanned(trx, entity, rows, ctx.userId, progress);
       await writeAudit(trx, { action: 'create', userId: ctx.userId, ip: null, entity: 'product', message: `imported ${job.imported} products from ${fileName} (${job.mode}, ${job.invalid} rows skipped)` });
     });
     job.state = 'done';
@@ -103,5 +101,7 @@ async function run(service: EntityService, ctx: RequestContext, job: Job, rows: 
     job.message_th = `การนำเข้าถูกยกเลิกทั้งหมด ไม่มีสินค้าใดถูกบันทึก: ${(err as Error).message}`;
   } finally {
     job.finished_at = new Date().toISOString();
+    await saving;
+    await jobs.save(job);
   }
 }

@@ -9,6 +9,7 @@ import { installFeatureGate } from './feature-gate.ts';
 import { registerMovementRoutes } from './stock-movements.ts';
 import { installSiteFlagRules } from './site-flag-rules.ts';
 import { registerImportRoutes } from '../imports/import-routes.ts';
+import type { ImportJobStore } from '../imports/import-jobs.ts';
 import { installAssetHistory } from './asset-history.ts';
 import { installBarcodes } from '../barcodes/barcode-routes.ts';
 import { stockBalance, type GroupBy } from './stock-balance.ts';
@@ -29,7 +30,7 @@ function id(raw: Record<string, unknown>, key: string): number | null {
 /** How often the server looks for a month end that has no ledger snapshot yet. */
 const SNAPSHOT_CHECK_MS = 6 * 3600_000;
 
-export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf, importJobs?: ImportJobStore): void {
   installStockPosting(service);
   // month-end snapshots keep balances as of a past date quick; taken after start and then now and then, never on a request
   const snapshots = () => takeMissingSnapshots(service.db, new Date().toISOString().slice(0, 10))
@@ -43,7 +44,7 @@ export function installStock(app: FastifyInstance, service: EntityService, conte
   installBarcodes(app, service, contextOf);
   registerMovementRoutes(app, service, contextOf);
   installSiteFlagRules(service, (m) => app.log.warn(m));
-  registerImportRoutes(app, service, contextOf);
+  registerImportRoutes(app, service, contextOf, importJobs);
   installAssetHistory(service);
   app.get('/api/stock/balance', async (request) => {
     const ctx = contextOf(request);
