@@ -137,7 +137,11 @@ async function fixture(url: string): Promise<Fixture> {
   for (const e of READ_ENTITIES) ids[e] = ((await api(url, 'GET', `/api/${e}?limit=200&fields=id`, token)).data as { id: number }[]).map((r) => r.id);
   const inventories = ((await api(url, 'GET', '/api/inventory?limit=2&sort=id&fields=id', token)).data as { id: number }[]).map((r) => r.id);
   const stock: StockParties = { inventory: inventories[0]!, other: inventories[1]!, products: ids.product!.slice(0, 10) };
-  // stock for the deliveries to take from, and a check that both postings succeed
+  // stock for the transfers to take from (a transfer may be approved before the receipt of its pair),
+  // and a check that both postings succeed
+  const opening = (await api(url, 'POST', '/api/goods_receipt', token, { doc_date: '2026-11-19', inventory_id: stock.inventory, items: stock.products.map((p) => ({ product_id: p, qty: 1000, price: 12 })) })).data.id as number;
+  await api(url, 'POST', `/api/goods_receipt/${opening}/actions/approve`, token);
+  documents = 0;
   for (let i = 0; i < 4; i++) {
     const [entity, body] = draftBody(stock);
     const draft = (await api(url, 'POST', `/api/${entity}`, token, body)).data.id as number;
