@@ -1,11 +1,9 @@
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readConfig } from './config/app-config.ts';
-import { bootstrap } from './bootstrap.ts';
 import { SchemaLoadError } from '../engine/schema/schema-loader.ts';
-import { registerWebStatic } from './web/web-static.ts';
 import { createLogger } from './ops/logging.ts';
-import { stopOnSignals } from './ops/shutdown.ts';
 
 /** The project folder: the nearest one up with a package.json (server/ when run from source, build/server/ when compiled). */
 function projectRoot(from: string): string {
@@ -18,6 +16,12 @@ function projectRoot(from: string): string {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : config.logLevel);
+  if (config.serverWorkers > 1 && cluster.isPrimary) {
+    const { runPrimary } = await import('./ops/server-workers.ts');
+    return runPrimary(config.serverWorkers, logger);
+  }
+  // loaded here, not at the top: the primary of several workers needs none of the server
+  const [{ bootstrap }, { registerWebStatic }, { stopOnSignals }] = await Promise.all([import('./bootstrap.ts'), import('./web/web-static.ts'), import('./ops/shutdown.ts')]);
   const log = (msg: string) => logger.info(msg);
   const root = projectRoot(import.meta.dirname);
   let dist = join(root, 'web', 'dist');

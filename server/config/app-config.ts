@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { loadJwtSecret } from '../auth/token-service.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../engine/documents/business-time.ts';
 
@@ -35,6 +36,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** How long a shutdown waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Server processes sharing the port (SERVER_WORKERS, default 1). */
+  serverWorkers: number;
   /** Both SMTP_URL and MAIL_FROM set, or neither (email then answers MAIL_NOT_CONFIGURED). */
   mail?: { smtpUrl: string; from: string };
 }
@@ -68,7 +71,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: positive(env.SHUTDOWN_TIMEOUT_MS, 10_000, 'SHUTDOWN_TIMEOUT_MS'),
     mail: mailConfig(env),
+    serverWorkers: serverWorkers(env),
   };
+}
+
+/**
+ * SERVER_WORKERS: server processes on this machine sharing one port (node:cluster), a number or
+ * "auto" (one per core). More than one needs Redis: the workers are instances like any other and
+ * share sign-outs, socket events, sign-in counts and import jobs through it.
+ */
+function serverWorkers(env: NodeJS.ProcessEnv): number {
+  const raw = env.SERVER_WORKERS || '1';
+  const n = raw === 'auto' ? availableParallelism() : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`SERVER_WORKERS must be a whole number from 1 to 64 or "auto", not "${raw}"`);
+  if (n > 1 && !env.REDIS_URL) throw new Error(`SERVER_WORKERS=${raw} needs REDIS_URL: several server processes share sign-outs, socket events, sign-in counts and import jobs through Redis`);
+  return n;
 }
 
 function mailConfig(env: NodeJS.ProcessEnv): AppConfig['mail'] {

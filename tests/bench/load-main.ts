@@ -12,7 +12,7 @@
  * to the stock ledger.
  *
  * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50,200"),
- * LOAD_TARGETS ("sqlite,postgres"), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
+ * LOAD_TARGETS ("sqlite,sqlite-workers,postgres"; sqlite-workers is SERVER_WORKERS=2 on SQLite with Redis), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
  * LOAD_REDIS_URL (redis://127.0.0.1:6379), LOAD_LOG_LEVEL (info, the production default; the
  * log goes to /dev/null, so its cost is measured but not the disk's),
  * LOAD_CPU_PROF (a directory: the servers run with node --cpu-prof and write
@@ -33,7 +33,7 @@ const env = process.env;
 const SECONDS = Number(env.LOAD_SECONDS ?? 60);
 const WARMUP = Number(env.LOAD_WARMUP ?? 5);
 const CONNECTIONS = (env.LOAD_CONNECTIONS ?? '50,200').split(',').map(Number);
-const TARGETS = (env.LOAD_TARGETS ?? 'sqlite,postgres').split(',');
+const TARGETS = (env.LOAD_TARGETS ?? 'sqlite,sqlite-workers,postgres').split(',');
 const PG_BASE = withDefaultUser(env.LOAD_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
 const REDIS = env.LOAD_REDIS_URL ?? env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN_PASSWORD = 'Load-admin-Pass-1';
@@ -47,6 +47,12 @@ interface Instance { url: string; child: ChildProcess }
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+}
+
+/** A process and its children (the workers of SERVER_WORKERS), whose CPU is summed. */
+function processTree(pid: number): number[] {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  return [pid, ...children];
 }
 
 function freePort(): Promise<number> {
@@ -243,6 +249,20 @@ async function main(): Promise<void> {
     const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' });
     try {
       all.push(...(await scenario('SQLite, 1 instance', [one.url], [one.child.pid!])));
+    } finally {
+      await stop(one);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (TARGETS.includes('sqlite-workers')) {
+    // SERVER_WORKERS=2: a primary accepting connections and two worker processes on one port and one SQLite file
+    const dir = mkdtempSync(join(tmpdir(), 'bo-load-w-'));
+    const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: REDIS, REDIS_KEY: `bo_load_w_${Date.now().toString(36)}`, SERVER_WORKERS: '2' });
+    try {
+      // ready answers once the first worker listens; the second starts after it
+      for (let i = 0; i < 600 && processTree(one.child.pid!).length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 2000));
+      all.push(...(await scenario('SQLite + Redis, 2 workers (SERVER_WORKERS=2)', [one.url], processTree(one.child.pid!))));
     } finally {
       await stop(one);
       rmSync(dir, { recursive: true, force: true });
