@@ -24,6 +24,8 @@ interface Logger {
  */
 export async function runPrimary(count: number, log: Logger): Promise<void> {
   let stopping = false;
+  // until every worker listens, a worker that exits is a failed start (main exits 1), not one to replace
+  let started = false;
   const roles = new Map<Worker, number>();
   const start = (index: number): Worker => {
     const w = cluster.fork({ SERVER_WORKER_INDEX: String(index), ...(index > 1 ? { BACKUP_DAILY_AT: 'off' } : {}) });
@@ -38,13 +40,14 @@ export async function runPrimary(count: number, log: Logger): Promise<void> {
   cluster.on('exit', (w, code, signal) => {
     const index = roles.get(w);
     roles.delete(w);
-    if (stopping || index === undefined) return;
+    if (stopping || !started || index === undefined) return;
     log.error({ worker: index, workerPid: w.process.pid, code, signal }, 'a server worker died; starting another');
     start(index);
   });
 
   await listening(start(1));
   await Promise.all(Array.from({ length: count - 1 }, (_, i) => listening(start(i + 2))));
+  started = true;
   log.info({ workers: count }, `${count} server workers listening`);
 
   const stop = (signal: NodeJS.Signals) => {
