@@ -230,7 +230,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
       }
     };
   }
-  installSettingsNotifier(service, realtime);
+  installSettingsNotifier(service, realtime, k, (err) => app.log.warn({ err: { message: (err as Error).message } }, 'could not read the site settings stamp'));
   const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
   // a new override version (saved here, or seen by the 500 ms poll when saved elsewhere): every open
   // screen connected to this instance re-renders with it; each instance tells only its own sockets

@@ -1,4 +1,5 @@
 import { etagOnSend } from '../http/etag.ts';
+import { settingsStamp } from '../realtime/settings-notifier.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -122,7 +123,8 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
       const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;
       data[name] = f.type === 'boolean' ? bit(v === true) : v;
     }
-    return { success: true, data };
+    // the stamp open screens compare with the one each socket hears as it connects (server/realtime/settings-notifier.ts)
+    return { success: true, data, meta: { stamp: settingsStamp(row?.updated_at) } };
   });
 
   app.get('/api/menu', async (request) => {

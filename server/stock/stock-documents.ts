@@ -61,8 +61,10 @@ export function movementsOf(kind: StockDocKind, entity: string, doc: Row): Movem
  * the other direction, dated the day of the cancellation (never before the
  * original), so what the ledger said about past days stays as it was.
  */
-export async function reversalsOf(trx: Kysely<any>, entity: string, id: number): Promise<MovementInput[]> {
+export async function reversalsOf(trx: Kysely<any>, entity: string, id: number, doc?: Row): Promise<MovementInput[]> {
   const rows = await trx.selectFrom('stock_movement').selectAll().where('doc_entity', '=', entity).where('doc_id', '=', id).orderBy('id').execute();
+  // a reversal refused for want of stock names the line as the posting would (items.N)
+  const lineIndex = new Map(((doc?.items as Row[] | undefined) ?? []).map((line, i) => [Number(line.id), i]));
   const today = dayStart(new Date().toISOString().slice(0, 10));
   return rows.map((r) => {
     const original = r.movement_date instanceof Date ? r.movement_date.toISOString() : String(r.movement_date);
@@ -71,6 +73,7 @@ export async function reversalsOf(trx: Kysely<any>, entity: string, id: number):
       direction: r.direction === 'in' ? 'out' : 'in', qty: Number(r.qty), unitCost: r.direction === 'out' ? num(r.unit_cost) : null,
       movementType: String(r.movement_type), movementDate: new Date(original) > new Date(today) ? new Date(original).toISOString() : today,
       refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: 'reversal',
+      where: lineIndex.has(Number(r.doc_line_id)) ? `items.${lineIndex.get(Number(r.doc_line_id))}` : undefined,
     };
   });
 }

@@ -105,7 +105,7 @@ export function installStockPosting(service: EntityService): void {
       if (kind === 'receipt') await checkLots(trx, e.after);
       await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx));
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
-      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id), ledgerOptions(trx, e.ctx));
+      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id, e.after), ledgerOptions(trx, e.ctx));
     }
   });
   service.onWrite(async (trx, e) => {

@@ -68,15 +68,30 @@ describe.each(testDialects())('site settings on %s', (dialect) => {
     const u = await c.staff('site_reader', { product: { view: true } });
     const s = connectSocket(url2, tokenOf(u.headers));
     sockets.push(s);
-    const log = new EventLog(s, 'settings-changed');
+    const log = new EventLog<{ stamp: string | null }>(s, 'settings-changed');
     await connected(s);
+    // as it connects, the socket hears the stamp of the stored settings, the same the settings read carries
+    const hello = await log.next();
+    const before = (await c.call('GET', '/api/settingsite/1', u.headers)).json();
+    expect(hello.stamp).toBe(before.meta.stamp);
+    let m = log.mark();
     await setFlag({ is_hide_notification: true });
-    await log.next();
-    const read = await c.call('GET', '/api/settingsite/1', u.headers);
-    expect(read.json().data.is_hide_notification).toBe(1);
+    await log.next(() => true, 5000, m);
+    const read = (await c.call('GET', '/api/settingsite/1', u.headers)).json();
+    expect(read.data.is_hide_notification).toBe(1);
+    expect(read.meta.stamp).not.toBe(before.meta.stamp);
+    m = log.mark();
     await setFlag({ is_hide_notification: false });
-    await log.next(() => true, 5000, 1);
-    expect((await c.call('GET', '/api/settingsite/1', u.headers)).json().data.is_hide_notification).toBe(0);
+    await log.next(() => true, 5000, m);
+    const after = (await c.call('GET', '/api/settingsite/1', u.headers)).json();
+    expect(after.data.is_hide_notification).toBe(0);
+    // a screen connecting now is told the newest stamp: one that read the settings before the change reads again
+    const late = connectSocket(url2, tokenOf(u.headers));
+    sockets.push(late);
+    const lateLog = new EventLog<{ stamp: string | null }>(late, 'settings-changed');
+    await connected(late);
+    expect((await lateLog.next()).stamp).toBe(after.meta.stamp);
+    expect(after.meta.stamp).not.toBe(read.meta.stamp);
   });
 
   it('a role without the edit flag on settings changes none of them, and both routes read the same values', async () => {

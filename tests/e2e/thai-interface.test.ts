@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, dismissToasts, launchBrowser, shot, signInInBrowser, socketReady, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, socketReady, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 12 in headless Chromium, in Thai: messages in Thai, Buddhist-era dates,
@@ -126,6 +126,38 @@ describe('a Thai-first interface', () => {
       await other.close();
     }
   }, 90_000);
+
+  it("a setting saved while a screen's socket is still connecting reaches that screen too", async () => {
+    const api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    const other = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    try {
+      const late = await other.newPage();
+      await signInInBrowser(late, server.baseUrl, 'admin', ADMIN_PASSWORD);
+      // what the page sends over its socket (the CONNECT with its token) is held until after the save,
+      // so the server takes the socket only then: only the stamp announced on connect can tell the page
+      let held: (string | Buffer)[] | null = [];
+      let upstream: { send(m: string | Buffer): void } | null = null;
+      await late.routeWebSocket(/\/socket\.io\//, (ws) => {
+        const server = ws.connectToServer();
+        upstream = server;
+        ws.onMessage((m) => { if (held) held.push(m); else server.send(m); });
+      });
+      await late.goto(url('/'));
+      const bell = late.getByTestId('notification-button');
+      await bell.waitFor();
+      await expect.poll(() => held!.length).toBeGreaterThan(0);
+      const saved = await api('PATCH', '/api/setting_site/1', { is_hide_notification: true });
+      expect(saved.success, JSON.stringify(saved)).toBe(true);
+      const queued = held!;
+      held = null;
+      for (const m of queued) upstream!.send(m);
+      await expect.poll(() => bell.count()).toBe(0);
+    } finally {
+      await other.close();
+      const back = await api('PATCH', '/api/setting_site/1', { is_hide_notification: false });
+      expect(back.success, JSON.stringify(back)).toBe(true);
+    }
+  }, 60_000);
 
   it('a date field shows a Buddhist-era year, in the input and in the calendar', async () => {
     await page.goto(url('/prospect/create'));

@@ -111,12 +111,17 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     expect([await c.onHand(p, wh[0]!), await c.onHand(p, wh[1]!)]).toEqual([3, 0]);
   });
 
-  it('cancelling a receipt whose stock was delivered is refused; the ledger is only appended to', async () => {
+  it('cancelling a receipt whose stock was delivered is refused naming the line; the ledger is only appended to', async () => {
+    const kept = await c.product();
     const p = await c.product();
-    const gr = await c.receive(wh[0]!, [{ product_id: p, qty: 4, price: 10 }]);
+    const gr = await c.receive(wh[0]!, [{ product_id: kept, qty: 2, price: 5 }, { product_id: p, qty: 4, price: 10 }]);
     await c.posted('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[0] }, [{ product_id: p, qty: 3 }]);
-    expectError(await c.action('goods_receipt', gr.id, 'cancel'), 409, 'INSUFFICIENT_STOCK');
-    expect(await c.onHand(p, wh[0]!)).toBe(1);
+    const refused = await c.action('goods_receipt', gr.id, 'cancel');
+    expectError(refused, 409, 'INSUFFICIENT_STOCK');
+    // the receipt's second line is the one whose stock left
+    expect(refused.json().error.details.line).toBe('items.1');
+    expect(refused.json().error.message).toMatch(/^items\.1: only 1 of /);
+    expect([await c.onHand(kept, wh[0]!), await c.onHand(p, wh[0]!)]).toEqual([2, 1]);
     const m = await c.ok(c.call('GET', `/api/stock_movement?limit=1&filter=${encodeURIComponent(JSON.stringify({ product_id: { _eq: p } }))}`, c.admin));
     expectError(await c.call('PATCH', `/api/stock_movement/${(m as unknown as Row[])[0]!.id}`, c.admin, { qty: 100 }), 405, 'METHOD_NOT_ALLOWED');
   });

@@ -134,9 +134,19 @@ export async function loadUserType(session: Session): Promise<void> {
   }
 }
 
+/** The stamp of the settings on screen (the row's updated_at), compared with what the server announces. */
+let settingsStamp: string | null | undefined;
+
+/** Reads the site settings again unless the announced stamp is the one already shown. */
+export function settingsAnnounced(stamp: unknown): void {
+  if (typeof stamp === 'string' && stamp === settingsStamp) return;
+  void loadSettings();
+}
+
 export async function loadSettings(): Promise<void> {
   try {
-    const res = await api.get<{ success: boolean; data: SiteSettings }>(STARTUP_CALLS.settings().path);
+    const res = await api.get<{ success: boolean; data: SiteSettings; meta?: { stamp?: string | null } }>(STARTUP_CALLS.settings().path);
+    settingsStamp = res.meta?.stamp;
     appStore.set(settingsAtom, { status: 'loaded', data: { ...DEFAULT_SETTINGS, ...(res.data ?? {}) } });
   } catch (err) {
     const e = expireOn401(err);

@@ -1,7 +1,7 @@
 import { atom } from 'jotai';
 import type { Socket } from 'socket.io-client';
 import { appStore } from './app-store.ts';
-import { loadSettings, sessionExpiredAtom } from './app-data.ts';
+import { sessionExpiredAtom, settingsAnnounced } from './app-data.ts';
 import { applySchemaChange, type SchemaChange } from './schema-live.ts';
 
 export const SOCKET_RECONNECTION_ATTEMPTS = 10;
@@ -21,15 +21,9 @@ export async function connectSocket(token: string): Promise<void> {
   if (mine !== generation) return;
   const s = io({ auth: { token }, reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS, transports: ['websocket'] });
   socket = s;
-  let connectedBefore = false;
-  s.on('connect', () => {
-    appStore.set(socketStateAtom, { isConnected: true });
-    // page settings missed before or between connections arrive as the version the server
-    // announces on every connect (schema-changed); the site settings carry no version, so
-    // after a break they are simply read again
-    if (connectedBefore) void loadSettings();
-    connectedBefore = true;
-  });
+  // changes missed before or between connections are caught by what the server announces on
+  // every connect: the schema version (schema-changed) and the site settings' stamp (settings-changed)
+  s.on('connect', () => appStore.set(socketStateAtom, { isConnected: true }));
   s.on('disconnect', () => appStore.set(socketStateAtom, { isConnected: false }));
   s.on('connect_error', (err: Error) => console.log('socket connect_error:', err.message));
   // the server closed this socket because the session ended (sign-out elsewhere, deactivation)
@@ -39,7 +33,7 @@ export async function connectSocket(token: string): Promise<void> {
   // an admin changed page settings (on any instance): open screens re-render with them
   s.on('schema-changed', (change: SchemaChange) => { void applySchemaChange(change); });
   // an admin changed the site settings: read them again so flags apply without a reload
-  s.on('settings-changed', () => { void loadSettings(); });
+  s.on('settings-changed', (payload: { stamp?: unknown } | undefined) => settingsAnnounced(payload?.stamp));
   s.on('update-alert-number', (payload: { notificationNumber?: number }) => {
     if (typeof payload?.notificationNumber === 'number') appStore.set(notificationNumberAtom, payload.notificationNumber);
   });
