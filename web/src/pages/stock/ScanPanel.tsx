@@ -48,27 +48,40 @@ export default function ScanPanel({ entity, id, onScanned }: { entity: string; i
   useEffect(() => { void load(); }, [load]);
   useEffect(() => { input.current?.focus(); }, [view?.status]);
 
-  const send = useCallback(async (raw: string) => {
-    const text = raw.trim();
-    if (!text) return;
-    setBusy(true);
+  // one scan at a time, in the order scanned; the box stays enabled (and focused) meanwhile, so a
+  // scanner that sends the next code while the last is still being counted loses no keystroke
+  const sendOne = useCallback(async (text: string, withNote: string) => {
     const key = ++seq.current;
     try {
-      const r = await api.post<{ data: { result: string; qty: number; scanned_qty: number; wanted: number } }>(`/api/${entity}/${id}/scan`, { code: text, ...(note ? { note } : {}) });
+      const r = await api.post<{ data: { result: string; qty: number; scanned_qty: number; wanted: number } }>(`/api/${entity}/${id}/scan`, { code: text, ...(withNote ? { note: withNote } : {}) });
       const d = r.data;
       setResults((rs) => [{ key, code: text, ok: true, kind: d.result, text: `${d.result === 'added' ? t('scan.added') : t('scan.counted')} +${d.qty} (${d.scanned_qty}/${d.wanted})` }, ...rs].slice(0, 50));
-      setNote('');
       onScanned();
     } catch (e) {
       const kind = e instanceof ApiError ? (e.code === 'SCAN_REFUSED' ? `refused:${String(e.params?.reason ?? '')}` : e.code) : 'error';
       setResults((rs) => [{ key, code: text, ok: false, kind, text: errorText(e) }, ...rs].slice(0, 50));
     } finally {
-      setBusy(false);
-      setCode('');
       await load();
-      input.current?.focus();
     }
-  }, [entity, id, note, load, onScanned, t]);
+  }, [entity, id, load, onScanned, t]);
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const pending = useRef(0);
+  const send = useCallback((raw: string): Promise<void> => {
+    const text = raw.trim();
+    if (!text) return Promise.resolve();
+    const withNote = note;
+    setNote('');
+    pending.current++;
+    setBusy(true);
+    const run = chain.current.then(() => sendOne(text, withNote)).finally(() => {
+      if (--pending.current > 0) return;
+      setBusy(false);
+      // back to the box for the next scan (a note typed for the last one took the focus)
+      input.current?.focus();
+    });
+    chain.current = run.catch(() => undefined);
+    return run;
+  }, [note, sendOne]);
 
   // the camera: frames go to BarcodeDetector; one code is sent once until it leaves the picture
   useEffect(() => {
@@ -100,9 +113,9 @@ export default function ScanPanel({ entity, id, onScanned }: { entity: string; i
     <section className="bo-related" data-testid="scan-panel" style={{ marginTop: 16 }}>
       <h3>{t('scan.title')}</h3>
       {draft ? (
-        <form className="bo-toolbar" onSubmit={(e) => { e.preventDefault(); void send(code); }}>
+        <form className="bo-toolbar" onSubmit={(e) => { e.preventDefault(); setCode(''); void send(code); }}>
           <label style={{ flex: 1 }}>{t('scan.input')}
-            <input ref={input} className="p-inputtext p-component" style={{ width: '100%' }} value={code} autoComplete="off" disabled={busy}
+            <input ref={input} className="p-inputtext p-component" style={{ width: '100%' }} value={code} autoComplete="off" aria-busy={busy}
               onChange={(e) => setCode(e.target.value)} data-testid="scan-input" />
           </label>
           {view.settings.scan_with_note && (
