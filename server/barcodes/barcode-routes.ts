@@ -87,7 +87,7 @@ export function installBarcodes(app: FastifyInstance, service: EntityService, co
     const auto = e.entity === 'goods_receipt' && flagOn(await siteSettings(trx, service.registry), 'is_auto_scan_gr');
     if (auto) {
       await trx.updateTable(spec.lines).set({ scanned_qty: sql`qty` }).where(spec.parent, '=', e.id).execute();
-    } else if (e.action === 'update') {
+    } else if (e.action === 'update' && !e.workflowAction) {
       const logged = trx.selectFrom('document_scan as s').select(sql`coalesce(sum(s.qty), 0)`.as('q')).where('s.doc_entity', '=', e.entity).whereRef('s.line_id', '=', `${spec.lines}.id`);
       await trx.updateTable(spec.lines).set({ scanned_qty: logged as never }).where(spec.parent, '=', e.id).execute();
     } else {

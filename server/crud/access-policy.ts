@@ -59,4 +59,6 @@ export interface WriteEvent {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ctx: RequestContext;
+  /** The workflow action that made this update (it moved the status; a document's lines are not written by it). */
+  workflowAction?: string;
 }

@@ -13,12 +13,13 @@ import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.
 import { allowEverything, isSystem, type AccessPolicy, type CrudAction, type RequestContext, type WriteEvent } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
-import { applyFills, checkLinks, type LinkedRead } from './link-values.ts';
+import { applyFills, checkLinks, type LinkedIds, type LinkedRead } from './link-values.ts';
 import { changedFields } from './changed-fields.ts';
 import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings.ts';
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
 import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
+import { forgetSiteSettings } from '../settings/site-settings.ts';
 import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
@@ -103,6 +104,23 @@ export class EntityService {
       if (!Number.isSafeInteger(id) || !this.policy.canReadField(ctx, target, field, false)) return undefined;
       const row = await this.loadRow(trx, target, id, ctx, field === 'id' ? [['id']] : [['id'], [field]]);
       return row ? { value: row[field] } : undefined;
+    };
+  }
+
+  /** The ids of a linked entity the caller may see, as linkedRead of `id` judges one. */
+  private linkedIds(trx: Kysely<any>, ctx: RequestContext): LinkedIds {
+    return async (target, ids) => {
+      const safe = ids.filter((id) => Number.isSafeInteger(id));
+      if (!safe.length || !this.policy.canReadField(ctx, target, 'id', false)) return new Set();
+      const out = new Set<number>();
+      // chunks keep the parameter list far below either dialect's limit
+      for (let at = 0; at < safe.length; at += 500) {
+        const rows = await trx.selectFrom(`${target.name} as ${ALIAS}`).select(`${ALIAS}.id`)
+          .where((eb) => eb.and([eb(`${ALIAS}.id`, 'in', safe.slice(at, at + 500)), this.where(eb as EB, target, ctx, null)]))
+          .execute();
+        for (const r of rows) out.add(Number(r.id));
+      }
+      return out;
     };
   }
 
@@ -319,7 +337,7 @@ export class EntityService {
       const out: Row[] = [];
       const read = this.linkedRead(trx, ctx);
       for (const input of inputs) {
-        await checkLinks(read, this.lookup, entity, input);
+        await checkLinks(this.linkedIds(trx, ctx), this.lookup, entity, input);
         await this.policy.guardWrite(trx, ctx, entity, null, input);
         await checkLinkFilters(trx, this.lookup, entity, input);
         const numbered = entity.numbering?.field;
@@ -329,7 +347,7 @@ export class EntityService {
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
         const id = Number(inserted.id);
-        await writeLines(trx, this.lookup, entity, id, input, ctx);
+        await writeLines(trx, this.lookup, entity, id, input, ctx, true);
         const after = await this.readWhole(trx, entity, id);
         await this.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
         out.push(after);
@@ -363,7 +381,7 @@ export class EntityService {
       this.policy.assertFieldWrites(ctx, entity, beforeWhole, changed);
       assertPlainWriteAllowed(entity, beforeWhole, changed, isSystem(ctx));
       const read = this.linkedRead(trx, ctx);
-      await checkLinks(read, this.lookup, entity, input, new Set(changed));
+      await checkLinks(this.linkedIds(trx, ctx), this.lookup, entity, input, new Set(changed));
       await checkLinkFilters(trx, this.lookup, entity, { ...before, ...input }, before);
       await this.policy.guardWrite(trx, ctx, entity, beforeWhole, { ...beforeWhole, ...input });
       await applyFills(read, this.lookup, entity, input, data as Row);
@@ -437,7 +455,7 @@ export class EntityService {
       const event: ActionEvent = { entity, id, action, from: String(before[w.field]), to: t.to, before: beforeWhole, after, body: sent, ctx };
       for (const l of this.actionListeners) await l(trx, event);
       if (this.actionListeners.length) after = await this.readWhole(trx, entity, id);
-      await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx });
+      await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx, workflowAction: action });
       return after;
     });
   }
@@ -448,6 +466,8 @@ export class EntityService {
   }
 
   private async emit(trx: Kysely<any>, event: WriteEvent): Promise<void> {
+    // the listeners judge the settings as this write left them
+    if (event.entity === 'setting_site') forgetSiteSettings(trx);
     for (const l of this.listeners) await l(trx, event);
     this.pending.get(trx)?.push(event);
   }

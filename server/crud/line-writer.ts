@@ -7,8 +7,14 @@ import { encodeColumns, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 
-/** Replaces a document's lines: kept ids are updated, new ones inserted, missing ones deleted. */
-export async function writeLines(trx: Kysely<any>, lookup: Lookup, entity: EntitySchema, id: number, input: Row, ctx: RequestContext): Promise<void> {
+/** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 parameters for any lines entity. */
+const ROWS_PER_INSERT = 200;
+
+/**
+ * Replaces a document's lines: kept ids are updated, new ones inserted, missing ones deleted.
+ * `fresh`: the document was inserted by this transaction, so it has no lines yet.
+ */
+export async function writeLines(trx: Kysely<any>, lookup: Lookup, entity: EntitySchema, id: number, input: Row, ctx: RequestContext, fresh = false): Promise<void> {
   for (const [name, f] of Object.entries(entity.fields)) {
     if (f.type !== 'lines' || (!Array.isArray(input[name]) && !Array.isArray(input[`delete_${name}`]))) continue;
     if (!Array.isArray(input[name])) input = { ...input, [name]: [] };
@@ -16,7 +22,7 @@ export async function writeLines(trx: Kysely<any>, lookup: Lookup, entity: Entit
     const parentField = child.parent!.field;
     const lines = input[name] as Row[];
     const removals = Array.isArray(input[`delete_${name}`]) ? (input[`delete_${name}`] as number[]).map(Number) : null;
-    const existing = new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
+    const existing = fresh ? new Set<number>() : new Set((await trx.selectFrom(child.name).select('id').where(parentField, '=', id).execute()).map((r) => Number(r.id)));
     const kept = new Set<number>();
     for (const [i, line] of lines.entries()) {
       if (line.id === undefined) continue;
@@ -36,13 +42,26 @@ export async function writeLines(trx: Kysely<any>, lookup: Lookup, entity: Entit
     const now = new Date().toISOString();
     // with an explicit delete list, lines not mentioned are kept and new ones go after them
     const firstNo = removals ? existing.size + 1 : 1;
+    // new lines go in as few INSERTs as their column sets allow (one, as a rule), in line order
+    let batch: Row[] = [];
+    let batchKey = '';
+    const flush = async () => {
+      for (let at = 0; at < batch.length; at += ROWS_PER_INSERT) await trx.insertInto(child.name).values(batch.slice(at, at + ROWS_PER_INSERT)).execute();
+      batch = [];
+    };
     for (const [i, line] of lines.entries()) {
       const values = { ...encodeColumns(child, withDefaults(child, line, false, ctx.userId)), ...(removals && line.id !== undefined ? {} : { line_no: firstNo + i }) };
       if (line.id !== undefined) {
+        await flush();
         await trx.updateTable(child.name).set({ ...values, updated_at: now, updated_by: ctx.userId }).where('id', '=', Number(line.id)).execute();
       } else {
-        await trx.insertInto(child.name).values({ ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId }).execute();
+        const row = { ...values, [parentField]: id, created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
+        // a multi-row INSERT names one column list: rows that set other columns start another
+        const key = Object.keys(row).join(',');
+        if (key !== batchKey) { await flush(); batchKey = key; }
+        batch.push(row);
       }
     }
+    await flush();
   }
 }

@@ -7,12 +7,35 @@ import { AppError } from '../errors/app-error.ts';
 export type SiteSettings = Record<string, unknown>;
 
 /**
+ * Read once per transaction: a posting's rules ask for several switches, and what they see
+ * must be what the transaction sees. A write of the settings in that transaction forgets it.
+ */
+const perTransaction = new WeakMap<Kysely<any>, Promise<SiteSettings>>();
+
+/**
  * The site settings row (a singleton) decoded, with schema defaults for what
  * is unset. Read inside the caller's transaction, so a rule judged during a
- * write sees the settings as they are at that moment. Not cached: settings
- * change rarely, but an instance must never act on a stale switch.
+ * write sees the settings as they are at that moment. Not cached across
+ * requests: settings change rarely, but an instance must never act on a stale switch.
  */
-export async function siteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
+export function siteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
+  if (!k.isTransaction) return readSiteSettings(k, registry);
+  let read = perTransaction.get(k);
+  if (!read) {
+    read = readSiteSettings(k, registry);
+    perTransaction.set(k, read);
+    // a failed read is not kept: the next rule asks again (and meets the same error, or not)
+    read.catch(() => perTransaction.delete(k));
+  }
+  return read;
+}
+
+/** After a transaction writes the settings row, its rules read them again. */
+export function forgetSiteSettings(trx: Kysely<any>): void {
+  perTransaction.delete(trx);
+}
+
+async function readSiteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
   const entity = registry.get('setting_site');
   if (!entity) return {};
   const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();

@@ -5,22 +5,19 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { flagOn, siteSettings } from '../settings/site-settings.ts';
 import { applyStoredMovement, writeMovements, type LedgerOptions } from './stock-ledger.ts';
 import { LOCATION_RULES, STOCK_DOCUMENTS, dateText, movementsOf, num, reversalsOf, type StockDocKind } from './stock-documents.ts';
 
 type Row = Record<string, unknown>;
 
 /** Negative stock only where a setting says so: the site-wide switch, or the inventory's own flag. */
-function ledgerOptions(trx: Kysely<any>, ctx: RequestContext): LedgerOptions {
-  let site: boolean | undefined;
+function ledgerOptions(trx: Kysely<any>, ctx: RequestContext, registry: SchemaRegistry): LedgerOptions {
   return {
     userId: ctx.userId,
     async allowNegative(inventoryId) {
-      if (site === undefined) {
-        const s = await trx.selectFrom('setting_site').select('is_allow_negative_stock').orderBy('id').limit(1).executeTakeFirst();
-        site = Number(s?.is_allow_negative_stock ?? 0) === 1;
-      }
-      if (site) return true;
+      if (flagOn(await siteSettings(trx, registry), 'is_allow_negative_stock')) return true;
       const inv = await trx.selectFrom('inventory').select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
       return Number(inv?.is_allow_negative_stock ?? 0) === 1;
     },
@@ -54,9 +51,8 @@ async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement',
  * receipt line of a product that tracks lots needs its lot number, and one
  * that tracks expiry its expiry date, before the receipt posts (the line is named).
  */
-async function checkLots(trx: Kysely<any>, doc: Row): Promise<void> {
-  const s = await trx.selectFrom('setting_site').select('is_enable_product_expired').orderBy('id').limit(1).executeTakeFirst();
-  if (Number(s?.is_enable_product_expired ?? 0) !== 1) return;
+async function checkLots(trx: Kysely<any>, doc: Row, registry: SchemaRegistry): Promise<void> {
+  if (!flagOn(await siteSettings(trx, registry), 'is_enable_product_expired')) return;
   const lines = (doc.items as Row[] | undefined) ?? [];
   const ids = [...new Set(lines.map((l) => num(l.product_id)).filter((n): n is number => n !== null))];
   if (!ids.length) return;
@@ -102,10 +98,10 @@ export function installStockPosting(service: EntityService): void {
       }
       if (kind === 'transfer') checkDestination(e.ctx, e.after);
       await checkLocations(trx, kind, e.after);
-      if (kind === 'receipt') await checkLots(trx, e.after);
-      await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx));
+      if (kind === 'receipt') await checkLots(trx, e.after, service.registry);
+      await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx, service.registry));
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
-      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id, e.after), ledgerOptions(trx, e.ctx));
+      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id, e.after), ledgerOptions(trx, e.ctx, service.registry));
     }
   });
   service.onWrite(async (trx, e) => {
@@ -124,6 +120,6 @@ export function installStockPosting(service: EntityService): void {
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
       qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
       movementType: String(m.movement_type ?? 'adjustment'), movementDate: String(m.movement_date), refDoc: null, docEntity: null, docId: null, docLineId: null,
-    }, ledgerOptions(trx, e.ctx));
+    }, ledgerOptions(trx, e.ctx, service.registry));
   });
 }

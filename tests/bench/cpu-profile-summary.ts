@@ -3,6 +3,8 @@
  * load-main.ts): self time by function and by file (node_modules packages
  * grouped), so where a request's CPU goes can be read at a glance.
  * Usage: npx tsx tests/bench/cpu-profile-summary.ts DIR_OR_FILE... [--top N]
+ * Also prints inclusive time (a function and everything it called, once per sample) of our own
+ * functions, which shows what a request kind costs as a whole.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,10 +29,13 @@ function place(url: string): string {
 
 const byFn = new Map<string, number>();
 const byFile = new Map<string, number>();
+const inclusive = new Map<string, number>();
 let total = 0;
 for (const f of files) {
   const prof = JSON.parse(readFileSync(f, 'utf8')) as Profile;
   const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   prof.samples.forEach((id, i) => {
     const dt = prof.timeDeltas[i] ?? 0;
     const n = nodes.get(id)!;
@@ -39,11 +44,19 @@ for (const f of files) {
     byFn.set(fn, (byFn.get(fn) ?? 0) + dt);
     byFile.set(where, (byFile.get(where) ?? 0) + dt);
     total += dt;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const cf = nodes.get(at)!.callFrame;
+      if (!cf.url || /node_modules|node:/.test(cf.url)) continue;
+      const key = `${cf.functionName || '(anonymous)'}  ${place(cf.url)}:${cf.lineNumber + 1}`;
+      if (!seen.has(key)) { seen.add(key); inclusive.set(key, (inclusive.get(key) ?? 0) + dt); }
+    }
   });
 }
 const show = (title: string, m: Map<string, number>) => {
-  console.log(`\n== ${title} (self time, ${files.length} profile(s), ${(total / 1e6).toFixed(1)} s sampled) ==`);
+  console.log(`\n== ${title} (${m === inclusive ? 'inclusive' : 'self'} time, ${files.length} profile(s), ${(total / 1e6).toFixed(1)} s sampled) ==`);
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
 };
 show('by file / package', byFile);
 show('by function', byFn);
+show('our functions, inclusive', inclusive);

@@ -17,6 +17,13 @@
  * log goes to /dev/null, so its cost is measured but not the disk's),
  * LOAD_CPU_PROF (a directory: the servers run with node --cpu-prof and write
  * their .cpuprofile there on exit; tests/bench/cpu-profile-summary.ts sums them up).
+ *
+ * LOAD_MIX=issue runs the mix issue 14 measured its 1,792 req/s with instead (18 reads and 2
+ * writes of master data and CRM per 20 requests, no documents), and LOAD_TARGETS=baseline,sqlite
+ * with LOAD_BASELINE_DIR (a checkout of an earlier commit with its node_modules, e.g. `git
+ * worktree add /tmp/base 92bd157 && (cd /tmp/base && npm ci)`) runs that server as it was
+ * started then (tsx server/main.ts) beside today's, so "1.5x today's on this machine" is a
+ * ratio measured in one run.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,26 +70,28 @@ function freePort(): Promise<number> {
   });
 }
 
-async function untilReady(url: string, child: ChildProcess): Promise<void> {
+/** The baseline server has no /api/ready: for it any answer means it listens (it seeds before listening). */
+async function untilReady(url: string, child: ChildProcess, anyAnswer = false): Promise<void> {
   for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/api/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/ready`).then((r) => r.ok || anyAnswer, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the server was not ready within 120 s');
 }
 
-async function startInstance(extraEnv: Record<string, string>): Promise<Instance> {
+async function startInstance(extraEnv: Record<string, string>, baseline?: string): Promise<Instance> {
   const port = await freePort();
   const prof = env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, join(ROOT, 'build/server/main.js')], {
-    cwd: ROOT,
+  const main = baseline ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [join(ROOT, 'build/server/main.js')];
+  const child = spawn(process.execPath, [...prof, ...main], {
+    cwd: baseline ?? ROOT,
     env: { ...env, NODE_ENV: 'production', PORT: String(port), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Load-demo-Pass-1', JWT_SECRET, LOG_LEVEL: env.LOAD_LOG_LEVEL ?? 'info', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await untilReady(url, child);
+  await untilReady(url, child, Boolean(baseline));
   return { url, child };
 }
 
@@ -95,10 +104,16 @@ async function stop(i: Instance): Promise<void> {
 
 type Kind = 'list' | 'get' | 'create' | 'update' | 'draft' | 'post';
 const KINDS: Kind[] = ['list', 'get', 'create', 'update', 'draft', 'post'];
-const CYCLE: Kind[] = [
+const MIX = env.LOAD_MIX ?? 'spec';
+if (MIX !== 'spec' && MIX !== 'issue') throw new Error(`LOAD_MIX must be spec or issue, not ${MIX}`);
+const CYCLE: Kind[] = MIX === 'spec' ? [
   'list', 'get', 'list', 'create', 'get', 'list', 'get', 'update', 'list', 'draft',
   'list', 'get', 'list', 'create', 'get', 'list', 'get', 'update', 'list', 'post',
+] : [
+  'list', 'get', 'list', 'create', 'get', 'list', 'get', 'list', 'get', 'list',
+  'list', 'get', 'list', 'get', 'get', 'list', 'get', 'update', 'list', 'get',
 ];
+const BASELINE_DIR = env.LOAD_BASELINE_DIR;
 const READ_ENTITIES = ['product', 'customer', 'company', 'contact', 'return_reason', 'working_record'];
 
 interface Fixture { token: string; ids: Record<string, number[]>; updatable: { entity: string; id: number }[]; stock: StockParties }
@@ -141,6 +156,7 @@ async function fixture(url: string): Promise<Fixture> {
   }
   const ids: Record<string, number[]> = {};
   for (const e of READ_ENTITIES) ids[e] = ((await api(url, 'GET', `/api/${e}?limit=200&fields=id`, token)).data as { id: number }[]).map((r) => r.id);
+  if (MIX === 'issue') return { token, ids, updatable, stock: { inventory: 0, other: 0, products: [] } };
   const inventories = ((await api(url, 'GET', '/api/inventory?limit=2&sort=id&fields=id', token)).data as { id: number }[]).map((r) => r.id);
   const stock: StockParties = { inventory: inventories[0]!, other: inventories[1]!, products: ids.product!.slice(0, 10) };
   // stock for the transfers to take from (a transfer may be approved before the receipt of its pair),
@@ -223,7 +239,7 @@ function report(title: string, run: Run): string[] {
   return lines;
 }
 
-async function scenario(name: string, urls: string[], pids: number[]): Promise<string[]> {
+async function scenario(name: string, urls: string[], pids: number[], rps: number[] = []): Promise<string[]> {
   const f = await fixture(urls[0]!);
   const out: string[] = [];
   for (const c of CONNECTIONS) {
@@ -233,6 +249,7 @@ async function scenario(name: string, urls: string[], pids: number[]): Promise<s
     const run = await measure(urls, f, c, SECONDS);
     // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
     run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
+    rps.push(run.rps);
     const lines = report(`${name}, ${c} connections`, run);
     for (const l of lines) log(l);
     out.push(...lines);
@@ -244,11 +261,24 @@ async function main(): Promise<void> {
   const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('build failed');
   const all: string[] = [];
+  const rps: Record<string, number[]> = {};
+  if (TARGETS.includes('baseline')) {
+    if (!BASELINE_DIR) throw new Error('LOAD_TARGETS=baseline needs LOAD_BASELINE_DIR (see the comment at the top)');
+    if (MIX !== 'issue') throw new Error('the baseline server has no documents: run it with LOAD_MIX=issue');
+    const dir = mkdtempSync(join(tmpdir(), 'bo-load-base-'));
+    const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR);
+    try {
+      all.push(...(await scenario(`Baseline (${BASELINE_DIR}), SQLite, 1 instance`, [one.url], [one.child.pid!], (rps.baseline = []))));
+    } finally {
+      await stop(one);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (TARGETS.includes('sqlite')) {
     const dir = mkdtempSync(join(tmpdir(), 'bo-load-'));
     const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' });
     try {
-      all.push(...(await scenario('SQLite, 1 instance', [one.url], [one.child.pid!])));
+      all.push(...(await scenario('SQLite, 1 instance', [one.url], [one.child.pid!], (rps.sqlite = []))));
     } finally {
       await stop(one);
       rmSync(dir, { recursive: true, force: true });
@@ -289,7 +319,10 @@ async function main(): Promise<void> {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
   }
-  console.log(`\n${all.join('\n')}`);
+  if (rps.baseline && rps.sqlite) {
+    CONNECTIONS.forEach((c, i) => all.push(`today's SQLite server against the baseline, ${c} connections: ${(rps.sqlite![i]! / rps.baseline![i]!).toFixed(2)}x the throughput (${Math.round(rps.sqlite![i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`));
+  }
+  console.log(`\n[load] mix: ${MIX}\n${all.join('\n')}`);
 }
 
 main().catch((err) => {

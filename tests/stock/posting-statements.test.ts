@@ -1,0 +1,110 @@
+/**
+ * What a document write costs in statements does not grow with its lines
+ * (issue 14's load mix posts documents): link checks are one query per
+ * linked entity, new lines one INSERT, and a posting reads the site settings
+ * once. Counted, not timed: the same figures on any machine.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DefaultQueryExecutor } from 'kysely';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { expectError } from '../support/security-fixtures.ts';
+import { StockClient } from '../support/stock-fixtures.ts';
+
+type Row = Record<string, any>;
+
+// every executor (the pool's and each transaction's) is a DefaultQueryExecutor: counting there sees each statement once
+const proto = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as { executeQuery: (...a: unknown[]) => Promise<unknown> };
+const original = proto.executeQuery;
+let recording: string[] | null = null;
+proto.executeQuery = function (this: unknown, ...a: unknown[]) {
+  recording?.push(String((a[0] as { sql: string }).sql));
+  return original.apply(this, a);
+};
+
+afterAll(() => { proto.executeQuery = original; });
+
+async function statements(work: () => Promise<unknown>): Promise<string[]> {
+  recording = [];
+  try {
+    await work();
+    const seen = recording;
+    expect(seen.length).toBeGreaterThan(0);
+    return seen;
+  } finally { recording = null; }
+}
+
+describe.each(testDialects())('statements of a document write on %s', (dialect) => {
+  let t: TestApp;
+  let c: StockClient;
+  let mine: number;
+  let other: number;
+  const products: number[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    c = new StockClient(t);
+    const company = await c.company();
+    mine = await c.inventory(company);
+    other = await c.inventory(company);
+    for (let i = 0; i < 20; i++) products.push(await c.product());
+    await c.posted('goods_receipt', { inventory_id: mine, doc_date: '2026-11-20' }, products.map((p) => ({ product_id: p, qty: 100, price: 5 })));
+  });
+  afterAll(async () => t?.close());
+
+  const draft = (lines: number) => c.draft('goods_receipt', { inventory_id: mine, doc_date: '2026-11-21' }, products.slice(0, lines).map((p: number) => ({ product_id: p, qty: 1, price: 5 })));
+  const transfer = (lines: number) => c.draft('internal_product_transfer', { from_inventory_id: mine, to_inventory_id: other, doc_date: '2026-11-21' }, products.slice(0, lines).map((p: number) => ({ product_id: p, qty: 1 })));
+
+  it('a 20-line draft runs as many statements as a 2-line one: one link query per entity, one INSERT of lines', async () => {
+    let small: Row = {};
+    const two = await statements(async () => { small = await draft(2); });
+    let big: Row = {};
+    const twenty = await statements(async () => { big = await draft(20); });
+    expect(big.items).toHaveLength(20);
+    expect(big.items.map((l: Row) => [l.line_no, l.product_id])).toEqual(products.map((p, i) => [i + 1, p]));
+    expect(small.items).toHaveLength(2);
+    expect(twenty.length).toBe(two.length);
+    expect(twenty.filter((s) => /^insert into "goods_receipt_item"/.test(s))).toHaveLength(1);
+    expect(twenty.filter((s) => /from "product"/.test(s))).toHaveLength(1);
+    // a new document has no lines to compare with
+    expect(twenty.filter((s) => /^select "id" from "goods_receipt_item"/.test(s))).toHaveLength(0);
+  });
+
+  it('still names each line whose link is wrong, and the header\'s, and writes nothing', async () => {
+    const before = Number((await t.db.kysely.selectFrom('goods_receipt').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const res = await c.call('POST', '/api/goods_receipt', c.admin, {
+      inventory_id: 999999, doc_date: '2026-11-21',
+      items: [{ product_id: products[0], qty: 1 }, { product_id: 888888, qty: 1 }, { product_id: products[1], qty: 1 }, { product_id: 777777, qty: 1 }],
+    });
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect((res.json().error.details.fields as { field: string }[]).map((f) => f.field)).toEqual(['inventory_id', 'items.1.product_id', 'items.3.product_id']);
+    const after = Number((await t.db.kysely.selectFrom('goods_receipt').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(after).toBe(before);
+  });
+
+  it('a line that keeps its id is updated in place next to new ones, in order', async () => {
+    const made = await draft(3);
+    const res = await c.call('PATCH', `/api/goods_receipt/${made.id}`, c.admin, {
+      items: [{ product_id: products[5], qty: 2 }, { id: made.items[1].id, product_id: products[1], qty: 7 }, { product_id: products[6], qty: 3 }],
+    });
+    const saved = await c.ok(Promise.resolve(res));
+    expect(saved.items.map((l: Row) => [l.line_no, l.product_id, l.qty])).toEqual([[1, products[5], 2], [2, products[1], 7], [3, products[6], 3]]);
+    expect(saved.items[1].id).toBe(made.items[1].id);
+  });
+
+  it('posting reads the site settings once, and a changed switch counts at the next posting', async () => {
+    // a receipt's rules ask for three switches (lots and expiry, automatic scanning, negative stock)
+    const made = await draft(3);
+    const posting = await statements(() => c.ok(c.action('goods_receipt', made.id, 'approve')));
+    expect(posting.filter((s) => /from "setting_site"/.test(s))).toHaveLength(1);
+    const moved = await transfer(3);
+    const transferPosting = await statements(() => c.ok(c.action('internal_product_transfer', moved.id, 'approve')));
+    expect(transferPosting.filter((s) => /from "setting_site"/.test(s))).toHaveLength(1);
+    // more than is on hand: refused, until the site allows negative stock
+    const tooMuch = await c.draft('internal_product_transfer', { from_inventory_id: mine, to_inventory_id: other, doc_date: '2026-11-21' }, [{ product_id: products[19]!, qty: 1000 }]);
+    expectError(await c.action('internal_product_transfer', tooMuch.id, 'approve'), 409, 'INSUFFICIENT_STOCK');
+    await c.settings({ is_allow_negative_stock: true });
+    await c.ok(c.action('internal_product_transfer', tooMuch.id, 'approve'));
+    await c.settings({ is_allow_negative_stock: false });
+  });
+});
