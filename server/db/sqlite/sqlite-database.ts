@@ -124,14 +124,44 @@ export class FairMutex {
   }
 }
 
+/** How long a transaction waits for a write lock another process holds (SQLite's busy timeout for the rest). */
+export const WRITE_LOCK_WAIT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
+
 /**
  * The server's one SQLite connection, shared in turn (the fair mutex above; Kysely's then
  * never waits). Writers take the lock at BEGIN, so two writers never deadlock upgrading a
  * read lock. One connection in one process means writers never meet SQLITE_BUSY from each
  * other: they wait in this queue, not in SQLite's busy handler.
+ *
+ * Another process on the same file (the other workers of SERVER_WORKERS, a backup tool) may
+ * hold the write lock. SQLite's busy handler would wait for it inside this process's only
+ * thread, so every request of the process would stand still for the other's whole
+ * transaction. BEGIN is therefore tried without waiting; while the lock is taken, the
+ * connection goes back to the queue (reads go on) and BEGIN is tried again after a short
+ * pause, for up to WRITE_LOCK_WAIT_MS, then answers SQLITE_BUSY as the busy handler would have.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   private readonly turn = new FairMutex();
+  private readonly begin: () => boolean;
+
+  constructor(cfg: ConstructorParameters<typeof SqliteDialect>[0], raw: BetterSqlite3.Database) {
+    super(cfg);
+    const begin = raw.prepare('begin immediate');
+    this.begin = () => {
+      // a PRAGMA acts when it is prepared, so these cannot be kept as statements
+      raw.pragma('busy_timeout = 0');
+      try {
+        begin.run();
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+        throw err;
+      } finally {
+        raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+    };
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     await this.turn.lock();
@@ -143,17 +173,28 @@ class ImmediateSqliteDriver extends SqliteDriver {
     this.turn.unlock();
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  override async beginTransaction(): Promise<void> {
+    if (this.begin()) return;
+    const deadline = Date.now() + WRITE_LOCK_WAIT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+      // the connection is the same object when it comes back: the transaction goes on with it
+      await this.releaseConnection();
+      await new Promise((r) => setTimeout(r, pause));
+      await this.acquireConnection();
+      if (this.begin()) return;
+      if (Date.now() >= deadline) {
+        throw Object.assign(new Error('database is locked (another process held the write lock longer than the wait allows)'), { code: 'SQLITE_BUSY' });
+      }
+    }
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0], private readonly raw: BetterSqlite3.Database) {
     super(cfg);
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.cfg);
+    return new ImmediateSqliteDriver(this.cfg, this.raw);
   }
 }
 
@@ -217,7 +258,7 @@ export function sqliteSettings(env: NodeJS.ProcessEnv = process.env): SqliteSett
 export function applySqlitePragmas(raw: BetterSqlite3.Database, s: SqliteSettings = sqliteSettings()): void {
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
+  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   raw.pragma('synchronous = NORMAL');
   raw.pragma(`cache_size = ${-s.cacheMb * 1024}`);
   raw.pragma(`mmap_size = ${s.mmapMb * 1024 * 1024}`);
@@ -234,7 +275,7 @@ export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
   applySqlitePragmas(raw);
-  const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }) });
+  const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }, raw) });
   const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
   handles.set(db, raw);
   return db;

@@ -1,0 +1,79 @@
+/**
+ * Two processes on one SQLite file (SERVER_WORKERS, or a tool beside the
+ * server): a transaction that finds the write lock taken waits without
+ * holding up its own process, whose other requests go on, and then commits.
+ * Two connections in one process stand for the two processes here: with
+ * SQLite's busy handler the waiting one would block the only thread, so the
+ * holder could never finish and the waiter would fail with SQLITE_BUSY.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
+import type { Database } from '../../server/db/dialect-adapter.ts';
+
+describe('a SQLite write lock held by another connection', () => {
+  const opened: Database[] = [];
+  let dir = '';
+  afterEach(async () => {
+    for (const d of opened.splice(0)) await d.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(): Database {
+    const db = openSqlite(join(dir, 'shared.sqlite'));
+    opened.push(db);
+    return db;
+  }
+
+  it('is waited for while the waiting side still serves reads, then the write commits after the holder\'s', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const holder = open();
+    const waiter = open();
+    await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
+
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((r) => { taken = r; });
+    const holding = holder.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'holder' }).execute();
+      taken();
+      await held;
+    });
+    await lockTaken;
+
+    const events: string[] = [];
+    const waiting = waiter.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'waiter' }).execute();
+    }).then(() => events.push('waiter committed'));
+
+    // the waiting side's connection still answers (what is committed so far: nothing)
+    const seen = await waiter.kysely.selectFrom('entry').selectAll().execute();
+    events.push(`read ${seen.length} rows`);
+    // and its event loop still turns, so the holder can finish
+    await new Promise((r) => setTimeout(r, 30));
+    events.push('holder released');
+    release();
+    await holding;
+    await waiting;
+
+    expect(events).toEqual(['read 0 rows', 'holder released', 'waiter committed']);
+    const rows = await waiter.kysely.selectFrom('entry').select('who').orderBy('id').execute();
+    expect(rows.map((r) => r.who)).toEqual(['holder', 'waiter']);
+  });
+
+  it('takes the lock at once when nobody holds it, and rolls back as before', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const db = open();
+    await sql`create table entry (id integer primary key, who text not null unique)`.execute(db.kysely);
+    await db.kysely.transaction().execute(async (trx) => { await trx.insertInto('entry').values({ who: 'a' }).execute(); });
+    await expect(db.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'b' }).execute();
+      await trx.insertInto('entry').values({ who: 'a' }).execute();
+    })).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect((await db.kysely.selectFrom('entry').select('who').execute()).map((r) => r.who)).toEqual(['a']);
+  });
+});
