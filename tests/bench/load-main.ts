@@ -292,7 +292,7 @@ async function main(): Promise<void> {
       // ready answers once the first worker listens; the second starts after it
       for (let i = 0; i < 600 && processTree(one.child.pid!).length < 3; i++) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 2000));
-      all.push(...(await scenario('SQLite + Redis, 2 workers (SERVER_WORKERS=2)', [one.url], processTree(one.child.pid!))));
+      all.push(...(await scenario('SQLite + Redis, 2 workers (SERVER_WORKERS=2)', [one.url], processTree(one.child.pid!), (rps.workers = []))));
     } finally {
       await stop(one);
       rmSync(dir, { recursive: true, force: true });
@@ -319,8 +319,10 @@ async function main(): Promise<void> {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     }
   }
-  if (rps.baseline && rps.sqlite) {
-    CONNECTIONS.forEach((c, i) => all.push(`today's SQLite server against the baseline, ${c} connections: ${(rps.sqlite![i]! / rps.baseline![i]!).toFixed(2)}x the throughput (${Math.round(rps.sqlite![i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`));
+  for (const [key, name] of [['sqlite', 'one process'], ['workers', 'SERVER_WORKERS=2']] as const) {
+    const ours = rps[key];
+    if (!rps.baseline || !ours) continue;
+    CONNECTIONS.forEach((c, i) => all.push(`today's SQLite server (${name}) against the baseline, ${c} connections: ${(ours[i]! / rps.baseline![i]!).toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`));
   }
   console.log(`\n[load] mix: ${MIX}\n${all.join('\n')}`);
 }

@@ -65,6 +65,35 @@ describe('a SQLite write lock held by another connection', () => {
     expect(rows.map((r) => r.who)).toEqual(['holder', 'waiter']);
   });
 
+  it('lets several waiting transactions of one process commit in the order they came, reads going on', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const holder = open();
+    const waiter = open();
+    await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((r) => { taken = r; });
+    const holding = holder.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'holder' }).execute();
+      taken();
+      await held;
+    });
+    await lockTaken;
+    const order: string[] = [];
+    const writes = ['first', 'second', 'third'].map((who) => waiter.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who }).execute();
+      // a waiting transaction that fails rolls back without taking the others down
+      if (who === 'second') throw new Error('refused by its own rule');
+    }).then(() => order.push(who), () => order.push(`${who} rolled back`)));
+    for (let i = 0; i < 3; i++) expect(await waiter.kysely.selectFrom('entry').selectAll().execute()).toEqual([]);
+    release();
+    await holding;
+    await Promise.all(writes);
+    expect(order).toEqual(['first', 'second rolled back', 'third']);
+    expect((await waiter.kysely.selectFrom('entry').select('who').orderBy('id').execute()).map((r) => r.who)).toEqual(['holder', 'first', 'third']);
+  });
+
   it('takes the lock at once when nobody holds it, and rolls back as before', async () => {
     dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
     const db = open();

@@ -118,9 +118,13 @@ export class FairMutex {
     else this.held = false;
   }
 
-  /** How many callers wait for the lock (tests). */
+  /** How many callers wait for the lock. */
   get queued(): number {
     return this.waiters.length;
+  }
+
+  get isHeld(): boolean {
+    return this.held;
   }
 }
 
@@ -143,6 +147,13 @@ const BUSY_TIMEOUT_MS = 5000;
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   private readonly turn = new FairMutex();
+  /**
+   * Held from BEGIN to COMMIT or ROLLBACK: while one transaction of this process waits for
+   * another process's lock, the next ones wait here for it instead of each asking SQLite too.
+   */
+  private readonly writer = new FairMutex();
+  /** This connection's turn belongs to the writer's holder (set once it holds both). */
+  private writing = false;
   private readonly begin: () => boolean;
 
   constructor(cfg: ConstructorParameters<typeof SqliteDialect>[0], raw: BetterSqlite3.Database) {
@@ -151,6 +162,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
     this.begin = () => {
       // a PRAGMA acts when it is prepared, so these cannot be kept as statements
       raw.pragma('busy_timeout = 0');
+      // a refusal is expected here and retried: its error needs no stack
+      const depth = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
       try {
         begin.run();
         return true;
@@ -158,6 +172,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
         if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
         throw err;
       } finally {
+        Error.stackTraceLimit = depth;
         raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       }
     };
@@ -174,6 +189,30 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(): Promise<void> {
+    if (!this.writer.isHeld) {
+      await this.writer.lock();
+    } else {
+      // another transaction of this process waits for the lock: queue behind it, connection given back meanwhile
+      await this.releaseConnection();
+      await this.writer.lock();
+      await this.acquireConnection();
+    }
+    this.writing = true;
+    try {
+      await this.takeWriteLock();
+    } catch (err) {
+      this.endWrite();
+      throw err;
+    }
+  }
+
+  private endWrite(): void {
+    if (!this.writing) return;
+    this.writing = false;
+    this.writer.unlock();
+  }
+
+  private async takeWriteLock(): Promise<void> {
     if (this.begin()) return;
     const deadline = Date.now() + WRITE_LOCK_WAIT_MS;
     for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
@@ -185,6 +224,23 @@ class ImmediateSqliteDriver extends SqliteDriver {
       if (Date.now() >= deadline) {
         throw Object.assign(new Error('database is locked (another process held the write lock longer than the wait allows)'), { code: 'SQLITE_BUSY' });
       }
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      // a failed COMMIT is followed by a ROLLBACK on the same turn: the next writer has not begun yet
+      this.endWrite();
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.endWrite();
     }
   }
 }
