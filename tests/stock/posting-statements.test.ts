@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DefaultQueryExecutor } from 'kysely';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError } from '../support/security-fixtures.ts';
@@ -16,22 +17,20 @@ type Row = Record<string, any>;
 // every executor (the pool's and each transaction's) is a DefaultQueryExecutor: counting there sees each statement once
 const proto = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as { executeQuery: (...a: unknown[]) => Promise<unknown> };
 const original = proto.executeQuery;
-let recording: string[] | null = null;
+// only the statements of the work measured: the server's own timers (override and alert polls) run queries too
+const recording = new AsyncLocalStorage<string[]>();
 proto.executeQuery = function (this: unknown, ...a: unknown[]) {
-  recording?.push(String((a[0] as { sql: string }).sql));
+  recording.getStore()?.push(String((a[0] as { sql: string }).sql));
   return original.apply(this, a);
 };
 
 afterAll(() => { proto.executeQuery = original; });
 
 async function statements(work: () => Promise<unknown>): Promise<string[]> {
-  recording = [];
-  try {
-    await work();
-    const seen = recording;
-    expect(seen.length).toBeGreaterThan(0);
-    return seen;
-  } finally { recording = null; }
+  const seen: string[] = [];
+  await recording.run(seen, work);
+  expect(seen.length).toBeGreaterThan(0);
+  return seen;
 }
 
 describe.each(testDialects())('statements of a document write on %s', (dialect) => {
