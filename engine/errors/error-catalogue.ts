@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   BACKUP_INVALID: { status: 400, message: 'The backup file cannot be used' },
   BACKUP_TOO_NEW: { status: 409, message: 'The backup comes from a newer version of the product' },
   WRITES_PAUSED: { status: 503, message: 'Saving is paused while the data is restored; try again shortly' },
+  DATABASE_BUSY: { status: 503, message: 'The database is busy with another save; try again in a moment' },
   MAIL_NOT_CONFIGURED: { status: 503, message: 'Email is not set up on this server' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
 } as const satisfies Record<string, { status: number; message: string }>;

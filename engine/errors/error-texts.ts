@@ -87,6 +87,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   BACKUP_INVALID: { th: 'ไฟล์สำรองข้อมูลเสียหายหรือไม่ใช่ไฟล์สำรองของระบบนี้', en: 'The backup file is damaged or is not a backup of this product' },
   BACKUP_TOO_NEW: { th: 'ไฟล์สำรองข้อมูลมาจากระบบรุ่นใหม่กว่า จึงกู้คืนไม่ได้', en: 'The backup comes from a newer version of the product and cannot be restored' },
   WRITES_PAUSED: { th: 'ระบบกำลังกู้คืนข้อมูล งดบันทึกชั่วคราว กรุณาลองใหม่อีกสักครู่', en: 'A restore is running and writes are paused; try again shortly' },
+  DATABASE_BUSY: { th: 'ฐานข้อมูลกำลังบันทึกงานอื่นอยู่ ระบบยังไม่ได้บันทึกการเปลี่ยนแปลงนี้ กรุณาลองใหม่อีกครั้งในอีกสักครู่', en: 'The database is busy with another save; nothing was saved, try again in a moment' },
   MAIL_NOT_CONFIGURED: { th: 'เซิร์ฟเวอร์ยังไม่ได้ตั้งค่าการส่งอีเมล หรือเซิร์ฟเวอร์อีเมลไม่รับข้อความ', en: 'Email is not set up on this server, or the mail server refused the message' },
   PAYLOAD_TOO_LARGE: { th: 'ข้อมูลที่ส่งมีขนาดใหญ่เกินไป', en: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { th: 'ไม่รองรับรูปแบบข้อมูลหรือไฟล์ที่ส่งมา', en: 'The request body must be JSON' },

@@ -42,6 +42,12 @@ function fromFastify(err: FastifyError): AppError | null {
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
+      // another process (a SERVER_WORKERS worker, a tool) held the write lock past the wait; the transaction was rolled back
+      request.log.warn({ err }, 'database busy');
+      const busy = new AppError('DATABASE_BUSY');
+      return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
+    }
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) return reply.status(known.status).send(localizedBody(known, request.headers['accept-language']));
     request.log.error({ err }, 'unhandled error');

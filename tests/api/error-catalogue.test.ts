@@ -18,6 +18,8 @@ import { multipart } from '../support/multipart.ts';
 import { DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
 import { DOCUMENT_FIXTURES } from '../support/document-fixtures.ts';
 import { thaiTaxId } from '../support/security-fixtures.ts';
+import BetterSqlite3 from 'better-sqlite3';
+import type { DialectName } from '../support/test-databases.ts';
 
 /**
  * Codes produced only by the auth layer's own tests (this file still checks
@@ -25,6 +27,9 @@ import { thaiTaxId } from '../support/security-fixtures.ts';
  * every code is produced below.
  */
 export const CODES_COVERED_BY_AUTH_TESTS: readonly ErrorCode[] = [];
+
+/** Codes only one dialect can produce: another process holding SQLite's write lock has no PostgreSQL twin. */
+const ONLY_ON: Partial<Record<ErrorCode, DialectName>> = { DATABASE_BUSY: 'sqlite' };
 
 const ALL_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 const apiDoc = readFileSync(resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
@@ -100,7 +105,10 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
   let clerk: Record<string, string>;
 
   beforeAll(async () => {
+    // DATABASE_BUSY below waits this long for another process's write lock, not 5 s
+    vi.stubEnv('SQLITE_BUSY_TIMEOUT_MS', '200');
     t = await createTestApp(dialect, schemas.dir);
+    vi.unstubAllEnvs();
     const make = async (entity: string, body: unknown) => {
       const res = await call('POST', `/api/${entity}`, body);
       expect(res.statusCode, res.body).toBe(201);
@@ -191,6 +199,17 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       expect(note.statusCode, note.body).toBe(201);
       return call('POST', `/api/billing_note/${note.json().data.id}/email`, { to: 'buyer@example.com' });
     },
+    DATABASE_BUSY: async () => {
+      // another process on the same file (a SERVER_WORKERS worker, a tool) holds the write lock
+      const other = new BetterSqlite3(t.testDb.url);
+      try {
+        other.prepare('begin immediate').run();
+        return await call('POST', '/api/ec_widget', { code: 'W-BUSY', name: 'while another process writes' });
+      } finally {
+        other.prepare('rollback').run();
+        other.close();
+      }
+    },
     INTERNAL_ERROR: async () => {
       const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
       try {
@@ -203,10 +222,11 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
 
   it('every catalogue code has a producer here or is listed as covered by the auth tests', () => {
     const missing = ALL_CODES.filter((c) => !PRODUCERS[c] && !CODES_COVERED_BY_AUTH_TESTS.includes(c));
+    expect(Object.values(ONLY_ON).every((d) => testDialects().includes(d!))).toBe(true);
     expect(missing).toEqual([]);
   });
 
-  it.each(ALL_CODES.filter((c) => !CODES_COVERED_BY_AUTH_TESTS.includes(c)))('%s: status and envelope', async (code) => {
+  it.each(ALL_CODES.filter((c) => !CODES_COVERED_BY_AUTH_TESTS.includes(c) && (ONLY_ON[c] ?? dialect) === dialect))('%s: status and envelope', async (code) => {
     const res = await PRODUCERS[code]!();
     expect({ status: res.statusCode, code: res.json().error?.code }, res.body).toEqual({ status: ERROR_CATALOGUE[code].status, code });
     const body = res.json();
@@ -214,6 +234,23 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     expect(typeof body.error.message).toBe('string');
     expect(body.error.message.length).toBeGreaterThan(0);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it.runIf(dialect === 'sqlite')('DATABASE_BUSY says in Thai that nothing was saved, asks to retry, and the retry saves', async () => {
+    const other = new BetterSqlite3(t.testDb.url);
+    let res: InjectResponse;
+    try {
+      other.prepare('begin immediate').run();
+      res = await call('POST', '/api/ec_widget', { code: 'W-BUSY2', name: 'busy' }, { 'accept-language': 'th' });
+    } finally {
+      other.prepare('rollback').run();
+      other.close();
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json().error).toMatchObject({ code: 'DATABASE_BUSY', message: expect.stringContaining('ยังไม่ได้บันทึก') });
+    expect((await call('GET', `/api/ec_widget?filter=${encodeURIComponent('{"code":{"_eq":"W-BUSY2"}}')}`)).json().data).toEqual([]);
+    expect((await call('POST', '/api/ec_widget', { code: 'W-BUSY2', name: 'busy' })).statusCode).toBe(201);
   });
 
   it('BAD_REQUEST also for a URL that cannot be decoded, in the same envelope', async () => {

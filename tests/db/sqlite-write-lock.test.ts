@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
+import { openSqlite, sqliteSettings } from '../../server/db/sqlite/sqlite-database.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 
 describe('a SQLite write lock held by another connection', () => {
@@ -22,8 +22,8 @@ describe('a SQLite write lock held by another connection', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function open(): Database {
-    const db = openSqlite(join(dir, 'shared.sqlite'));
+  function open(busyTimeoutMs = 5000): Database {
+    const db = openSqlite(join(dir, 'shared.sqlite'), { ...sqliteSettings({}), busyTimeoutMs });
     opened.push(db);
     return db;
   }
@@ -92,6 +92,39 @@ describe('a SQLite write lock held by another connection', () => {
     await Promise.all(writes);
     expect(order).toEqual(['first', 'second rolled back', 'third']);
     expect((await waiter.kysely.selectFrom('entry').select('who').orderBy('id').execute()).map((r) => r.who)).toEqual(['holder', 'first', 'third']);
+  });
+
+  it('gives up after the busy timeout with SQLITE_BUSY, writing nothing, and the next transaction of the process goes on', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const holder = open();
+    const waiter = open(150);
+    await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((r) => { taken = r; });
+    const holding = holder.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'holder' }).execute();
+      taken();
+      await held;
+    });
+    await lockTaken;
+    let ran = false;
+    const started = Date.now();
+    const first = waiter.kysely.transaction().execute(async (trx) => {
+      ran = true;
+      await trx.insertInto('entry').values({ who: 'too late' }).execute();
+    });
+    // queued behind the first: refused in its turn too, as the lock is still held
+    const second = waiter.kysely.transaction().execute(async (trx) => { await trx.insertInto('entry').values({ who: 'also too late' }).execute(); });
+    await expect(first).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    await expect(second).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(ran).toBe(false);
+    release();
+    await holding;
+    await waiter.kysely.transaction().execute(async (trx) => { await trx.insertInto('entry').values({ who: 'after' }).execute(); });
+    expect((await waiter.kysely.selectFrom('entry').select('who').orderBy('id').execute()).map((r) => r.who)).toEqual(['holder', 'after']);
   });
 
   it('takes the lock at once when nobody holds it, and rolls back as before', async () => {

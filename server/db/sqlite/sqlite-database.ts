@@ -128,9 +128,6 @@ export class FairMutex {
   }
 }
 
-/** How long a transaction waits for a write lock another process holds (SQLite's busy timeout for the rest). */
-export const WRITE_LOCK_WAIT_MS = 5000;
-const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * The server's one SQLite connection, shared in turn (the fair mutex above; Kysely's then
@@ -143,7 +140,8 @@ const BUSY_TIMEOUT_MS = 5000;
  * thread, so every request of the process would stand still for the other's whole
  * transaction. BEGIN is therefore tried without waiting; while the lock is taken, the
  * connection goes back to the queue (reads go on) and BEGIN is tried again after a short
- * pause, for up to WRITE_LOCK_WAIT_MS, then answers SQLITE_BUSY as the busy handler would have.
+ * pause, for up to the busy timeout (SQLITE_BUSY_TIMEOUT_MS), then answers SQLITE_BUSY as the busy handler
+ * would have (the API answers 503 DATABASE_BUSY).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   private readonly turn = new FairMutex();
@@ -156,7 +154,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   private writing = false;
   private readonly begin: () => boolean;
 
-  constructor(cfg: ConstructorParameters<typeof SqliteDialect>[0], raw: BetterSqlite3.Database) {
+  constructor(cfg: ConstructorParameters<typeof SqliteDialect>[0], raw: BetterSqlite3.Database, private readonly busyTimeoutMs: number) {
     super(cfg);
     const begin = raw.prepare('begin immediate');
     this.begin = () => {
@@ -173,7 +171,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
         throw err;
       } finally {
         Error.stackTraceLimit = depth;
-        raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
       }
     };
   }
@@ -214,7 +212,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   private async takeWriteLock(): Promise<void> {
     if (this.begin()) return;
-    const deadline = Date.now() + WRITE_LOCK_WAIT_MS;
+    const deadline = Date.now() + this.busyTimeoutMs;
     for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
       // the connection is the same object when it comes back: the transaction goes on with it
       await this.releaseConnection();
@@ -246,11 +244,11 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0], private readonly raw: BetterSqlite3.Database) {
+  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0], private readonly raw: BetterSqlite3.Database, private readonly busyTimeoutMs: number) {
     super(cfg);
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.cfg, this.raw);
+    return new ImmediateSqliteDriver(this.cfg, this.raw, this.busyTimeoutMs);
   }
 }
 
@@ -292,6 +290,8 @@ export interface SqliteSettings {
   cacheMb: number;
   /** Memory-mapped I/O in MiB; 0 turns it off. */
   mmapMb: number;
+  /** How long a write waits for a lock another process holds before answering DATABASE_BUSY. */
+  busyTimeoutMs: number;
 }
 
 /**
@@ -299,22 +299,23 @@ export interface SqliteSettings {
  * 2 MiB default cache, a table larger than the cache re-reads its pages on every
  * query (the generic list ran at 0.43× a hand-written route; 2.5× faster with a
  * 64 MiB cache). Both are ceilings, filled only as pages are read.
+ * SQLITE_BUSY_TIMEOUT_MS (default 5000): the wait for another process's write lock.
  */
 export function sqliteSettings(env: NodeJS.ProcessEnv = process.env): SqliteSettings {
   const read = (name: string, fallback: number) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of MiB, not "${raw}"`);
+    if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not "${raw}"`);
     return Number(raw);
   };
-  return { cacheMb: read('SQLITE_CACHE_MB', 64), mmapMb: read('SQLITE_MMAP_MB', 256) };
+  return { cacheMb: read('SQLITE_CACHE_MB', 64), mmapMb: read('SQLITE_MMAP_MB', 256), busyTimeoutMs: read('SQLITE_BUSY_TIMEOUT_MS', 5000) };
 }
 
 /** The connection settings every SQLite handle of the server uses (the bench's hand-written route too). */
 export function applySqlitePragmas(raw: BetterSqlite3.Database, s: SqliteSettings = sqliteSettings()): void {
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  raw.pragma(`busy_timeout = ${s.busyTimeoutMs}`);
   raw.pragma('synchronous = NORMAL');
   raw.pragma(`cache_size = ${-s.cacheMb * 1024}`);
   raw.pragma(`mmap_size = ${s.mmapMb * 1024 * 1024}`);
@@ -327,11 +328,11 @@ export function sqliteHandle(db: Database): BetterSqlite3.Database | undefined {
   return handles.get(db);
 }
 
-export function openSqlite(file: string): Database {
+export function openSqlite(file: string, settings: SqliteSettings = sqliteSettings()): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const raw = new BetterSqlite3(file);
-  applySqlitePragmas(raw);
-  const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }, raw) });
+  applySqlitePragmas(raw, settings);
+  const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }, raw, settings.busyTimeoutMs) });
   const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
   handles.set(db, raw);
   return db;
