@@ -54,6 +54,6 @@ export async function checkLinks(visible: LinkedIds, lookup: Lookup, entity: Ent
   const seen = new Map<EntitySchema, ReadonlySet<number>>();
   for (const [target, ids] of byTarget) seen.set(target, await visible(target, [...ids]));
   const errors: FieldError[] = wanted.filter((w) => !seen.get(w.target)?.has(Number(w.id)))
-    .map((w) => ({ field: w.field, code: 'link', message: `points to a ${w.target.label.en} that does not exist or that you cannot see (id ${w.id})` }));
+    .map((w) => ({ field: w.field, code: 'link', message: `points to ${/^[aeiou]/i.test(w.target.label.en) ? 'an' : 'a'} ${w.target.label.en} that does not exist or that you cannot see (id ${w.id})` }));
   if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });
 }

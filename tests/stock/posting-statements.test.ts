@@ -76,7 +76,13 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       items: [{ product_id: products[0], qty: 1 }, { product_id: 888888, qty: 1 }, { product_id: products[1], qty: 1 }, { product_id: 777777, qty: 1 }],
     });
     expectError(res, 400, 'VALIDATION_FAILED');
-    expect((res.json().error.details.fields as { field: string }[]).map((f) => f.field)).toEqual(['inventory_id', 'items.1.product_id', 'items.3.product_id']);
+    const fields = res.json().error.details.fields as { field: string; message: string }[];
+    expect(fields.map((f) => f.field)).toEqual(['inventory_id', 'items.1.product_id', 'items.3.product_id']);
+    expect(fields.map((f) => f.message)).toEqual([
+      'points to an Inventory that does not exist or that you cannot see (id 999999)',
+      'points to a Product that does not exist or that you cannot see (id 888888)',
+      'points to a Product that does not exist or that you cannot see (id 777777)',
+    ]);
     const after = Number((await t.db.kysely.selectFrom('goods_receipt').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     expect(after).toBe(before);
   });
