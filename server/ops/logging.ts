@@ -38,8 +38,7 @@ export function genReqId(req: IncomingMessage): string {
 export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'logController' | 'return503OnClosing' | 'forceCloseConnections'> {
   // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two;
   // during a shutdown, requests on connections already open are still served (and their connection then
-  // closed, server/ops/ops-routes.ts) rather than refused with 503
-  // closed (server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
+  // closed, server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
   // period there too, not at once: a connection accepted a moment ago may not have sent its request yet
   const base = { genReqId, requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: false, forceCloseConnections: false };
   if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
