@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import { flagOn, siteSettings } from '../settings/site-settings.ts';
 
 type Row = Record<string, unknown>;
 
@@ -14,11 +14,6 @@ export const FULL_INVOICE_FIELDS = ['seller_tax_id', 'seller_branch_code', 'buye
 export const ABBREVIATED_INVOICE_FIELDS = ['seller_tax_id'] as const;
 
 const blank = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
-
-async function siteSettings(k: Kysely<any>): Promise<Row> {
-  const row = await k.selectFrom('setting_site').selectAll().limit(1).executeTakeFirst().catch(() => undefined);
-  return row ?? {};
-}
 
 /**
  * The site settings that shape a tax invoice:
@@ -35,7 +30,7 @@ export function installTaxInvoiceRules(service: EntityService): void {
   installSettingDefaults(service);
   service.onAction(async (trx, e) => {
     if (e.entity.name !== 'tax_invoice' || e.action !== (e.entity.document?.postAction ?? 'approve')) return;
-    const site = await siteSettings(trx);
+    const site = await siteSettings(trx, service.registry);
     const form = String(e.after.invoice_type ?? 'full');
     if (form === 'abbreviated' && (site.tax_invoice ?? 'full') === 'full') {
       throw new AppError('VALIDATION_FAILED', 'invoice_type: the site issues full tax invoices only (site setting tax_invoice)', {
@@ -53,8 +48,7 @@ export function installTaxInvoiceRules(service: EntityService): void {
   service.onWrite(async (trx, e) => {
     if (e.entity !== 'tax_invoice' || e.action !== 'create' || !e.after) return;
     if (!blank(e.after.ship_to_address) || !e.after.customer_id) return;
-    const site = await siteSettings(trx);
-    if (!site.is_enable_customer_ship_to_details || Number(site.is_enable_customer_ship_to_details) === 0) return;
+    if (!flagOn(await siteSettings(trx, service.registry), 'is_enable_customer_ship_to_details')) return;
     const addr = await trx.selectFrom('customer_address').selectAll().where('customer_id', '=', Number(e.after.customer_id)).where('address_type', '=', 'shipping')
       .orderBy('is_default', 'desc').orderBy('id').limit(1).executeTakeFirst();
     if (!addr) return;
@@ -78,7 +72,7 @@ export function installSettingDefaults(service: EntityService): void {
     const entity = service.registry.get(e.entity);
     const fields = Object.entries(entity?.fields ?? {}).filter(([n, f]) => f.defaultSetting && blank(e.after![n]));
     if (!fields.length) return;
-    const site = await siteSettings(trx);
+    const site = await siteSettings(trx, service.registry);
     const values: Row = {};
     for (const [name, f] of fields) {
       const v = site[f.defaultSetting!];
