@@ -3,6 +3,8 @@ import { useParams } from 'react-router-dom';
 import type { RouteEntry } from '../core/route-table.ts';
 import { PortalGuard } from '../pages/portal-guard.tsx';
 import { lazyScreen } from './lazy-screen.tsx';
+// not lazy: a few hundred bytes that most screens' chunks import anyway (a lazy import of it moved nothing)
+import NotFound from './NotFound.tsx';
 import { EntityForm, EntityList, SingletonForm } from '../renderer/entity-parts.ts';
 
 /**
@@ -18,7 +20,6 @@ const CustomerBills = lazy(() => import('../pages/CustomerBills.tsx'));
 const CustomerBill = lazy(() => import('../pages/CustomerBill.tsx'));
 const EntityScreen = lazyScreen(() => import('../renderer/EntityScreen.tsx'));
 const NotAvailableYet = lazy(() => import('./NotAvailableYet.tsx'));
-const NotFound = lazy(() => import('./NotFound.tsx'));
 const LoadingPage = lazy(() => import('./LoadingPage.tsx'));
 const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
