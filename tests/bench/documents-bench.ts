@@ -130,6 +130,8 @@ function report(title: string, figures: Figure[]): string[] {
 }
 
 async function main() {
+  // BENCH_ONLY picks one part of the first half (bench-main.ts); none of them is this one
+  if (env.BENCH_ONLY) return;
   const dialects: DialectName[] = ['sqlite'];
   const pgUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
   if (env.BENCH_POSTGRES !== '0') { env.TEST_DATABASE_URL = pgUrl; dialects.push('postgres'); }

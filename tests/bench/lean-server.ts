@@ -24,8 +24,8 @@ function freePort(): Promise<number> {
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-/** Starts the compiled server, answers ms to its first 200 on /api/health, and its RSS after `idleMs`. */
-async function once(dir: string, idleMs: number): Promise<{ firstAnswerMs: number; rssMb: number }> {
+/** Starts the compiled server, answers ms to its first 200 on /api/health, and its RSS after each of `idleMs` (ascending). */
+async function once(dir: string, idleMs: number[] = []): Promise<{ firstAnswerMs: number; rssMb: number[] }> {
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'build/server/main.js')], {
@@ -41,8 +41,13 @@ async function once(dir: string, idleMs: number): Promise<{ firstAnswerMs: numbe
       if (performance.now() - t0 > 120_000) throw new Error('no answer within 120 s');
       await new Promise((r) => setTimeout(r, 10));
     }
-    await new Promise((r) => setTimeout(r, idleMs));
-    return { firstAnswerMs, rssMb: rssMb(child.pid!) };
+    const answered = performance.now();
+    const rss: number[] = [];
+    for (const ms of idleMs) {
+      await new Promise((r) => setTimeout(r, Math.max(0, answered + ms - performance.now())));
+      rss.push(rssMb(child.pid!));
+    }
+    return { firstAnswerMs, rssMb: rss };
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
@@ -56,16 +61,19 @@ export async function measureLeanServer(log: (m: string) => void): Promise<strin
   const dir = mkdtempSync(join(tmpdir(), 'bo-lean-'));
   try {
     log('production server: first start (creates the tables and loads the demo data)…');
-    const first = await once(dir, 0);
+    const first = await once(dir);
     const starts = [];
-    for (let i = 0; i < 3; i++) starts.push(await once(dir, i === 2 ? 10_000 : 0));
+    for (let i = 0; i < 3; i++) starts.push(await once(dir, i === 2 ? [10_000, 40_000] : []));
     const cold = [...starts.map((s) => s.firstAnswerMs)].sort((a, b) => a - b)[1]!;
-    const idle = starts[2]!.rssMb;
+    const [idle, settled] = starts[2]!.rssMb as [number, number];
+    const verdict = (mb: number) => `target < ${TARGET_IDLE_MB} MB: ${mb < TARGET_IDLE_MB ? 'PASS' : 'MISS'}`;
     return [
       '', '== production server (node build/server/main.js, SQLite with the demo data) ==',
       `  first start, seeding the demo data: first answer after ${Math.round(first.firstAnswerMs)} ms`,
       `  cold start, built (median of 3): first answer after ${Math.round(cold)} ms  (target < ${TARGET_COLD_START_MS} ms: ${cold < TARGET_COLD_START_MS ? 'PASS' : 'MISS'})`,
-      `  resident memory, idle 10 s after start: ${idle.toFixed(0)} MB  (target < ${TARGET_IDLE_MB} MB: ${idle < TARGET_IDLE_MB ? 'PASS' : 'MISS'})`,
+      // V8 keeps the young generation its start grew (32 MB) until its memory reducer runs, about 25 s into an idle process
+      `  resident memory, idle 10 s after start: ${idle.toFixed(0)} MB  (${verdict(idle)})`,
+      `  resident memory, idle 40 s after start: ${settled.toFixed(0)} MB  (${verdict(settled)})`,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
