@@ -1,6 +1,6 @@
 /**
  * The one SQLite connection is shared first come, first served
- * (server/db/sqlite/sqlite-database.ts FairMutex): under load no request may
+ * (server/db/sqlite/sqlite-driver.ts FairMutex): under load no request may
  * be overtaken again and again by later ones, and a transaction keeps the
  * connection to itself until it ends.
  */
@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { FairMutex, openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
+import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
+import { FairMutex } from '../../server/db/sqlite/sqlite-driver.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));

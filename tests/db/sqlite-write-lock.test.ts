@@ -138,4 +138,47 @@ describe('a SQLite write lock held by another connection', () => {
     })).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
     expect((await db.kysely.selectFrom('entry').select('who').execute()).map((r) => r.who)).toEqual(['a']);
   });
+  it('waits the same way for a write outside a transaction (a session saved at sign-in), reads going on', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const holder = open();
+    const waiter = open();
+    await sql`create table entry (id integer primary key, who text not null unique)`.execute(holder.kysely);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let taken!: () => void;
+    const lockTaken = new Promise<void>((r) => { taken = r; });
+    const holding = holder.kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('entry').values({ who: 'holder' }).execute();
+      taken();
+      await held;
+    });
+    await lockTaken;
+    const events: string[] = [];
+    const plain = waiter.kysely.insertInto('entry').values({ who: 'plain' }).returning('id').executeTakeFirstOrThrow().then(() => events.push('plain write done'));
+    // with SQLite's busy handler the insert would hold this thread until the time-out, and the holder could not finish
+    events.push(`read ${(await waiter.kysely.selectFrom('entry').selectAll().execute()).length} rows`);
+    await new Promise((r) => setTimeout(r, 30));
+    events.push('holder released');
+    release();
+    await holding;
+    await plain;
+    expect(events).toEqual(['read 0 rows', 'holder released', 'plain write done']);
+    // a failing plain write leaves nothing open: the next transaction begins
+    await expect(waiter.kysely.insertInto('entry').values({ who: 'plain' }).execute()).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    await waiter.kysely.updateTable('entry').set({ who: 'renamed' }).where('who', '=', 'plain').execute();
+    await waiter.kysely.transaction().execute(async (trx) => { await trx.insertInto('entry').values({ who: 'after' }).execute(); });
+    expect((await holder.kysely.selectFrom('entry').select('who').orderBy('id').execute()).map((r) => r.who)).toEqual(['holder', 'renamed', 'after']);
+  });
+
+  it('leaves a transaction a caller began with raw SQL on one connection as it is', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const db = open();
+    await sql`create table entry (id integer primary key, who text not null)`.execute(db.kysely);
+    await db.kysely.connection().execute(async (k) => {
+      await sql`begin immediate`.execute(k);
+      await sql`insert into entry (who) values ('inside')`.execute(k);
+      await sql`rollback`.execute(k);
+    });
+    expect(await db.kysely.selectFrom('entry').selectAll().execute()).toEqual([]);
+  });
 });

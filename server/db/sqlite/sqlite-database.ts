@@ -1,9 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, SqliteDriver, CompiledQuery, sql, type DatabaseConnection, type Expression, type SqlBool } from 'kysely';
+import { Kysely, sql, type Expression, type SqlBool } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
+import { ImmediateSqliteDialect } from './sqlite-driver.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
 const DDL = /^\s*(create|alter|drop)\s/i;
@@ -90,166 +91,6 @@ function withStatementCache(db: BetterSqlite3.Database) {
       db.close();
     },
   };
-}
-
-/**
- * First come, first served: unlock hands the connection straight to the
- * longest waiter. Kysely's own SQLite mutex wakes every waiter on every
- * release (each then waits again), which costs CPU in proportion to the queue
- * on every query, and lets a newcomer overtake requests already waiting: under
- * 200 connections some requests waited more than 10 s.
- */
-export class FairMutex {
-  private held = false;
-  private readonly waiters: (() => void)[] = [];
-
-  lock(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  unlock(): void {
-    const next = this.waiters.shift();
-    // handed over while still held, so nobody can slip in between
-    if (next) next();
-    else this.held = false;
-  }
-
-  /** How many callers wait for the lock. */
-  get queued(): number {
-    return this.waiters.length;
-  }
-
-  get isHeld(): boolean {
-    return this.held;
-  }
-}
-
-
-/**
- * The server's one SQLite connection, shared in turn (the fair mutex above; Kysely's then
- * never waits). Writers take the lock at BEGIN, so two writers never deadlock upgrading a
- * read lock. One connection in one process means writers never meet SQLITE_BUSY from each
- * other: they wait in this queue, not in SQLite's busy handler.
- *
- * Another process on the same file (the other workers of SERVER_WORKERS, a backup tool) may
- * hold the write lock. SQLite's busy handler would wait for it inside this process's only
- * thread, so every request of the process would stand still for the other's whole
- * transaction. BEGIN is therefore tried without waiting; while the lock is taken, the
- * connection goes back to the queue (reads go on) and BEGIN is tried again after a short
- * pause, for up to the busy timeout (SQLITE_BUSY_TIMEOUT_MS), then answers SQLITE_BUSY as the busy handler
- * would have (the API answers 503 DATABASE_BUSY).
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  private readonly turn = new FairMutex();
-  /**
-   * Held from BEGIN to COMMIT or ROLLBACK: while one transaction of this process waits for
-   * another process's lock, the next ones wait here for it instead of each asking SQLite too.
-   */
-  private readonly writer = new FairMutex();
-  /** This connection's turn belongs to the writer's holder (set once it holds both). */
-  private writing = false;
-  private readonly begin: () => boolean;
-
-  constructor(cfg: ConstructorParameters<typeof SqliteDialect>[0], raw: BetterSqlite3.Database, private readonly busyTimeoutMs: number) {
-    super(cfg);
-    const begin = raw.prepare('begin immediate');
-    this.begin = () => {
-      // a PRAGMA acts when it is prepared, so these cannot be kept as statements
-      raw.pragma('busy_timeout = 0');
-      // a refusal is expected here and retried: its error needs no stack
-      const depth = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0;
-      try {
-        begin.run();
-        return true;
-      } catch (err) {
-        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
-        throw err;
-      } finally {
-        Error.stackTraceLimit = depth;
-        raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      }
-    };
-  }
-
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    await this.turn.lock();
-    return super.acquireConnection();
-  }
-
-  override async releaseConnection(): Promise<void> {
-    await super.releaseConnection();
-    this.turn.unlock();
-  }
-
-  override async beginTransaction(): Promise<void> {
-    if (!this.writer.isHeld) {
-      await this.writer.lock();
-    } else {
-      // another transaction of this process waits for the lock: queue behind it, connection given back meanwhile
-      await this.releaseConnection();
-      await this.writer.lock();
-      await this.acquireConnection();
-    }
-    this.writing = true;
-    try {
-      await this.takeWriteLock();
-    } catch (err) {
-      this.endWrite();
-      throw err;
-    }
-  }
-
-  private endWrite(): void {
-    if (!this.writing) return;
-    this.writing = false;
-    this.writer.unlock();
-  }
-
-  private async takeWriteLock(): Promise<void> {
-    if (this.begin()) return;
-    const deadline = Date.now() + this.busyTimeoutMs;
-    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
-      // the connection is the same object when it comes back: the transaction goes on with it
-      await this.releaseConnection();
-      await new Promise((r) => setTimeout(r, pause));
-      await this.acquireConnection();
-      if (this.begin()) return;
-      if (Date.now() >= deadline) {
-        throw Object.assign(new Error('database is locked (another process held the write lock longer than the wait allows)'), { code: 'SQLITE_BUSY' });
-      }
-    }
-  }
-
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await super.commitTransaction(connection);
-    } finally {
-      // a failed COMMIT is followed by a ROLLBACK on the same turn: the next writer has not begun yet
-      this.endWrite();
-    }
-  }
-
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await super.rollbackTransaction(connection);
-    } finally {
-      this.endWrite();
-    }
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0], private readonly raw: BetterSqlite3.Database, private readonly busyTimeoutMs: number) {
-    super(cfg);
-  }
-  override createDriver() {
-    return new ImmediateSqliteDriver(this.cfg, this.raw, this.busyTimeoutMs);
-  }
 }
 
 export const sqliteAdapter: DialectAdapter = {
