@@ -15,11 +15,15 @@ export async function unreadAlerts(k: Kysely<any>, userId: number): Promise<numb
 /**
  * Tells a user's sockets their unread count whenever it may have moved: an
  * alert for them was created, changed, read or deleted (after commit), or one
- * became due (checked every `pollMs`).
+ * became due (checked every `pollMs`). A write is announced by the instance
+ * that made it, to every instance's sockets; every instance polls, so each
+ * tells only its own sockets that an alert became due, and a user hears it once.
  */
 export function installAlertNotifier(service: EntityService, realtime: Realtime, k: Kysely<any>, opts: { pollMs: number; onError: (err: unknown) => void }): () => void {
-  const push = async (userId: number) => {
-    realtime.toUser(userId, ALERT_EVENT, { notificationNumber: await unreadAlerts(k, userId) });
+  const push = async (userId: number, local = false) => {
+    const payload = { notificationNumber: await unreadAlerts(k, userId) };
+    if (local) realtime.toLocalUser(userId, ALERT_EVENT, payload);
+    else realtime.toUser(userId, ALERT_EVENT, payload);
   };
   service.afterCommit((e) => {
     if (e.entity !== 'alert') return;
@@ -34,7 +38,7 @@ export function installAlertNotifier(service: EntityService, realtime: Realtime,
     k.selectFrom('alert').select('user_id').distinct()
       .where('is_read', '=', 0).where('due_at', '>', since).where('due_at', '<=', now)
       .execute()
-      .then((rows) => Promise.all(rows.map((r) => push(Number(r.user_id)))))
+      .then((rows) => Promise.all(rows.map((r) => push(Number(r.user_id), true))))
       .catch(opts.onError);
   }, opts.pollMs);
   timer.unref();

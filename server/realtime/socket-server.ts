@@ -8,6 +8,8 @@ export interface Realtime {
   io: SocketServer;
   /** Sends an event to every socket of one user, on every server instance when Redis is configured. */
   toUser(userId: number, event: string, payload: unknown): void;
+  /** Sends an event to the sockets of one user connected to this instance only. */
+  toLocalUser(userId: number, event: string, payload: unknown): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
   return {
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
+    toLocalUser: (userId, event, payload) => { io.local.to(userRoom(userId)).emit(event, payload); },
     async close() {
       closeSockets();
       for (const c of clients.splice(0)) await c.quit().catch(() => undefined);

@@ -119,3 +119,35 @@ describe.each(testDialects())('alert count across two instances with Redis on %s
     }
   });
 });
+
+describe.each(testDialects())('an alert that becomes due, with two instances polling, on %s', (dialect) => {
+  let one: TestApp;
+  let two: Instance;
+  const sockets: Socket[] = [];
+  afterAll(async () => {
+    for (const s of sockets) s.disconnect();
+    await two?.close();
+    await one?.close();
+  });
+
+  it('is announced once to each of the user\'s sockets, not once per instance', async () => {
+    const redisKey = `test-due-${process.pid}-${Date.now().toString(36)}`;
+    one = await createCrmApp(dialect, { redisUrl: TEST_REDIS_URL, redisKey, alertPollMs: 100 });
+    two = await buildInstance(one.testDb.url, { redisUrl: TEST_REDIS_URL, redisKey, alertPollMs: 100 });
+    const a = await new Client(one).staff('rd_due', { alert: { view: true } });
+    const logs: EventLog<Count>[] = [];
+    for (const url of [await listen(one.app), await listen(two.app)]) {
+      const s = connectSocket(url, tokenOf(a.headers));
+      sockets.push(s);
+      logs.push(new EventLog<Count>(s, EVENT));
+      await connected(s);
+    }
+    const due = new Date(Date.now() + 600).toISOString();
+    const res = await one.app.inject({ method: 'POST', url: '/api/alert', headers: one.headers, payload: { user_id: a.id, title: 'ถึงเวลา', due_at: due } });
+    expect(res.statusCode, res.body).toBe(201);
+    await Promise.all(logs.map((l) => l.next((p) => p.notificationNumber === 1, 5000)));
+    // several poll periods of both instances after it became due
+    await sleep(800);
+    for (const l of logs) expect(l.received.filter((p) => p.notificationNumber === 1)).toHaveLength(1);
+  });
+});
