@@ -448,13 +448,15 @@ export class EntityService {
       // the status counts as changed: a role that may not change it (the portal's customer) may not run actions either
       this.policy.assertFieldWrites(ctx, entity, before, [w.field, ...this.changes(entity, before, sent, ctx).filter((f) => fields.includes(f))]);
       const beforeWhole = { ...before, ...(await this.loadLines(trx, entity, id)) };
+      const stamp = { updated_at: new Date().toISOString(), updated_by: ctx.userId };
       await trx.updateTable(entity.name)
-        .set({ ...encodeColumns(entity, sent), [w.field]: t.to, updated_at: new Date().toISOString(), updated_by: ctx.userId })
+        .set({ ...encodeColumns(entity, sent), [w.field]: t.to, ...stamp })
         .where('id', '=', id).execute();
-      let after = await this.readWhole(trx, entity, id);
+      // an action without fields (a posting) changed only the status and the stamp: no need to read the document again
+      let after = fields.length ? await this.readWhole(trx, entity, id) : { ...beforeWhole, [w.field]: t.to, ...stamp };
       const event: ActionEvent = { entity, id, action, from: String(before[w.field]), to: t.to, before: beforeWhole, after, body: sent, ctx };
       for (const l of this.actionListeners) await l(trx, event);
-      if (this.actionListeners.length) after = await this.readWhole(trx, entity, id);
+      if (this.actionListeners.length || !fields.length) after = await this.readWhole(trx, entity, id);
       await this.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx, workflowAction: action });
       return after;
     });
