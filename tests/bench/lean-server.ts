@@ -1,7 +1,8 @@
 /**
  * The production server as `npm start` runs it (node build/server/main.js
- * after the build step): the cold start to the first answered request, and
- * resident memory when idle with the demo data. Part of `npm run bench`
+ * with the node options of package.json's start script, after the build
+ * step): the cold start to the first answered request, and resident memory
+ * when idle with the demo data. Part of `npm run bench`
  * (BENCH_ONLY=server runs only this).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './bench-db.ts';
+import { startNodeFlags } from './start-flags.ts';
 
 export const TARGET_IDLE_MB = 150;
 export const TARGET_COLD_START_MS = 3000;
@@ -28,7 +30,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 async function once(dir: string, idleMs: number[] = []): Promise<{ firstAnswerMs: number; rssMb: number[] }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'build/server/main.js')], {
+  const child = spawn(process.execPath, [...startNodeFlags(), join(ROOT, 'build/server/main.js')], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dir, DATABASE_URL: join(dir, 'lean.sqlite'), SEED: 'demo', ADMIN_PASSWORD: 'Lean-admin-Pass-1', DEMO_PASSWORD: 'Lean-demo-Pass-1', REDIS_URL: '', LOG_LEVEL: 'info' },
   });

@@ -23,10 +23,12 @@
  * with LOAD_BASELINE_DIR (a checkout of an earlier commit with its node_modules, e.g. `git
  * worktree add /tmp/base 92bd157 && (cd /tmp/base && npm ci)`) runs that server as it was
  * started then (tsx server/main.ts) beside today's, so "1.5x today's on this machine" is a
- * ratio measured in one run.
+ * ratio measured in one run. A baseline that has scripts/build.mjs (issue 14's production build)
+ * is built and run as `npm start` runs it, with either mix (it has documents).
+ * LOAD_NODE_FLAGS adds node options to every server it starts (e.g. "--max-semi-space-size=16").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -35,6 +37,7 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
 import { ROOT } from './bench-db.ts';
+import { startNodeFlags } from './start-flags.ts';
 
 const env = process.env;
 const SECONDS = Number(env.LOAD_SECONDS ?? 60);
@@ -83,9 +86,10 @@ async function untilReady(url: string, child: ChildProcess, anyAnswer = false): 
 
 async function startInstance(extraEnv: Record<string, string>, baseline?: string): Promise<Instance> {
   const port = await freePort();
-  const prof = env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : [];
-  const main = baseline ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [join(ROOT, 'build/server/main.js')];
-  const child = spawn(process.execPath, [...prof, ...main], {
+  const prof = [...(env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : []), ...(env.LOAD_NODE_FLAGS ? env.LOAD_NODE_FLAGS.split(' ') : [])];
+  const built = baseline && existsSync(join(baseline, 'scripts/build.mjs'));
+  const main = baseline && !built ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [join(baseline ?? ROOT, 'build/server/main.js')];
+  const child = spawn(process.execPath, [...prof, ...(baseline && !built ? [] : startNodeFlags(baseline ?? ROOT)), ...main], {
     cwd: baseline ?? ROOT,
     env: { ...env, NODE_ENV: 'production', PORT: String(port), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Load-demo-Pass-1', JWT_SECRET, LOG_LEVEL: env.LOAD_LOG_LEVEL ?? 'info', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -172,7 +176,7 @@ async function fixture(url: string): Promise<Fixture> {
   return { token, ids, updatable, stock };
 }
 
-interface KindStats { n: number; errors: number; lat: number[]; firstError?: string }
+interface KindStats { n: number; errors: number; lat: number[]; firstError?: string; unanswered: number }
 interface Run { rps: number; errors: number; non2xx: number; timeouts: number; kinds: Record<Kind, KindStats>; requests: number; cpuMsPerRequest?: number }
 
 function pct(xs: number[], p: number): number {
@@ -183,11 +187,14 @@ function pct(xs: number[], p: number): number {
 
 /** One autocannon per instance, the connections split evenly (what a round-robin load balancer does), run together. */
 async function measure(urls: string[], f: Fixture, connections: number, seconds: number): Promise<Run> {
-  const kinds = Object.fromEntries(KINDS.map((k) => [k, { n: 0, errors: 0, lat: [] as number[] }])) as Record<Kind, KindStats>;
+  const kinds = Object.fromEntries(KINDS.map((k) => [k, { n: 0, errors: 0, lat: [] as number[], unanswered: 0 }])) as Record<Kind, KindStats>;
   let pick = 0;
   const rnd = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const requests = CYCLE.map((kind) => ({
     setupRequest: (req: { headers?: Record<string, string> }, ctx: Record<string, unknown>) => {
+      // a connection's previous request that got no answer (autocannon timed it out and reconnected)
+      if (ctx.waiting) kinds[ctx.kind as Kind].unanswered++;
+      ctx.waiting = true;
       ctx.kind = kind;
       ctx.t0 = performance.now();
       const headers = { ...req.headers, authorization: `Bearer ${f.token}`, 'content-type': 'application/json', 'accept-encoding': 'gzip, br' };
@@ -209,6 +216,7 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
       return { method: 'PATCH', path: `/api/${u.entity}/${u.id}`, headers, body: JSON.stringify(u.entity === 'return_reason' ? { name_th: `แก้ไข ${pick}` } : { subject: `แก้ไข ${pick}` }) };
     },
     onResponse: (status: number, body: string, ctx: Record<string, unknown>) => {
+      ctx.waiting = false;
       if (ctx.kind === 'draft') {
         try { ctx.draftId = status < 300 ? (JSON.parse(body) as { data: { id: number } }).data.id : 0; } catch { ctx.draftId = 0; }
       }
@@ -233,7 +241,7 @@ function report(title: string, run: Run): string[] {
   lines.push(`  reads (list+get): p50 ${pct(reads, 50).toFixed(1)} ms, p99 ${pct(reads, 99).toFixed(1)} ms`);
   for (const k of KINDS) {
     const s = run.kinds[k];
-    lines.push(`  ${k.padEnd(6)}: ${s.n.toLocaleString('en-US').padStart(9)} answers, ${s.errors} not 2xx, p50 ${pct(s.lat, 50).toFixed(1)} ms, p99 ${pct(s.lat, 99).toFixed(1)} ms`);
+    lines.push(`  ${k.padEnd(6)}: ${s.n.toLocaleString('en-US').padStart(9)} answers, ${s.errors} not 2xx, p50 ${pct(s.lat, 50).toFixed(1)} ms, p99 ${pct(s.lat, 99).toFixed(1)} ms${s.unanswered ? `, ${s.unanswered} timed out` : ''}`);
     if (s.firstError) lines.push(`          the first not 2xx: ${s.firstError}`);
   }
   return lines;
@@ -264,7 +272,9 @@ async function main(): Promise<void> {
   const rps: Record<string, number[]> = {};
   if (TARGETS.includes('baseline')) {
     if (!BASELINE_DIR) throw new Error('LOAD_TARGETS=baseline needs LOAD_BASELINE_DIR (see the comment at the top)');
-    if (MIX !== 'issue') throw new Error('the baseline server has no documents: run it with LOAD_MIX=issue');
+    const baselineBuilt = existsSync(join(BASELINE_DIR, 'scripts/build.mjs'));
+    if (MIX !== 'issue' && !baselineBuilt) throw new Error('a baseline from before the production build has no documents: run it with LOAD_MIX=issue');
+    if (baselineBuilt && spawnSync(process.execPath, [join(BASELINE_DIR, 'scripts/build.mjs')], { cwd: BASELINE_DIR, stdio: 'inherit' }).status !== 0) throw new Error('the baseline did not build');
     const dir = mkdtempSync(join(tmpdir(), 'bo-load-base-'));
     const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR);
     try {
