@@ -3,8 +3,12 @@
  * `npm start`: builds what is missing or stale (in a child process, so this
  * process never loads tsc or Vite), then runs the compiled server here, in
  * this process: SIGINT and SIGTERM reach the server itself.
+ * On the first start of an embedded SQLite database, a child process creates
+ * the tables, the accounts and the demo data first: the server then starts as
+ * on any later day, without the garbage of loading (it held ~180 MB instead of ~115 MB).
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, SERVER_MAIN, serverBuildIsStale, webBuildIsStale } from './build-state.mjs';
@@ -18,5 +22,11 @@ if (serverBuildIsStale() || (await webBuildIsStale())) {
 const parent = process.ppid;
 if (parent !== 1) {
   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM'); }, 1000).unref();
+}
+const { databaseUrlOf, sqlitePathOf } = await import(pathToFileURL(join(ROOT, 'build', 'server', 'config', 'app-config.js')).href);
+const sqlite = sqlitePathOf(databaseUrlOf());
+if (sqlite !== null && sqlite !== ':memory:' && !existsSync(sqlite)) {
+  const r = spawnSync(process.execPath, [...process.execArgv, SERVER_MAIN], { stdio: 'inherit', env: { ...process.env, BACKOFFICE_PREPARE_ONLY: '1' } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
 }
 await import(pathToFileURL(SERVER_MAIN).href);

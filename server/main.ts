@@ -16,7 +16,7 @@ function projectRoot(from: string): string {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : config.logLevel);
-  if (config.serverWorkers > 1 && cluster.isPrimary) {
+  if (config.serverWorkers > 1 && cluster.isPrimary && process.env.BACKOFFICE_PREPARE_ONLY !== '1') {
     const { runPrimary } = await import('./ops/server-workers.ts');
     return runPrimary(config.serverWorkers, logger);
   }
@@ -33,6 +33,12 @@ async function main(): Promise<void> {
     logger.warn('web/dist has no build: serving the API only (npm run build builds the web app)');
   }
   const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist) });
+  if (process.env.BACKOFFICE_PREPARE_ONLY === '1') {
+    // npm start's first start: tables, accounts and demo data made here, in a process that then exits (scripts/start.mjs)
+    await started.app.close();
+    await started.db.close();
+    return;
+  }
   stopOnSignals(started, started.app.log, config.shutdownTimeoutMs);
   const address = await started.app.listen({ port: config.port, host: config.host });
   log(`serving on ${address} (database: ${started.db.adapter.name})`);

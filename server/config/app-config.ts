@@ -42,6 +42,16 @@ export interface AppConfig {
   mail?: { smtpUrl: string; from: string };
 }
 
+/** Where the database is: DATABASE_URL, else the SQLite file in DATA_DIR. */
+export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL ?? resolve(resolve(env.DATA_DIR ?? 'data'), 'backoffice.sqlite');
+}
+
+/** The SQLite path a database URL names (a file path, sqlite:path, or :memory:); null for PostgreSQL. */
+export function sqlitePathOf(url: string): string | null {
+  return /^postgres(ql)?:\/\//.test(url) ? null : url.replace(/^sqlite:(\/\/)?/, '');
+}
+
 /** Reads the environment once; README.md lists every variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? 'data');
@@ -52,7 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
-    databaseUrl: env.DATABASE_URL ?? resolve(dataDir, 'backoffice.sqlite'),
+    databaseUrl: databaseUrlOf(env),
     seed,
     dataDir,
     schemasDir: resolve(env.SCHEMAS_DIR ?? 'schemas'),
