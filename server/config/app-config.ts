@@ -44,7 +44,7 @@ export interface AppConfig {
 
 /** Where the database is: DATABASE_URL, else the SQLite file in DATA_DIR. */
 export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL ?? resolve(resolve(env.DATA_DIR ?? 'data'), 'backoffice.sqlite');
+  return env.DATABASE_URL ?? resolve(env.DATA_DIR ?? 'data', 'backoffice.sqlite');
 }
 
 /** The SQLite path a database URL names (a file path, sqlite:path, or :memory:); null for PostgreSQL. */

@@ -456,7 +456,8 @@ export class EntityService {
       await trx.updateTable(entity.name)
         .set({ ...encodeColumns(entity, sent), [w.field]: t.to, ...stamp })
         .where('id', '=', id).execute();
-      // an action without fields (a posting) changed only the status and the stamp: no need to read the document again
+      // an action without fields (a posting) changed only the status and the stamp: its listeners get the document as read
+      // before with those, and it is read once after them
       let after = fields.length ? await this.readWhole(trx, entity, id) : { ...beforeWhole, [w.field]: t.to, ...stamp };
       const event: ActionEvent = { entity, id, action, from: String(before[w.field]), to: t.to, before: beforeWhole, after, body: sent, ctx };
       for (const l of this.actionListeners) await l(trx, event);

@@ -20,10 +20,8 @@ export async function unreadAlerts(k: Kysely<any>, userId: number): Promise<numb
  * tells only its own sockets that an alert became due, and a user hears it once.
  */
 export function installAlertNotifier(service: EntityService, realtime: Realtime, k: Kysely<any>, opts: { pollMs: number; onError: (err: unknown) => void }): () => void {
-  const push = async (userId: number, local = false) => {
-    const payload = { notificationNumber: await unreadAlerts(k, userId) };
-    if (local) realtime.toLocalUser(userId, ALERT_EVENT, payload);
-    else realtime.toUser(userId, ALERT_EVENT, payload);
+  const push = async (userId: number, send = realtime.toUser) => {
+    send(userId, ALERT_EVENT, { notificationNumber: await unreadAlerts(k, userId) });
   };
   service.afterCommit((e) => {
     if (e.entity !== 'alert') return;
@@ -38,7 +36,7 @@ export function installAlertNotifier(service: EntityService, realtime: Realtime,
     k.selectFrom('alert').select('user_id').distinct()
       .where('is_read', '=', 0).where('due_at', '>', since).where('due_at', '<=', now)
       .execute()
-      .then((rows) => Promise.all(rows.map((r) => push(Number(r.user_id), true))))
+      .then((rows) => Promise.all(rows.map((r) => push(Number(r.user_id), realtime.toLocalUser))))
       .catch(opts.onError);
   }, opts.pollMs);
   timer.unref();

@@ -44,7 +44,6 @@ export class FairMutex {
   }
 }
 
-
 /**
  * The server's one SQLite connection, shared in turn (the fair mutex above; Kysely's then
  * never waits). Writers take the lock at BEGIN, so two writers never deadlock upgrading a
@@ -97,17 +96,14 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   override async acquireConnection(): Promise<DatabaseConnection> {
     await this.turn.lock();
     const inner = await super.acquireConnection();
-    if (this.inner !== inner) {
-      this.inner = inner;
-      this.guarded = {
-        executeQuery: <R>(q: CompiledQuery) => this.execute<R>(inner, q),
-        streamQuery: <R>(q: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(q, chunkSize),
-      };
-    }
-    return this.guarded!;
+    // Kysely's SQLite driver has one connection for its whole life, so one wrapper serves every turn
+    this.guarded ??= {
+      executeQuery: <R>(q: CompiledQuery) => this.execute<R>(inner, q),
+      streamQuery: <R>(q: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(q, chunkSize),
+    };
+    return this.guarded;
   }
 
-  private inner?: DatabaseConnection;
   private guarded?: DatabaseConnection;
 
   private async execute<R>(inner: DatabaseConnection, q: CompiledQuery): Promise<QueryResult<R>> {
