@@ -29,7 +29,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -177,7 +177,7 @@ async function fixture(url: string): Promise<Fixture> {
 }
 
 interface KindStats { n: number; errors: number; lat: number[]; firstError?: string; unanswered: number }
-interface Run { rps: number; errors: number; non2xx: number; timeouts: number; kinds: Record<Kind, KindStats>; requests: number; cpuMsPerRequest?: number }
+interface Run { rps: number; errors: number; non2xx: number; timeouts: number; kinds: Record<Kind, KindStats>; requests: number; cpuMsPerRequest?: number; generatorCores?: number }
 
 function pct(xs: number[], p: number): number {
   if (!xs.length) return NaN;
@@ -236,7 +236,7 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
 }
 
 function report(title: string, run: Run): string[] {
-  const lines = [`${title}: ${Math.round(run.rps).toLocaleString('en-US')} req/s, ${run.requests.toLocaleString('en-US')} requests, errors ${run.errors}, non-2xx ${run.non2xx}, timeouts ${run.timeouts}; server CPU ${run.cpuMsPerRequest?.toFixed(2)} ms per request (≈ ${Math.round(1000 / (run.cpuMsPerRequest ?? 1)).toLocaleString('en-US')} req/s per fully available core); load average ${loadavg()[0]!.toFixed(1)}`];
+  const lines = [`${title}: ${Math.round(run.rps).toLocaleString('en-US')} req/s, ${run.requests.toLocaleString('en-US')} requests, errors ${run.errors}, non-2xx ${run.non2xx}, timeouts ${run.timeouts}; server CPU ${run.cpuMsPerRequest?.toFixed(2)} ms per request (≈ ${Math.round(1000 / (run.cpuMsPerRequest ?? 1)).toLocaleString('en-US')} req/s per fully available core); load average ${loadavg()[0]!.toFixed(1)}; the load generator used ${run.generatorCores?.toFixed(2)} of the ${cpus().length} cores`];
   const reads = [...run.kinds.list.lat, ...run.kinds.get.lat];
   lines.push(`  reads (list+get): p50 ${pct(reads, 50).toFixed(1)} ms, p99 ${pct(reads, 99).toFixed(1)} ms`);
   for (const k of KINDS) {
@@ -254,7 +254,12 @@ async function scenario(name: string, urls: string[], pids: number[], rps: numbe
     if (WARMUP > 0) await measure(urls, f, c, WARMUP);
     log(`${name}: ${c} connections for ${SECONDS} s…`);
     const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
+    const own0 = process.cpuUsage();
+    const wall0 = performance.now();
     const run = await measure(urls, f, c, SECONDS);
+    // autocannon runs in this process, on one core at most: when it nears 1.0 the generator, not the server, sets the pace
+    const own = process.cpuUsage(own0);
+    run.generatorCores = (own.user + own.system) / 1000 / (performance.now() - wall0);
     // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
     run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
     rps.push(run.rps);

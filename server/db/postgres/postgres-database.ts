@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { userInfo } from 'node:os';
-import { Kysely, PostgresDialect, sql, type Expression, type SqlBool } from 'kysely';
+import { Kysely, sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
+import { SplitPoolDialect } from './split-pool-driver.ts';
 
 // Dates stay ISO strings ('2026-11-21'), as the API speaks them; int8 is our scaled money.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -43,11 +44,23 @@ export function withDefaultUser(url: string): string {
   return u.toString();
 }
 
-export function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: withDefaultUser(url), max: Number(process.env.PG_POOL_SIZE ?? 10) });
-  // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
-  // but an unhandled 'error' event would take the process down
-  pool.on('error', (err) => console.error(`[backoffice] PostgreSQL connection lost: ${err.message}`));
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+/** Connections per instance: transactions (PG_POOL_SIZE) and statements outside one (PG_READ_POOL_SIZE), 10 each. */
+export interface PoolSizes { transactions: number; statements: number }
+
+function poolSize(name: string, fallback: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of connections, at least 1 (it is "${process.env[name]}")`);
+  return n;
+}
+
+export function openPostgres(url: string, sizes: PoolSizes = { transactions: poolSize('PG_POOL_SIZE', 10), statements: poolSize('PG_READ_POOL_SIZE', 10) }): Database {
+  const open = (max: number) => {
+    const pool = new pg.Pool({ connectionString: withDefaultUser(url), max });
+    // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
+    // but an unhandled 'error' event would take the process down
+    pool.on('error', (err) => console.error(`[backoffice] PostgreSQL connection lost: ${err.message}`));
+    return pool;
+  };
+  const kysely = new Kysely<any>({ dialect: new SplitPoolDialect({ transactions: open(sizes.transactions), statements: open(sizes.statements) }) });
   return { kysely, adapter: postgresAdapter, close: () => kysely.destroy() };
 }
