@@ -70,6 +70,8 @@ export class EntityService {
   private readonly preparers: Preparer[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
+  /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
+  private readonly lastSteps = new WeakMap<object, (() => Promise<void>)[]>();
   private readonly compileCtx: CompileContext;
 
   constructor(
@@ -480,6 +482,19 @@ export class EntityService {
   }
 
 
+  /**
+   * Runs `step` as one of the last statements of the write's transaction: after the other
+   * listeners, the re-read and the audit row, just before commit, in the order asked. For
+   * statements that lock rows other writers queue for (stock balances): taken last, their locks
+   * are held for a round trip or two instead of for the rest of the write. A failing step rolls
+   * back the whole write as before. In a transaction this service did not open, it runs at once.
+   */
+  async beforeCommit(trx: Kysely<any>, step: () => Promise<void>): Promise<void> {
+    const steps = this.lastSteps.get(trx);
+    if (steps) steps.push(step);
+    else await step();
+  }
+
   /** Runs a write in one transaction and turns constraint failures into catalogue errors. */
   async transaction<T>(entity: EntitySchema, work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
     const events: WriteEvent[] = [];
@@ -487,7 +502,13 @@ export class EntityService {
     try {
       result = await this.db.kysely.transaction().execute(async (trx) => {
         this.pending.set(trx, events);
-        return work(trx);
+        const steps: (() => Promise<void>)[] = [];
+        this.lastSteps.set(trx, steps);
+        const done = await work(trx);
+        // a step may ask for another one; it runs after those asked before it
+        for (let i = 0; i < steps.length; i++) await steps[i]!();
+        this.lastSteps.delete(trx);
+        return done;
       });
     } catch (err) {
       throw this.translate(entity, err);

@@ -82,7 +82,8 @@ function checkDestination(ctx: RequestContext, doc: Row): void {
 /**
  * Posting a stock document writes its movements and balances in the action's
  * transaction (after the document engine counted it against its source, so
- * OVER_PROCESSED is judged first); cancelling a posted one writes reversals.
+ * OVER_PROCESSED is judged first), as that transaction's last step;
+ * cancelling a posted one writes reversals the same way.
  * Direct POSTs to the ledger are adjustments held to the same balance rules.
  */
 export function installStockPosting(service: EntityService): void {
@@ -99,9 +100,12 @@ export function installStockPosting(service: EntityService): void {
       if (kind === 'transfer') checkDestination(e.ctx, e.after);
       await checkLocations(trx, kind, e.after);
       if (kind === 'receipt') await checkLots(trx, e.after, service.registry);
-      await writeMovements(trx, movementsOf(kind, e.entity.name, e.after), ledgerOptions(trx, e.ctx, service.registry));
+      const movements = movementsOf(kind, e.entity.name, e.after);
+      // the balance rows are locked from their first write until commit: written last, other postings of the same products wait less
+      await service.beforeCommit(trx, () => writeMovements(trx, movements, ledgerOptions(trx, e.ctx, service.registry)));
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
-      await writeMovements(trx, await reversalsOf(trx, e.entity.name, e.id, e.after), ledgerOptions(trx, e.ctx, service.registry));
+      const reversals = await reversalsOf(trx, e.entity.name, e.id, e.after);
+      await service.beforeCommit(trx, () => writeMovements(trx, reversals, ledgerOptions(trx, e.ctx, service.registry)));
     }
   });
   service.onWrite(async (trx, e) => {

@@ -108,8 +108,24 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     // more than is on hand: refused, until the site allows negative stock
     const tooMuch = await c.draft('internal_product_transfer', { from_inventory_id: mine, to_inventory_id: other, doc_date: '2026-11-21' }, [{ product_id: products[19]!, qty: 1000 }]);
     expectError(await c.action('internal_product_transfer', tooMuch.id, 'approve'), 409, 'INSUFFICIENT_STOCK');
+    // refused at the transaction's last step: the status, the audit row and the rest are rolled back with it
+    expect((await c.ok(c.call('GET', `/api/internal_product_transfer/${tooMuch.id}`, c.admin))).status).toBe('draft');
+    const audited = await t.db.kysely.selectFrom('system_log').select('id').where('entity', '=', 'internal_product_transfer').where('record_id', '=', tooMuch.id).where('action', '!=', 'create').execute();
+    expect(audited).toEqual([]);
     await c.settings({ is_allow_negative_stock: true });
     await c.ok(c.action('internal_product_transfer', tooMuch.id, 'approve'));
     await c.settings({ is_allow_negative_stock: false });
+  });
+
+  it('a posting locks the balance rows last: after its audit row only the ledger\'s own statements run', async () => {
+    for (const [entity, made] of [['goods_receipt', await draft(3)], ['internal_product_transfer', await transfer(3)]] as const) {
+      const run = await statements(() => c.ok(c.action(entity, made.id, 'approve')));
+      const audit = run.findIndex((s) => /^insert into "system_log"/.test(s));
+      const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
+      expect(audit).toBeGreaterThanOrEqual(0);
+      expect(firstBalance).toBeGreaterThan(audit);
+      expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|movement|snapshot_date)"/.test(s))).toEqual([]);
+      expect(run.slice(firstBalance).filter((s) => /^insert into "stock_movement"/.test(s))).toHaveLength(1);
+    }
   });
 });
