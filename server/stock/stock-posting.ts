@@ -7,7 +7,7 @@ import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
-import { applyStoredMovement, writeMovements, type LedgerOptions } from './stock-ledger.ts';
+import { applyStoredMovement, writeMovements, type LedgerOptions, type MovementInput } from './stock-ledger.ts';
 import { LOCATION_RULES, STOCK_DOCUMENTS, dateText, movementsOf, num, reversalsOf, type StockDocKind } from './stock-documents.ts';
 
 type Row = Record<string, unknown>;
@@ -119,11 +119,13 @@ export function installStockPosting(service: EntityService): void {
     if (e.entity !== 'stock_movement' || e.action !== 'create' || e.after.doc_entity) return;
     const m = e.after;
     await checkLocations(trx, 'movement', m);
-    await applyStoredMovement(trx, {
+    const movement: MovementInput = {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
       qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
       movementType: String(m.movement_type ?? 'adjustment'), movementDate: String(m.movement_date), refDoc: null, docEntity: null, docId: null, docLineId: null,
-    }, ledgerOptions(trx, e.ctx, service.registry));
+    };
+    // like a posting's, the balance row is locked last
+    await service.beforeCommit(trx, () => applyStoredMovement(trx, movement, ledgerOptions(trx, e.ctx, service.registry)));
   });
 }

@@ -100,6 +100,15 @@ describe.skipIf(!hasPostgres)('PostgreSQL pools: transactions and statements apa
     expect(await db.kysely.selectFrom('entry').select('who').where('who', '=', 'via connection').execute()).toHaveLength(1);
   });
 
+  it('answers a refused connection with the error, holds nothing, and closes', async () => {
+    const nowhere = openPostgres('postgres://127.0.0.1:1/nowhere', { transactions: 1, statements: 1 });
+    await expect(sql`select 1`.execute(nowhere.kysely)).rejects.toThrow(/ECONNREFUSED|connect/);
+    await expect(nowhere.kysely.transaction().execute(async () => 'never')).rejects.toThrow(/ECONNREFUSED|connect/);
+    // the pools' single connections were given back: a second try fails the same way instead of waiting for them
+    await expect(sql`select 1`.execute(nowhere.kysely)).rejects.toThrow(/ECONNREFUSED|connect/);
+    await nowhere.close();
+  });
+
   it('refuses a pool size that is not a whole number of connections', async () => {
     const before = process.env.PG_READ_POOL_SIZE;
     process.env.PG_READ_POOL_SIZE = 'ten';

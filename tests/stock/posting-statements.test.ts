@@ -127,5 +127,12 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|movement|snapshot_date)"/.test(s))).toEqual([]);
       expect(run.slice(firstBalance).filter((s) => /^insert into "stock_movement"/.test(s))).toHaveLength(1);
     }
+    // a direct adjustment too: its movement row and audit row first, its balance row last (so it was before, the audit
+    // listener being installed first; as a step for the end it stays so whatever order the listeners are installed in)
+    const adjusted = await statements(() => c.ok(c.call('POST', '/api/stock_movement', c.admin, c.stockMovementBody(products[0]!, mine, { movement_type: 'adjustment', qty: 1 })), 201));
+    const audit = adjusted.findIndex((s) => /^insert into "system_log"/.test(s));
+    const firstBalance = adjusted.findIndex((s) => /"stock_balance"/.test(s));
+    expect(audit).toBeGreaterThanOrEqual(0);
+    expect(firstBalance).toBeGreaterThan(audit);
   });
 });
