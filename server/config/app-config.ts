@@ -107,7 +107,8 @@ function mailConfig(env: NodeJS.ProcessEnv): AppConfig['mail'] {
   return { smtpUrl, from };
 }
 
-function positive(raw: string | undefined, fallback: number, name: string): number {
+/** A count from the environment: `fallback` when unset or empty, refused (naming the variable) unless a whole number ≥ 1. */
+export function positive(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
   return Number(raw);

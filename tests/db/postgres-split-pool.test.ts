@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { openPostgres } from '../../server/db/postgres/postgres-database.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
+import { holdTransaction } from '../support/held-transaction.ts';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -29,23 +30,8 @@ describe.skipIf(!hasPostgres)('PostgreSQL pools: transactions and statements apa
     await target?.drop();
   });
 
-  /** A transaction that writes a row and stays open until `release()`. */
-  async function openTransaction(who: string): Promise<{ release: () => void; done: Promise<void> }> {
-    let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    let begun!: () => void;
-    const inside = new Promise<void>((r) => { begun = r; });
-    const done = db.kysely.transaction().execute(async (trx) => {
-      await trx.insertInto('entry').values({ who }).execute();
-      begun();
-      await held;
-    });
-    await inside;
-    return { release, done };
-  }
-
   it('answers a read while every transaction connection is held', async () => {
-    const t = await openTransaction('holder');
+    const t = await holdTransaction(db, 'holder');
     try {
       const rows = await db.kysely.selectFrom('entry').select('who').execute();
       // read committed: the open transaction's row is not seen yet, but the read did not wait for it
@@ -60,7 +46,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL pools: transactions and statements apa
   });
 
   it('lets a second transaction wait for the first one\'s connection, then run', async () => {
-    const first = await openTransaction('first');
+    const first = await holdTransaction(db, 'first');
     let secondDone = false;
     const second = db.kysely.transaction().execute(async (trx) => {
       await trx.insertInto('entry').values({ who: 'second' }).execute();
@@ -109,11 +95,11 @@ describe.skipIf(!hasPostgres)('PostgreSQL pools: transactions and statements apa
     await nowhere.close();
   });
 
-  it('refuses a pool size that is not a whole number of connections', async () => {
+  it('refuses a pool size that is not a positive whole number of connections', async () => {
     const before = process.env.PG_READ_POOL_SIZE;
     process.env.PG_READ_POOL_SIZE = 'ten';
     try {
-      expect(() => openPostgres(target.url)).toThrow(/PG_READ_POOL_SIZE must be a whole number/);
+      expect(() => openPostgres(target.url)).toThrow(/PG_READ_POOL_SIZE must be a positive whole number/);
     } finally {
       if (before === undefined) delete process.env.PG_READ_POOL_SIZE; else process.env.PG_READ_POOL_SIZE = before;
     }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openSqlite, sqliteSettings } from '../../server/db/sqlite/sqlite-database.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
+import { holdTransaction } from '../support/held-transaction.ts';
 
 describe('a SQLite write lock held by another connection', () => {
   const opened: Database[] = [];
@@ -28,28 +29,13 @@ describe('a SQLite write lock held by another connection', () => {
     return db;
   }
 
-  /** `holder` writes a row and keeps its transaction (and SQLite's write lock) open until `release()`. */
-  async function holdWriteLock(holder: Database): Promise<{ release: () => void; holding: Promise<void> }> {
-    let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    let taken!: () => void;
-    const lockTaken = new Promise<void>((r) => { taken = r; });
-    const holding = holder.kysely.transaction().execute(async (trx) => {
-      await trx.insertInto('entry').values({ who: 'holder' }).execute();
-      taken();
-      await held;
-    });
-    await lockTaken;
-    return { release, holding };
-  }
-
   it('is waited for while the waiting side still serves reads, then the write commits after the holder\'s', async () => {
     dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
     const holder = open();
     const waiter = open();
     await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
 
-    const { release, holding } = await holdWriteLock(holder);
+    const { release, done: holding } = await holdTransaction(holder, 'holder');
 
     const events: string[] = [];
     const waiting = waiter.kysely.transaction().execute(async (trx) => {
@@ -76,7 +62,7 @@ describe('a SQLite write lock held by another connection', () => {
     const holder = open();
     const waiter = open();
     await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
-    const { release, holding } = await holdWriteLock(holder);
+    const { release, done: holding } = await holdTransaction(holder, 'holder');
     const order: string[] = [];
     const writes = ['first', 'second', 'third'].map((who) => waiter.kysely.transaction().execute(async (trx) => {
       await trx.insertInto('entry').values({ who }).execute();
@@ -96,7 +82,7 @@ describe('a SQLite write lock held by another connection', () => {
     const holder = open();
     const waiter = open(150);
     await sql`create table entry (id integer primary key, who text not null)`.execute(holder.kysely);
-    const { release, holding } = await holdWriteLock(holder);
+    const { release, done: holding } = await holdTransaction(holder, 'holder');
     let ran = false;
     const started = Date.now();
     const first = waiter.kysely.transaction().execute(async (trx) => {
@@ -131,7 +117,7 @@ describe('a SQLite write lock held by another connection', () => {
     const holder = open();
     const waiter = open();
     await sql`create table entry (id integer primary key, who text not null unique)`.execute(holder.kysely);
-    const { release, holding } = await holdWriteLock(holder);
+    const { release, done: holding } = await holdTransaction(holder, 'holder');
     const events: string[] = [];
     const plain = waiter.kysely.insertInto('entry').values({ who: 'plain' }).returning('id').executeTakeFirstOrThrow().then(() => events.push('plain write done'));
     // with SQLite's busy handler the insert would hold this thread until the time-out, and the holder could not finish

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { Kysely, sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
+import { positive } from '../../config/app-config.ts';
 import { SplitPoolDialect } from './split-pool-driver.ts';
 
 // Dates stay ISO strings ('2026-11-21'), as the API speaks them; int8 is our scaled money.
@@ -47,13 +48,7 @@ export function withDefaultUser(url: string): string {
 /** Connections per instance: transactions (PG_POOL_SIZE) and statements outside one (PG_READ_POOL_SIZE), 10 each. */
 export interface PoolSizes { transactions: number; statements: number }
 
-function poolSize(name: string, fallback: number): number {
-  const n = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of connections, at least 1 (it is "${process.env[name]}")`);
-  return n;
-}
-
-export function openPostgres(url: string, sizes: PoolSizes = { transactions: poolSize('PG_POOL_SIZE', 10), statements: poolSize('PG_READ_POOL_SIZE', 10) }): Database {
+export function openPostgres(url: string, sizes: PoolSizes = { transactions: positive(process.env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'), statements: positive(process.env.PG_READ_POOL_SIZE, 10, 'PG_READ_POOL_SIZE') }): Database {
   const open = (max: number) => {
     const pool = new pg.Pool({ connectionString: withDefaultUser(url), max });
     // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
