@@ -19,6 +19,7 @@ import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
 import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
+import { ListStatementCache } from './list-statement-cache.ts';
 import { forgetSiteSettings } from '../settings/site-settings.ts';
 import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
@@ -73,6 +74,7 @@ export class EntityService {
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
   private readonly lastSteps = new WeakMap<object, (() => Promise<void>)[]>();
   private readonly compileCtx: CompileContext;
+  private readonly listStatements = new ListStatementCache(ROW_QUERY_CACHE);
 
   constructor(
     readonly db: Database,
@@ -214,19 +216,24 @@ export class EntityService {
     this.policy.assertAllowed(ctx, entity, 'read');
     const k = this.db.kysely;
     const { paths, decode } = this.selection(entity, query.fields);
-    let q = k.selectFrom(`${entity.name} as ${ALIAS}`)
-      .select((eb) => this.selectExpressions(eb as EB, entity, paths, ctx))
-      .where((eb) => this.where(eb as EB, entity, ctx, query));
-    for (const s of query.sort) {
-      q = s.path.length === 1
-        ? q.orderBy(`${ALIAS}.${s.path[0]}`, s.desc ? 'desc' : 'asc')
-        : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileContext(ctx)) as never, s.desc ? 'desc' : 'asc');
-    }
-    // a stable tiebreaker keeps pages from overlapping when sort values repeat; it runs in the
-    // direction of the last key so an index on (filter, sort key) also yields id order (rowid is its last column)
-    const lastDesc = query.sort.length ? query.sort[query.sort.length - 1]!.desc : false;
-    if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, lastDesc ? 'desc' : 'asc');
-    const rows = await q.limit(query.limit).offset(query.offset).execute();
+    const build = (limit: number, offset: number) => {
+      let q = k.selectFrom(`${entity.name} as ${ALIAS}`)
+        .select((eb) => this.selectExpressions(eb as EB, entity, paths, ctx))
+        .where((eb) => this.where(eb as EB, entity, ctx, query));
+      for (const s of query.sort) {
+        q = s.path.length === 1
+          ? q.orderBy(`${ALIAS}.${s.path[0]}`, s.desc ? 'desc' : 'asc')
+          : q.orderBy((eb) => linkedValue(eb as EB, s.path, entity, ALIAS, this.compileContext(ctx)) as never, s.desc ? 'desc' : 'asc');
+      }
+      // a stable tiebreaker keeps pages from overlapping when sort values repeat; it runs in the
+      // direction of the last key so an index on (filter, sort key) also yields id order (rowid is its last column)
+      const lastDesc = query.sort.length ? query.sort[query.sort.length - 1]!.desc : false;
+      if (!query.sort.some((s) => s.path.length === 1 && s.path[0] === 'id')) q = q.orderBy(`${ALIAS}.id`, lastDesc ? 'desc' : 'asc');
+      return q.limit(limit).offset(offset).compile();
+    };
+    const key = this.listStatements.keyOf(entity.name, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query);
+    const compiled = key ? this.listStatements.statement(key, query.limit, query.offset, build) : build(query.limit, query.offset);
+    const { rows } = await k.executeQuery<Row>(compiled);
     const result: ListResult = { rows: rows.map(decode) };
     if (query.withTotal) {
       const c = await k.selectFrom(`${entity.name} as ${ALIAS}`)

@@ -1,0 +1,70 @@
+/**
+ * A list's compiled statement is kept by its shape (server/crud/list-statement-cache.ts):
+ * the key rules, and limit and offset put into the last two parameter slots of each run.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CompiledQuery } from 'kysely';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
+import { ListStatementCache } from '../../server/crud/list-statement-cache.ts';
+import type { ListQuery } from '../../server/crud/list-query.ts';
+
+const query = (over: Partial<ListQuery> = {}): ListQuery => ({ filter: null, sort: [{ path: ['id'], desc: true }], limit: 50, offset: 0, page: 1, search: null, fields: null, withTotal: false, ...over });
+const cond = (path: string[], value: number): FilterNode => ({ kind: 'cond', path, op: '_eq', value });
+const compiled = (parameters: unknown[]): CompiledQuery => ({ sql: 'select … limit ? offset ?', parameters, query: {} as never, queryId: {} as never });
+
+describe('ListStatementCache keys', () => {
+  const cache = new ListStatementCache();
+  const key = (over: Partial<ListQuery>, scope: FilterNode | null = null, userId: number | null = 7, version = 1) => cache.keyOf('product', version, userId, scope, query(over));
+
+  it('names everything a list statement depends on, but not its limit and offset', () => {
+    const base = key({});
+    expect(base).not.toBeNull();
+    expect(key({ limit: 10, offset: 30, page: 4 })).toBe(base);
+    for (const other of [
+      key({ filter: cond(['code'], 1) }), key({ filter: cond(['code'], 2) }), key({ search: 'ท่อ' }),
+      key({ sort: [{ path: ['code'], desc: false }] }), key({ fields: [['id'], ['code']] }),
+      key({}, cond(['owner_id'], 7)), key({}, null, 8), key({}, null, 7, 2),
+    ]) expect(other).not.toBe(base);
+    expect(key({ filter: cond(['code'], 1) })).not.toBe(key({ filter: cond(['code'], 2) }));
+    expect(key({}, cond(['owner_id'], 7))).not.toBe(key({}, cond(['owner_id'], 8)));
+  });
+
+  it('keeps no list that reaches another entity through a link: its SQL carries that entity\'s scope', () => {
+    expect(key({ fields: [['id'], ['customer_id', 'name_th']] })).toBeNull();
+    expect(key({ sort: [{ path: ['customer_id', 'name_th'], desc: false }] })).toBeNull();
+    expect(key({ filter: { kind: 'or', children: [cond(['id'], 1), cond(['customer_id', 'id'], 2)] } })).toBeNull();
+    expect(key({}, { kind: 'and', children: [cond(['order_id', 'owner_id'], 7)] })).toBeNull();
+  });
+});
+
+describe('ListStatementCache statements', () => {
+  it('compiles a shape once and puts each run\'s limit and offset in', () => {
+    const cache = new ListStatementCache();
+    let builds = 0;
+    const build = (limit: number, offset: number) => { builds++; return compiled([0, 'x', limit, offset]); };
+    expect(cache.statement('k', 50, 0, build).parameters).toEqual([0, 'x', 50, 0]);
+    expect(cache.statement('k', 20, 40, build).parameters).toEqual([0, 'x', 20, 40]);
+    expect(builds).toBe(1);
+    // the kept statement itself is untouched by a run
+    expect(cache.statement('k', 50, 0, build).parameters).toEqual([0, 'x', 50, 0]);
+  });
+
+  it('builds every run afresh when limit and offset are not the last two parameters', () => {
+    const cache = new ListStatementCache();
+    let builds = 0;
+    const build = (limit: number, offset: number) => { builds++; return compiled([limit, offset, 'after']); };
+    expect(cache.statement('k', 50, 0, build).parameters).toEqual([50, 0, 'after']);
+    expect(cache.statement('k', 10, 5, build).parameters).toEqual([10, 5, 'after']);
+    expect(builds).toBe(3); // the marked compile, then one per run
+  });
+
+  it('holds at most its capacity, dropping the oldest shape', () => {
+    const cache = new ListStatementCache(2);
+    let builds = 0;
+    const build = (limit: number, offset: number) => { builds++; return compiled([limit, offset]); };
+    for (const k of ['a', 'b', 'c', 'a']) cache.statement(k, 1, 0, build);
+    expect(builds).toBe(4);
+    cache.statement('c', 1, 0, build);
+    expect(builds).toBe(4);
+  });
+});
