@@ -101,6 +101,9 @@ describe('web app end to end', () => {
     await page.getByRole('button', { name: 'ตัวกรอง' }).click();
     await page.locator('#filter-province').fill('สมุทร');
     await expect.poll(() => rows.count()).toBe(2);
+    // a choice filter is a native select: the UI kit's input class hides its arrow, our style draws one
+    const choice = page.locator('.bo-filters select').first();
+    expect(await choice.evaluate((e) => [getComputedStyle(e).appearance, getComputedStyle(e).backgroundImage.startsWith('url("data:image/svg+xml')])).toEqual(['none', true]);
     await shot(page, '04-customer-list-filtered');
     await page.getByRole('button', { name: 'ล้างตัวกรอง' }).click();
     await expect.poll(() => rows.count()).toBe(10);
