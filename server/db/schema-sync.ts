@@ -5,7 +5,7 @@ import { hasColumn, softDeleteColumn } from '../../engine/schema/schema-types.ts
 import type { Database } from './dialect-adapter.ts';
 
 /** Bumped when the way schemas map to tables changes, so existing databases are re-synced. */
-const SYNC_FORMAT = 1;
+const SYNC_FORMAT = 2; // 2: an index on every numbering field
 const STATE_TABLE = 'schema_state';
 export const INTERNAL_TABLES = new Set([STATE_TABLE, 'schema_override', 'numbering_counter', 'sqlite_sequence', 'user_credential', 'revoked_token', 'system_log', 'file_upload', 'print_counter', 'custom_field']);
 
@@ -193,5 +193,9 @@ function indexesOf(e: EntitySchema): { name: string; sql: string }[] {
     else if (f.indexed || f.type === 'link') add([name], false);
   }
   for (const ix of e.indexes ?? []) add(ix.fields, !!ix.unique);
+  // drawing a number asks whether any row, deleted or not, already has it (server/crud/numbering-series.ts);
+  // a unique index that leaves deleted rows out cannot answer that, and without an index every creation reads the whole table
+  const numbered = e.numbering?.field;
+  if (numbered && e.fields[numbered] && hasColumn(e.fields[numbered]!) && (soft || !e.fields[numbered]!.unique)) add([numbered], false);
   return out;
 }

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client } from '../support/security-fixtures.ts';
+import { sql } from 'kysely';
 import { businessClock } from '../../server/documents/business-clock.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 
@@ -47,6 +48,27 @@ describe.each(testDialects())('numbering series on %s', (dialect) => {
     expect(q.json().data.doc_date).toBe('2027-01-01');
     at('2026-12-31T16:59:00Z');
     expect((await c.call('POST', '/api/quotation', c.admin, { your_company_id: company, customer_id: customer })).json().data.doc_no).toBe('QT202612-0001');
+  });
+
+  it('asks an index, not the whole table, whether a number is taken (deleted rows included)', async () => {
+    // the statement nextNumber runs; the unique index on bill_no leaves deleted rows out, so it needs an index of its own
+    const k = t.service.db.kysely;
+    const check = k.selectFrom('billing_note').select('id').where('bill_no', '=', 'BN202611-0001').compile();
+    if (dialect === 'sqlite') {
+      const plan = await sql.raw<{ detail: string }>(`explain query plan ${check.sql.replace('?', "'BN202611-0001'")}`).execute(k);
+      expect(plan.rows.map((r) => r.detail).join(' | ')).toMatch(/USING (COVERING )?INDEX ix_billing_note_bill_no/);
+    } else {
+      // a table this small is cheaper to scan; forbidding scans shows whether an index can answer at all
+      const plan = await k.connection().execute(async (conn) => {
+        await sql`set enable_seqscan = off`.execute(conn);
+        try {
+          return await sql.raw<{ 'QUERY PLAN': string }>(`explain ${check.sql.replace('$1', "'BN202611-0001'")}`).execute(conn);
+        } finally {
+          await sql`reset enable_seqscan`.execute(conn);
+        }
+      });
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join(' | ')).toMatch(/Index (Only )?Scan using ix_billing_note_bill_no/);
+    }
   });
 
   it('200 parallel creations get 200 distinct, consecutive numbers', async () => {
