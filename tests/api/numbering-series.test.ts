@@ -51,23 +51,26 @@ describe.each(testDialects())('numbering series on %s', (dialect) => {
   });
 
   it('asks an index, not the whole table, whether a number is taken (deleted rows included)', async () => {
-    // the statement nextNumber runs; the unique index on bill_no leaves deleted rows out, so it needs an index of its own
+    // the statement nextNumber runs; the unique indexes leave deleted rows out, so the numbers need an index of their own
+    // (a document's number from its schema's numbering; a barcode's code from the site's print format)
     const k = t.service.db.kysely;
-    const check = k.selectFrom('billing_note').select('id').where('bill_no', '=', 'BN202611-0001').compile();
-    if (dialect === 'sqlite') {
-      const plan = await sql.raw<{ detail: string }>(`explain query plan ${check.sql.replace('?', "'BN202611-0001'")}`).execute(k);
-      expect(plan.rows.map((r) => r.detail).join(' | ')).toMatch(/USING (COVERING )?INDEX ix_billing_note_bill_no/);
-    } else {
-      // a table this small is cheaper to scan; forbidding scans shows whether an index can answer at all
-      const plan = await k.connection().execute(async (conn) => {
-        await sql`set enable_seqscan = off`.execute(conn);
-        try {
-          return await sql.raw<{ 'QUERY PLAN': string }>(`explain ${check.sql.replace('$1', "'BN202611-0001'")}`).execute(conn);
-        } finally {
-          await sql`reset enable_seqscan`.execute(conn);
-        }
-      });
-      expect(plan.rows.map((r) => r['QUERY PLAN']).join(' | ')).toMatch(/Index (Only )?Scan using ix_billing_note_bill_no/);
+    for (const [table, field] of [['billing_note', 'bill_no'], ['barcodes', 'code']] as const) {
+      const check = k.selectFrom(table).select('id').where(field, '=', 'X-0001').compile();
+      if (dialect === 'sqlite') {
+        const plan = await sql.raw<{ detail: string }>(`explain query plan ${check.sql.replace('?', "'X-0001'")}`).execute(k);
+        expect(plan.rows.map((r) => r.detail).join(' | ')).toMatch(new RegExp(`USING (COVERING )?INDEX ix_${table}_${field}\\b`));
+      } else {
+        // tables this small are cheaper to scan; forbidding scans shows whether an index can answer at all
+        const plan = await k.connection().execute(async (conn) => {
+          await sql`set enable_seqscan = off`.execute(conn);
+          try {
+            return await sql.raw<{ 'QUERY PLAN': string }>(`explain ${check.sql.replace('$1', "'X-0001'")}`).execute(conn);
+          } finally {
+            await sql`reset enable_seqscan`.execute(conn);
+          }
+        });
+        expect(plan.rows.map((r) => r['QUERY PLAN']).join(' | ')).toMatch(new RegExp(`Index (Only )?Scan using ix_${table}_${field}\\b`));
+      }
     }
   });
 
