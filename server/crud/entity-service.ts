@@ -353,9 +353,10 @@ export class EntityService {
         await checkLinks(this.linkedIds(trx, ctx), this.lookup, entity, input);
         await this.policy.guardWrite(trx, ctx, entity, null, input);
         await checkLinkFilters(trx, this.lookup, entity, input);
+        await applyFills(read, this.lookup, entity, input, input);
+        // drawn as late as the insert allows: the series row stays locked until commit, and creations of the series wait for it
         const numbered = entity.numbering?.field;
         if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity);
-        await applyFills(read, this.lookup, entity, input, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
