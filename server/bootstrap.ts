@@ -66,39 +66,44 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);
   try {
-    const sync = await prepareDatabase(db, registry);
-    if (!sync.skipped) {
-      log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added, ${sync.renamed.length} renamed`);
-    }
-    // columns of custom fields (removed ones too) are in no schema file by design
-    const custom = new Set((await listCustomFields(db.kysely)).map((f) => `${f.entity}.${f.name}`));
-    for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.filter((c) => !custom.has(c)).map((c) => `column ${c}`)]) {
-      log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
-    }
-    const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
-    const built = await buildApp({
-      db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail,
-      logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
-    });
-    const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
-    if (admin.created) log(admin.password ? `created the admin account; its generated password is in ${keepPassword(config.dataDir, 'admin', admin.password)}` : 'created the admin account with ADMIN_PASSWORD');
-    // every singleton (site settings) has its one row, so its screen opens on a fresh start
-    await ensureSingletonRows(built.service, registry, log);
-    let seeded: Record<string, number> | null = null;
-    if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
-      seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
-      // a year of sales and collection history, made through the document engine's own calls
-      for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
-      const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
-      await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
-      log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
-      if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);
-    }
-    return { ...built, db, registry, sync, seeded };
+    // instances starting together on one PostgreSQL database would otherwise all create the tables, the admin and the demo data
+    return await db.adapter.alone(db.kysely, 'backoffice:bootstrap', () => prepareAll(config, opts, registry, db, log));
   } catch (err) {
     await db.close();
     throw err;
   }
+}
+
+async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: SchemaRegistry, db: Database, log: (m: string) => void): Promise<Started> {
+  const sync = await prepareDatabase(db, registry);
+  if (!sync.skipped) {
+    log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added, ${sync.renamed.length} renamed`);
+  }
+  // columns of custom fields (removed ones too) are in no schema file by design
+  const custom = new Set((await listCustomFields(db.kysely)).map((f) => `${f.entity}.${f.name}`));
+  for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.filter((c) => !custom.has(c)).map((c) => `column ${c}`)]) {
+    log(`warning: ${o} is in the database but in no schema file; it was kept (drop it by hand if it is no longer needed)`);
+  }
+  const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
+  const built = await buildApp({
+    db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail,
+    logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
+  });
+  const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
+  if (admin.created) log(admin.password ? `created the admin account; its generated password is in ${keepPassword(config.dataDir, 'admin', admin.password)}` : 'created the admin account with ADMIN_PASSWORD');
+  // every singleton (site settings) has its one row, so its screen opens on a fresh start
+  await ensureSingletonRows(built.service, registry, log);
+  let seeded: Record<string, number> | null = null;
+  if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
+    seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
+    // a year of sales and collection history, made through the document engine's own calls
+    for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
+    const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
+    await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
+    log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
+    if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);
+  }
+  return { ...built, db, registry, sync, seeded };
 }
 
 /**

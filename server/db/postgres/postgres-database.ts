@@ -36,6 +36,18 @@ export const postgresAdapter: DialectAdapter = {
     const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(k);
     return rows.map((r) => r.name);
   },
+  // a session advisory lock on one connection held meanwhile: the work runs on others, and PostgreSQL
+  // lets the lock go if this instance dies halfway
+  alone(k, name, work) {
+    return k.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(hashtext(${name}))`.execute(conn);
+      try {
+        return await work();
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
+      }
+    });
+  },
 };
 
 /** Like psql, a URL without a user name connects as the operating-system user (pg itself reads only $USER). */

@@ -1,0 +1,51 @@
+/**
+ * Instances started together on one fresh PostgreSQL database (a deployment's first
+ * start, or every instance restarted at once after an upgrade) prepare it one after
+ * another: the first makes the tables, the admin and the demo data, the others find
+ * them made. Without the start lock they raced: duplicate tables, two demo data sets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { bootstrap, type Started } from '../../server/bootstrap.ts';
+import { readConfig } from '../../server/config/app-config.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together on a fresh PostgreSQL database', () => {
+  let database: TestDatabase;
+  const dirs: string[] = [];
+  const started: Started[] = [];
+
+  beforeAll(async () => { database = await createTestDatabase('postgres'); });
+  afterAll(async () => {
+    for (const s of started) { await s.app.close(); await s.db.close(); }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await database?.drop();
+  });
+
+  it('both start; the tables, the admin and the demo data are made once', async () => {
+    const start = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bo-boot-'));
+      dirs.push(dir);
+      const config = readConfig({
+        DATA_DIR: dir, DATABASE_URL: database.url, PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent', JWT_SECRET: 'j'.repeat(40),
+        ADMIN_PASSWORD: 'Boot-admin-Pass-1', DEMO_PASSWORD: 'Boot-demo-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
+      });
+      return bootstrap(config, { hashLogN: 10 });
+    };
+    const results = await Promise.allSettled([start(), start()]);
+    for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'started'))).toEqual(['started', 'started']);
+    // exactly one of them made the tables and loaded the demo data; the other found both done
+    expect(started.map((s) => s.sync.skipped).sort()).toEqual([false, true]);
+    expect(started.filter((s) => s.seeded !== null)).toHaveLength(1);
+    const k = started[0]!.db.kysely;
+    const count = async (q: string) => Number((await sql.raw<{ n: number }>(q).execute(k)).rows[0]!.n);
+    expect(await count(`select count(*) as n from user_account where username = 'admin'`)).toBe(1);
+    expect(await count(`select count(*) as n from product`)).toBe(started.find((s) => s.seeded)!.seeded!.product);
+  }, 120_000);
+});
