@@ -21,17 +21,17 @@ export interface DialectAdapter {
   indexNames(k: Kysely<any>, table: string): Promise<string[]>;
   /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
   readonly returnsDates: boolean;
-  /**
-   * Runs `work` while holding a lock every server on the same database waits for, so instances
-   * starting together prepare the database one after another (the later ones find it done).
-   */
-  alone<T>(k: Kysely<any>, name: string, work: () => Promise<T>): Promise<T>;
 }
 
 export interface Database {
   readonly kysely: Kysely<any>;
   readonly adapter: DialectAdapter;
   close(): Promise<void>;
+  /**
+   * Runs `work` while holding a lock every server on the same database waits for, so instances
+   * starting together prepare the database one after another (the later ones find it done).
+   */
+  alone<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** Escapes LIKE wildcards so user text is matched literally (paired with ESCAPE '\'). */

@@ -48,4 +48,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
     expect(await count(`select count(*) as n from user_account where username = 'admin'`)).toBe(1);
     expect(await count(`select count(*) as n from product`)).toBe(started.find((s) => s.seeded)!.seeded!.product);
   }, 120_000);
+
+  it('with one connection in each pool, a start does not wait for itself', async () => {
+    // the lock's session is its own connection: held from a pool, it would keep the only one from the start's own work
+    const fresh = await createTestDatabase('postgres');
+    const saved = { t: process.env.PG_POOL_SIZE, s: process.env.PG_READ_POOL_SIZE };
+    process.env.PG_POOL_SIZE = '1';
+    process.env.PG_READ_POOL_SIZE = '1';
+    const dir = mkdtempSync(join(tmpdir(), 'bo-boot-'));
+    dirs.push(dir);
+    try {
+      const config = readConfig({
+        DATA_DIR: dir, DATABASE_URL: fresh.url, PORT: '0', SEED: 'none', LOG_LEVEL: 'silent', JWT_SECRET: 'j'.repeat(40),
+        ADMIN_PASSWORD: 'Boot-admin-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
+      });
+      const s = await Promise.race([
+        bootstrap(config, { hashLogN: 10 }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the start waited 30 s for a connection')), 30_000)),
+      ]);
+      expect(s.sync.skipped).toBe(false);
+      await s.app.close();
+      await s.db.close();
+    } finally {
+      process.env.PG_POOL_SIZE = saved.t;
+      process.env.PG_READ_POOL_SIZE = saved.s;
+      if (saved.t === undefined) delete process.env.PG_POOL_SIZE;
+      if (saved.s === undefined) delete process.env.PG_READ_POOL_SIZE;
+      await fresh.drop();
+    }
+  }, 60_000);
 });

@@ -36,19 +36,24 @@ export const postgresAdapter: DialectAdapter = {
     const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(k);
     return rows.map((r) => r.name);
   },
-  // a session advisory lock on one connection held meanwhile: the work runs on others, and PostgreSQL
-  // lets the lock go if this instance dies halfway
-  alone(k, name, work) {
-    return k.connection().execute(async (conn) => {
-      await sql`select pg_advisory_lock(hashtext(${name}))`.execute(conn);
-      try {
-        return await work();
-      } finally {
-        await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
-      }
-    });
-  },
 };
+
+/**
+ * A session advisory lock held on a connection of its own, outside both pools: the work needs
+ * their connections (a pool of one would wait for itself), and ending the session releases the
+ * lock, also when this instance dies halfway.
+ */
+async function alone<T>(url: string, name: string, work: () => Promise<T>): Promise<T> {
+  const session = new pg.Client({ connectionString: withDefaultUser(url) });
+  session.on('error', () => undefined); // a lost lock session surfaces as the work's own connection errors
+  await session.connect();
+  try {
+    await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    return await work();
+  } finally {
+    await session.end().catch(() => undefined);
+  }
+}
 
 /** Like psql, a URL without a user name connects as the operating-system user (pg itself reads only $USER). */
 export function withDefaultUser(url: string): string {
@@ -69,5 +74,5 @@ export function openPostgres(url: string, sizes: PoolSizes = { transactions: pos
     return pool;
   };
   const kysely = new Kysely<any>({ dialect: new SplitPoolDialect({ transactions: open(sizes.transactions), statements: open(sizes.statements) }) });
-  return { kysely, adapter: postgresAdapter, close: () => kysely.destroy() };
+  return { kysely, adapter: postgresAdapter, close: () => kysely.destroy(), alone: (name, work) => alone(url, name, work) };
 }

@@ -120,9 +120,6 @@ export const sqliteAdapter: DialectAdapter = {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(k);
     return rows.map((r) => r.name);
   },
-  // at once: SERVER_WORKERS starts its other workers only after the first one listens (server/ops/server-workers.ts),
-  // and separate servers do not share one SQLite file
-  alone: (_k, _name, work) => work(),
   isForeignKeyViolation: (err) => {
     const e = err as { code?: string; message?: string };
     return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (!!e?.code?.startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY constraint failed/.test(e.message ?? ''));
@@ -177,7 +174,9 @@ export function openSqlite(file: string, settings: SqliteSettings = sqliteSettin
   const raw = new BetterSqlite3(file);
   applySqlitePragmas(raw, settings);
   const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }, raw, settings.busyTimeoutMs) });
-  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy() };
+  // alone runs at once: SERVER_WORKERS starts its other workers only after the first one listens
+  // (server/ops/server-workers.ts), and separate servers do not share one SQLite file
+  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy(), alone: (_name, work) => work() };
   handles.set(db, raw);
   return db;
 }
