@@ -67,7 +67,8 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
   const db = openDatabase(config.databaseUrl);
   try {
     // instances starting together on one PostgreSQL database would otherwise all create the tables, the admin and the demo data
-    return await db.alone('backoffice:bootstrap', () => prepareAll(config, opts, registry, db, log));
+    return await db.alone('backoffice:bootstrap', () => prepareAll(config, opts, registry, db, log),
+      () => log('another instance is preparing the database; waiting for it to finish'));
   } catch (err) {
     await db.close();
     throw err;

@@ -128,6 +128,9 @@ describe('parseFilter: refusals', () => {
     ['a field with no operator', { code: {} }, /has no operator/],
     ['a filter that is a list', [{ code: { _eq: 'A' } }], /must be a JSON object/],
     ['_or that is not a list', { _or: { code: { _eq: 'A' } } }, /takes a list of filters/],
+    // what JSON.parse makes of 1e999: it would also read back as null from a cache key or a log line
+    ['an infinite number', JSON.parse('{"code": {"_gt": 1e999}}'), /finite numbers only/],
+    ['an infinite number in a list', JSON.parse('{"qty": {"_in": [1, -1e999]}}'), /finite numbers only/],
   ])('INVALID_FILTER: %s', (_name, raw, message) => {
     const err = errorOf(raw);
     expect(err.code).toBe('INVALID_FILTER');

@@ -118,6 +118,8 @@ function typeProblem(field: FieldDef, v: FilterScalar): string | null {
 
 function checkValue(op: FilterOperator, value: unknown, field: FieldDef, where: string): FilterScalar | FilterScalar[] {
   const bad = (why: string) => new FilterError('INVALID_FILTER', `${op} ${why}`, where);
+  // JSON's 1e999 parses to Infinity, which no column holds and which JSON cannot even write back
+  if ((Array.isArray(value) ? value : [value]).some((x) => typeof x === 'number' && !Number.isFinite(x))) throw bad('takes finite numbers only');
   const typed = <T extends FilterScalar | FilterScalar[]>(v: T): T => {
     for (const x of Array.isArray(v) ? v : [v]) {
       const problem = typeProblem(field, x);

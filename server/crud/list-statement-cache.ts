@@ -41,7 +41,11 @@ export class ListStatementCache {
    */
   statement(key: string, limit: number, offset: number, build: (limit: number, offset: number) => CompiledQuery): CompiledQuery {
     let compiled = this.statements.get(key);
-    if (compiled === undefined) {
+    if (compiled !== undefined) {
+      // the shapes in use stay; one-off filters (a value each) are the ones that leave
+      this.statements.delete(key);
+      this.statements.set(key, compiled);
+    } else {
       const marked = build(LIMIT_MARKER, OFFSET_MARKER);
       const n = marked.parameters.length;
       compiled = n >= 2 && marked.parameters[n - 2] === LIMIT_MARKER && marked.parameters[n - 1] === OFFSET_MARKER ? marked : null;

@@ -30,8 +30,9 @@ export interface Database {
   /**
    * Runs `work` while holding a lock every server on the same database waits for, so instances
    * starting together prepare the database one after another (the later ones find it done).
+   * `onWait` is called when another holds it, so the wait can be told in the log.
    */
-  alone<T>(name: string, work: () => Promise<T>): Promise<T>;
+  alone<T>(name: string, work: () => Promise<T>, onWait?: () => void): Promise<T>;
 }
 
 /** Escapes LIKE wildcards so user text is matched literally (paired with ESCAPE '\'). */

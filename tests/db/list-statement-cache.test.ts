@@ -58,13 +58,15 @@ describe('ListStatementCache statements', () => {
     expect(builds).toBe(3); // the marked compile, then one per run
   });
 
-  it('holds at most its capacity, dropping the oldest shape', () => {
+  it('holds at most its capacity, dropping the shape used longest ago', () => {
     const cache = new ListStatementCache(2);
     let builds = 0;
     const build = (limit: number, offset: number) => { builds++; return compiled([limit, offset]); };
-    for (const k of ['a', 'b', 'c', 'a']) cache.statement(k, 1, 0, build);
-    expect(builds).toBe(4);
-    cache.statement('c', 1, 0, build);
+    for (const k of ['a', 'b', 'a', 'c']) cache.statement(k, 1, 0, build);
+    expect(builds).toBe(3); // a, b, c: the second a was kept
+    cache.statement('a', 1, 0, build);
+    expect(builds).toBe(3); // a was used after b, so c pushed b out
+    cache.statement('b', 1, 0, build);
     expect(builds).toBe(4);
   });
 });

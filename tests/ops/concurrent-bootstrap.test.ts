@@ -28,14 +28,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
   });
 
   it('both start; the tables, the admin and the demo data are made once', async () => {
+    const logs: string[][] = [];
     const start = () => {
+      const lines: string[] = [];
+      logs.push(lines);
       const dir = mkdtempSync(join(tmpdir(), 'bo-boot-'));
       dirs.push(dir);
       const config = readConfig({
         DATA_DIR: dir, DATABASE_URL: database.url, PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent', JWT_SECRET: 'j'.repeat(40),
         ADMIN_PASSWORD: 'Boot-admin-Pass-1', DEMO_PASSWORD: 'Boot-demo-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
       });
-      return bootstrap(config, { hashLogN: 10 });
+      return bootstrap(config, { hashLogN: 10, log: (m) => lines.push(m) });
     };
     const results = await Promise.allSettled([start(), start()]);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
@@ -43,6 +46,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
     // exactly one of them made the tables and loaded the demo data; the other found both done
     expect(started.map((s) => s.sync.skipped).sort()).toEqual([false, true]);
     expect(started.filter((s) => s.seeded !== null)).toHaveLength(1);
+    // the one that waited said so in its log
+    expect(logs.filter((lines) => lines.some((l) => /another instance is preparing the database/.test(l)))).toHaveLength(1);
     const k = started[0]!.db.kysely;
     const count = async (q: string) => Number((await sql.raw<{ n: number }>(q).execute(k)).rows[0]!.n);
     expect(await count(`select count(*) as n from user_account where username = 'admin'`)).toBe(1);

@@ -43,12 +43,16 @@ export const postgresAdapter: DialectAdapter = {
  * their connections (a pool of one would wait for itself), and ending the session releases the
  * lock, also when this instance dies halfway.
  */
-async function alone<T>(url: string, name: string, work: () => Promise<T>): Promise<T> {
+async function alone<T>(url: string, name: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
   const session = new pg.Client({ connectionString: withDefaultUser(url) });
   session.on('error', () => undefined); // a lost lock session surfaces as the work's own connection errors
   await session.connect();
   try {
-    await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    const { rows } = await session.query<{ got: boolean }>('select pg_try_advisory_lock(hashtext($1)) as got', [name]);
+    if (!rows[0]!.got) {
+      onWait?.();
+      await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    }
     return await work();
   } finally {
     await session.end().catch(() => undefined);
@@ -74,5 +78,5 @@ export function openPostgres(url: string, sizes: PoolSizes = { transactions: pos
     return pool;
   };
   const kysely = new Kysely<any>({ dialect: new SplitPoolDialect({ transactions: open(sizes.transactions), statements: open(sizes.statements) }) });
-  return { kysely, adapter: postgresAdapter, close: () => kysely.destroy(), alone: (name, work) => alone(url, name, work) };
+  return { kysely, adapter: postgresAdapter, close: () => kysely.destroy(), alone: (name, work, onWait) => alone(url, name, work, onWait) };
 }
