@@ -2,6 +2,7 @@ import { readConfig } from '../server/config/app-config.ts';
 import { readSchemaDir } from '../server/schema-files.ts';
 import { openDatabase } from '../server/db/database-factory.ts';
 import { syncSchema } from '../server/db/schema-sync.ts';
+import { START_LOCK } from '../server/db/dialect-adapter.ts';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { bulkSeed } from './bulk-seed.ts';
 
@@ -51,9 +52,12 @@ async function main(): Promise<void> {
   try {
     const where = db.adapter.name === 'postgres' ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : config.databaseUrl;
     log(`database: ${db.adapter.name} ${where}`);
-    const sync = await syncSchema(db, registry.fileSchemas());
-    if (!sync.skipped) log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`);
-    await bulkSeed(db, registry, { size, log });
+    // under the start lock, so a server starting meanwhile waits instead of syncing beside it
+    await db.alone(START_LOCK, async () => {
+      const sync = await syncSchema(db, registry.fileSchemas());
+      if (!sync.skipped) log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`);
+      await bulkSeed(db, registry, { size, log });
+    }, () => log('a server is preparing the database; waiting for it to finish'));
   } finally {
     await db.close();
   }

@@ -7,7 +7,7 @@ import { openDatabase } from './db/database-factory.ts';
 import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import type { AppConfig } from './config/app-config.ts';
-import type { Database } from './db/dialect-adapter.ts';
+import { START_LOCK, type Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
@@ -67,7 +67,7 @@ export async function bootstrap(config: AppConfig, opts: BootstrapOptions = {}):
   const db = openDatabase(config.databaseUrl);
   try {
     // instances starting together on one PostgreSQL database would otherwise all create the tables, the admin and the demo data
-    return await db.alone('backoffice:bootstrap', () => prepareAll(config, opts, registry, db, log),
+    return await db.alone(START_LOCK, () => prepareAll(config, opts, registry, db, log),
       () => log('another instance is preparing the database; waiting for it to finish'));
   } catch (err) {
     await db.close();

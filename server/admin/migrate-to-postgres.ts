@@ -15,7 +15,7 @@ import { readSchemaDir } from '../schema-files.ts';
 import { openPostgres } from '../db/postgres/postgres-database.ts';
 import { prepareDatabase } from '../bootstrap.ts';
 import { customFieldsOfSqlite, ensureCustomColumns } from '../meta/custom-fields.ts';
-import type { Database } from '../db/dialect-adapter.ts';
+import { START_LOCK, type Database } from '../db/dialect-adapter.ts';
 import { openSqliteSource } from './backup-source.ts';
 import { loadInto } from './data-loader.ts';
 import { countRows, describeSqliteFile, describeTables, readRows, TableChecksum } from './table-data.ts';
@@ -58,29 +58,34 @@ export async function verifyCopy(sqliteFile: string, target: Database): Promise<
   }
 }
 
-export async function migrateSqliteToPostgres(from: string, to: string, registry: SchemaRegistry, opts: { force?: boolean } = {}): Promise<MigrationReport> {
+export async function migrateSqliteToPostgres(from: string, to: string, registry: SchemaRegistry, opts: { force?: boolean; onWait?: () => void } = {}): Promise<MigrationReport> {
   if (!existsSync(from)) throw new Error(`${from} does not exist`);
   if (!/^postgres(ql)?:\/\//.test(to)) throw new Error('--to must be a postgres:// URL');
   const target = openPostgres(to);
   try {
-    await prepareDatabase(target, registry);
-    // columns added at run time (custom fields) are in no schema file: add them before the rows come
-    const raw = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
-    try { await ensureCustomColumns(target, customFieldsOfSqlite(raw)); } finally { raw.close(); }
-    const accounts = await countRows(target.kysely, 'user_account');
-    if (accounts > 0 && !opts.force) throw new Error(`the target database already holds ${accounts} user account(s); pass --force to replace its data`);
-    const source = openSqliteSource(from, false);
-    let report;
-    try {
-      report = await loadInto(target, source, new Set());
-    } finally {
-      source.close();
-    }
-    const tables = await verifyCopy(from, target);
-    return { tables, ok: tables.every((t) => t.ok), skippedTables: report.skippedTables, skippedColumns: report.skippedColumns };
+    // under the start lock: an instance starting meanwhile waits for the copy instead of preparing the database beside it
+    return await target.alone(START_LOCK, () => migrate(from, target, registry, opts), opts.onWait);
   } finally {
     await target.close();
   }
+}
+
+async function migrate(from: string, target: Database, registry: SchemaRegistry, opts: { force?: boolean }): Promise<MigrationReport> {
+  await prepareDatabase(target, registry);
+  // columns added at run time (custom fields) are in no schema file: add them before the rows come
+  const raw = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
+  try { await ensureCustomColumns(target, customFieldsOfSqlite(raw)); } finally { raw.close(); }
+  const accounts = await countRows(target.kysely, 'user_account');
+  if (accounts > 0 && !opts.force) throw new Error(`the target database already holds ${accounts} user account(s); pass --force to replace its data`);
+  const source = openSqliteSource(from, false);
+  let report;
+  try {
+    report = await loadInto(target, source, new Set());
+  } finally {
+    source.close();
+  }
+  const tables = await verifyCopy(from, target);
+  return { tables, ok: tables.every((t) => t.ok), skippedTables: report.skippedTables, skippedColumns: report.skippedColumns };
 }
 
 function arg(argv: string[], name: string): string | undefined {
@@ -96,7 +101,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const registry = new SchemaRegistry(readSchemaDir(resolve(process.env.SCHEMAS_DIR ?? 'schemas')));
-  const report = await migrateSqliteToPostgres(resolve(from), to, registry, { force: argv.includes('--force') });
+  const report = await migrateSqliteToPostgres(resolve(from), to, registry, {
+    force: argv.includes('--force'),
+    onWait: () => console.error('a server is preparing the target database; waiting for it to finish'),
+  });
   for (const t of report.tables) {
     console.log(`${t.ok ? 'ok  ' : 'FAIL'} ${t.table.padEnd(36)} ${String(t.source_rows).padStart(8)} → ${String(t.target_rows).padStart(8)}  ${t.source_checksum}${t.ok ? '' : ` ≠ ${t.target_checksum}`}`);
   }

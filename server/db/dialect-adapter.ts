@@ -35,6 +35,9 @@ export interface Database {
   alone<T>(name: string, work: () => Promise<T>, onWait?: () => void): Promise<T>;
 }
 
+/** The lock under which a database is prepared (server starts, migrations into PostgreSQL, bulk seeding): Database.alone. */
+export const START_LOCK = 'backoffice:bootstrap';
+
 /** Escapes LIKE wildcards so user text is matched literally (paired with ESCAPE '\'). */
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);

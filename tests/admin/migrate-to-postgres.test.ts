@@ -11,6 +11,7 @@ import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { migrateSqliteToPostgres, verifyCopy } from '../../server/admin/migrate-to-postgres.ts';
 import { openPostgres, withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
+import { START_LOCK } from '../../server/db/dialect-adapter.ts';
 import pg from 'pg';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration', () => {
@@ -52,6 +53,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
     // a second run refuses to overwrite a database that already holds accounts
     await expect(migrateSqliteToPostgres(source.testDb.url, target.url, source.registry)).rejects.toThrow(/--force/);
   });
+
+  it('waits while a server holds the start lock on the target, then copies', async () => {
+    const fresh = await createTestDatabase('postgres');
+    const holder = new pg.Client({ connectionString: withDefaultUser(fresh.url) });
+    await holder.connect();
+    try {
+      // what a server does while it prepares the database (Database.alone)
+      await holder.query('select pg_advisory_lock(hashtext($1))', [START_LOCK]);
+      let waited = false;
+      let done = false;
+      const copying = migrateSqliteToPostgres(source.testDb.url, fresh.url, source.registry, { onWait: () => { waited = true; } }).finally(() => { done = true; });
+      await new Promise((r) => setTimeout(r, 1000));
+      expect([waited, done]).toEqual([true, false]);
+      await holder.query('select pg_advisory_unlock(hashtext($1))', [START_LOCK]);
+      expect((await copying).ok).toBe(true);
+    } finally {
+      await holder.end();
+      await fresh.drop();
+    }
+  }, 60_000);
 
   it('the checksum notices a changed row', async () => {
     const pg = openPostgres(target.url);
