@@ -246,8 +246,8 @@ export class EntityService {
   }
 
   /**
-   * Reading one row by id has one shape per entity, field list and caller scope; only the id
-   * changes. Its compiled SQL is kept by that shape and the id is put in the parameter slot that
+   * Reading one row by id has one shape per entity, field list and caller scope (a record's lines,
+   * one per line entity); only the id changes. Its compiled SQL is kept by that shape and the id is put in the parameter slot that
    * a marker value took when it was compiled.
    */
   private readonly rowQueries = new Map<string, { compiled: CompiledQuery; idSlot: number }>();
@@ -263,10 +263,16 @@ export class EntityService {
       return row ? decode(row) : undefined;
     }
     const scope = this.policy.rowFilter(ctx, entity);
-    const key = [entity.name, this.registry.version, fields ? JSON.stringify(fields) : '*', ctx.userId ?? 'system', scope ? JSON.stringify(scope) : ''].join('\u0000');
+    const key = ['row', entity.name, this.registry.version, fields ? JSON.stringify(fields) : '*', ctx.userId ?? 'system', scope ? JSON.stringify(scope) : ''].join('\u0000');
+    const { rows } = await k.executeQuery<Row>(this.byIdStatement(key, id, (marker) => build(marker).compile()));
+    return rows[0] ? decode(rows[0]) : undefined;
+  }
+
+  /** A kept statement (see rowQueries) with `id` put in its marker's slot; `build` compiles it with the marker on a miss. */
+  private byIdStatement(key: string, id: number, build: (marker: number) => CompiledQuery): CompiledQuery {
     let q = this.rowQueries.get(key);
     if (!q) {
-      const compiled = build(ID_MARKER).compile();
+      const compiled = build(ID_MARKER);
       const idSlot = compiled.parameters.indexOf(ID_MARKER);
       if (idSlot < 0) throw new Error('the id marker is missing from the compiled row query');
       q = { compiled, idSlot };
@@ -275,8 +281,7 @@ export class EntityService {
     }
     const parameters = [...q.compiled.parameters];
     parameters[q.idSlot] = id;
-    const { rows } = await k.executeQuery<Row>({ ...q.compiled, parameters });
-    return rows[0] ? decode(rows[0]) : undefined;
+    return { ...q.compiled, parameters };
   }
 
   private async loadLines(k: Kysely<any>, entity: EntitySchema, id: number, only?: string[][] | null): Promise<Row> {
@@ -286,8 +291,10 @@ export class EntityService {
       if (only && !only.some((p) => p[0] === name)) continue;
       const child = this.entity(f.entity!);
       const { decode } = this.columnsOf(child);
-      reads.push(k.selectFrom(child.name).selectAll().where(child.parent!.field, '=', id).orderBy('line_no').orderBy('id').execute()
-        .then((rows) => [name, rows.map(decode)]));
+      // a record's lines have one statement per line entity and schema version, whoever reads them
+      const statement = this.byIdStatement(['lines', child.name, this.registry.version].join('\u0000'), id,
+        (marker) => k.selectFrom(child.name).selectAll().where(child.parent!.field, '=', marker).orderBy('line_no').orderBy('id').compile());
+      reads.push(k.executeQuery<Row>(statement).then(({ rows }) => [name, rows.map(decode)]));
     }
     return Object.fromEntries(await Promise.all(reads));
   }

@@ -1,7 +1,9 @@
 /**
- * Lists run a compiled statement kept by their shape (server/crud/list-statement-cache.ts).
+ * Lists run a compiled statement kept by their shape (server/crud/list-statement-cache.ts), and a
+ * get by id reads the row and each kind of its lines through statements kept per entity.
  * What a kept statement must never do, on both dialects: answer one page's rows for another,
- * keep a caller to a row scope that has since changed, or miss a column added at run time.
+ * one record's lines for another's, keep a caller to a row scope that has since changed, or
+ * miss a column added at run time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -56,5 +58,24 @@ describe.each(testDialects())('kept list statements on %s', (dialect) => {
     const added = await c.call('POST', '/api/custom_field', c.admin, { entity: 'product', name: 'shelf_note', type: 'string', label: { th: 'หมายเหตุชั้นวาง', en: 'Shelf note' } });
     expect(added.statusCode, added.body).toBe(201);
     expect(await list()).toHaveProperty('cf_shelf_note', null);
+  });
+
+  it("each record's get answers its own lines", async () => {
+    const company = async (lines: string[]) => {
+      const res = await c.call('POST', '/api/company', c.admin, { type: 'customer', status: 'active', customer_name_th: `ลูกค้า ${lines[0]}`, address_list: lines.map((l) => ({ address_type: 'office', address_line: l })) });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.id as number;
+    };
+    const a = await company(['A1 ถนนสุขุมวิท', 'A2 ถนนพระราม 4']);
+    const b = await company(['B1 ถนนเพชรบุรี']);
+    const lines = async (id: number) => ((await c.call('GET', `/api/company/${id}`, c.admin)).json().data.address_list as { address_line: string }[]).map((l) => l.address_line);
+    expect(await lines(a)).toEqual(['A1 ถนนสุขุมวิท', 'A2 ถนนพระราม 4']);
+    expect(await lines(b)).toEqual(['B1 ถนนเพชรบุรี']);
+    expect(await lines(a)).toEqual(['A1 ถนนสุขุมวิท', 'A2 ถนนพระราม 4']);
+    // the same statement inside a write's transaction (the update's before and after)
+    const patched = await c.call('PATCH', `/api/company/${b}`, c.admin, { address_list: [{ address_type: 'billing', address_line: 'B2 ถนนวิทยุ' }] });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect((patched.json().data.address_list as { address_line: string }[]).map((l) => l.address_line)).toEqual(['B2 ถนนวิทยุ']);
+    expect(await lines(a)).toEqual(['A1 ถนนสุขุมวิท', 'A2 ถนนพระราม 4']);
   });
 });
