@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
 import { readConfig } from '../../server/config/app-config.ts';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
+import { openPostgres } from '../../server/db/postgres/postgres-database.ts';
+import { START_LOCK } from '../../server/db/dialect-adapter.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -82,4 +85,39 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
       await fresh.drop();
     }
   }, 60_000);
+
+  it("the start lock outlasts the database's own statement and idle timeouts", async () => {
+    // an operator may set timeouts for the application's statements on the database or its role; the lock's
+    // session must neither give up waiting for another start nor be closed while idle during its own
+    const fresh = await createTestDatabase('postgres');
+    const admin = new pg.Client({ connectionString: fresh.url });
+    await admin.connect();
+    const holder = new pg.Client({ connectionString: fresh.url });
+    const db = openPostgres(fresh.url, { transactions: 1, statements: 1 });
+    try {
+      const name = fresh.url.split('/').pop()!;
+      await admin.query(`alter database ${name} set statement_timeout = '300ms'`);
+      await admin.query(`alter database ${name} set idle_session_timeout = '300ms'`);
+      await holder.connect();
+      // the other start, holding the lock: its own session is spared the timeouts
+      await holder.query(`set statement_timeout = 0; set idle_session_timeout = 0`);
+      await holder.query('select pg_advisory_lock(hashtext($1))', [START_LOCK]);
+      const released = new Promise((r) => setTimeout(r, 1000)).then(() => holder.query('select pg_advisory_unlock_all()'));
+      let waited = false;
+      const heldDuringWork = await db.alone(START_LOCK, async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        const { rows } = await admin.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted`);
+        return rows[0].n as number;
+      }, () => { waited = true; });
+      await released;
+      expect(waited).toBe(true);
+      // still held after a second of idling, three times the idle timeout
+      expect(heldDuringWork).toBe(1);
+    } finally {
+      await db.close();
+      await holder.end().catch(() => undefined);
+      await admin.end();
+      await fresh.drop();
+    }
+  }, 30_000);
 });

@@ -39,22 +39,33 @@ export const postgresAdapter: DialectAdapter = {
 };
 
 /**
- * A session advisory lock held on a connection of its own, outside both pools: the work needs
- * their connections (a pool of one would wait for itself), and ending the session releases the
- * lock, also when this instance dies halfway.
+ * An advisory lock held by a transaction on a connection of its own, outside both pools: the work
+ * needs their connections (a pool of one would wait for itself), and ending the transaction or the
+ * connection releases the lock, also when this instance dies halfway.
  */
 async function alone<T>(url: string, name: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
-  const session = new pg.Client({ connectionString: withDefaultUser(url) });
+  // keepAlive: the session sits idle while the work runs, which a firewall or NAT may take for a dead connection
+  const session = new pg.Client({ connectionString: withDefaultUser(url), keepAlive: true });
   session.on('error', () => undefined); // a lost lock session surfaces as the work's own connection errors
   await session.connect();
   try {
-    const { rows } = await session.query<{ got: boolean }>('select pg_try_advisory_lock(hashtext($1)) as got', [name]);
+    // a transaction-level lock in a transaction kept open for the work: a pooler in transaction mode (PgBouncer) keeps
+    // one server connection for a transaction, but hands a session's lock on to whichever client gets that connection next
+    await session.query('begin');
+    // an operator's timeouts for the database or role (statement_timeout, lock_timeout, idle_in_transaction_session_timeout)
+    // are meant for the application's statements: this transaction waits as long as another start takes, then sits idle
+    // while its own runs, and a timeout would end the exclusion (a failed start, or the lock let go too early). Only the
+    // settings this server version knows are set (idle_session_timeout is PostgreSQL 14's), for this transaction only.
+    await session.query(`select set_config(name, '0', true) from pg_settings where name = any($1)`,
+      [['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'idle_session_timeout']]);
+    const { rows } = await session.query<{ got: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as got', [name]);
     if (!rows[0]!.got) {
       onWait?.();
-      await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+      await session.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
     }
     return await work();
   } finally {
+    await session.query('rollback').catch(() => undefined);
     await session.end().catch(() => undefined);
   }
 }
