@@ -90,6 +90,17 @@ async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: S
     db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail,
     logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
   });
+  try {
+    return { ...built, db, registry, sync, seeded: await prepareData(config, opts, db, registry, built, log) };
+  } catch (err) {
+    // its timers, sockets and Redis clients would otherwise keep a failed start's process (or test) alive
+    await built.app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The built-in accounts, the singletons' rows and, once, the demo data; the demo data's row counts when loaded now. */
+async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Database, registry: SchemaRegistry, built: Awaited<ReturnType<typeof buildApp>>, log: (m: string) => void): Promise<Record<string, number> | null> {
   const admin = await ensureAdmin(db, built.service, config.adminPassword, opts.hashLogN);
   if (admin.created) log(admin.password ? `created the admin account; its generated password is in ${keepPassword(config.dataDir, 'admin', admin.password)}` : 'created the admin account with ADMIN_PASSWORD');
   // every singleton (site settings) has its one row, so its screen opens on a fresh start
@@ -104,7 +115,7 @@ async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: S
     log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
     if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);
   }
-  return { ...built, db, registry, sync, seeded };
+  return seeded;
 }
 
 /**

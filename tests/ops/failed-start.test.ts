@@ -1,0 +1,39 @@
+/**
+ * A start that fails after the app was built (here: the demo data meets a row it would
+ * duplicate) closes the app as well as the database, so nothing of it runs on in the process
+ * that started it (a test runner, a supervisor that retries in-process).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { bootstrap } from '../../server/bootstrap.ts';
+import { readConfig } from '../../server/config/app-config.ts';
+import { createLogger } from '../../server/ops/logging.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('a start that fails after building the app', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-failed-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const config = (seed: string) => readConfig({
+    DATA_DIR: dir, DATABASE_URL: join(dir, 'bo.sqlite'), PORT: '0', SEED: seed, LOG_LEVEL: 'warn', JWT_SECRET: 'j'.repeat(40),
+    ADMIN_PASSWORD: 'Fail-admin-Pass-1', DEMO_PASSWORD: 'Fail-demo-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
+  });
+
+  it('fails with the cause, and its app stops its background work', async () => {
+    // a database whose data the demo rows collide with
+    const first = await bootstrap(config('none'), { hashLogN: 10 });
+    await first.db.kysely.insertInto('your_company_type').values({ code: 'TRD', name_th: 'มีอยู่แล้ว', name_en: 'Already here' }).execute();
+    await first.app.close();
+    await first.db.close();
+
+    const lines: string[] = [];
+    const logger = createLogger('warn', new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
+    await expect(bootstrap(config('demo'), { hashLogN: 10, logger })).rejects.toThrow(/TRD|unique|already/i);
+    // the override poll (every 500 ms) of an app left open would now fail on the closed database
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(lines.filter((l) => /refresh failed|snapshots failed/.test(l))).toEqual([]);
+  }, 60_000);
+});
