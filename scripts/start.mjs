@@ -4,7 +4,8 @@
  * process never loads tsc or Vite), then runs the compiled server here, in
  * this process: SIGINT and SIGTERM reach the server itself.
  * On the first start of an embedded SQLite database, a child process creates
- * the tables, the accounts and the demo data first: the server then starts as
+ * the tables, the accounts and the demo data first (under a temporary name,
+ * moved into place when complete: scripts/first-start.mjs): the server then starts as
  * on any later day, without the garbage of loading (it held ~180 MB instead of ~115 MB).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, SERVER_MAIN, serverBuildIsStale, webBuildIsStale } from './build-state.mjs';
+import { prepareFirstStart } from './first-start.mjs';
 
 if (serverBuildIsStale() || (await webBuildIsStale())) {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
@@ -26,7 +28,7 @@ if (parent !== 1) {
 const { databaseUrlOf, sqlitePathOf } = await import(pathToFileURL(join(ROOT, 'build', 'server', 'config', 'app-config.js')).href);
 const sqlite = sqlitePathOf(databaseUrlOf());
 if (sqlite !== null && sqlite !== ':memory:' && !existsSync(sqlite)) {
-  const r = spawnSync(process.execPath, [...process.execArgv, SERVER_MAIN], { stdio: 'inherit', env: { ...process.env, BACKOFFICE_PREPARE_ONLY: '1' } });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const status = prepareFirstStart(sqlite, (env) => spawnSync(process.execPath, [...process.execArgv, SERVER_MAIN], { stdio: 'inherit', env: { ...process.env, ...env } }).status);
+  if (status !== 0) process.exit(status);
 }
 await import(pathToFileURL(SERVER_MAIN).href);

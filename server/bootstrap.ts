@@ -41,6 +41,13 @@ export interface BootstrapOptions {
 }
 
 const SEED_KEY = 'demo_seeded';
+/** Written when the demo data begins loading; with no SEED_KEY beside it, a start was interrupted halfway through. */
+const SEED_BEGUN_KEY = 'demo_seeding';
+
+/** A start refused for a reason the operator can act on; main prints its message without a stack. */
+export class StartRefusedError extends Error {
+  override name = 'StartRefusedError';
+}
 
 /** Makes a synced database ready for the app: auth tables and the built-in Customer role. */
 export async function prepareDatabase(db: Database, registry: SchemaRegistry): Promise<SyncReport> {
@@ -107,6 +114,13 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
   await ensureSingletonRows(built.service, registry, log);
   let seeded: Record<string, number> | null = null;
   if (config.seed === 'demo' && !(await stateValue(db, SEED_KEY))) {
+    // loading again over part of the demo data would fail on its first row (its codes are taken), on every start
+    const begun = await stateValue(db, SEED_BEGUN_KEY);
+    if (begun) {
+      throw new StartRefusedError(`the demo data began loading at ${begun} and did not finish (that start was interrupted or failed), so this database holds only part of it. `
+        + 'Start with SEED=none to use the database as it is, or remove it (an embedded database: the .sqlite file and its -wal and -shm files) to load the demo data afresh.');
+    }
+    await db.kysely.insertInto('schema_state').values({ key: SEED_BEGUN_KEY, value: new Date().toISOString() }).execute();
     seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
     // a year of sales and collection history, made through the document engine's own calls
     for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof SchemaLoadError) {
+  if (err instanceof SchemaLoadError || (err instanceof Error && err.name === 'StartRefusedError')) {
     console.error(`[backoffice] cannot start: ${err.message}`);
   } else {
     console.error('[backoffice] cannot start:', err);

@@ -1,14 +1,15 @@
 /**
  * A start that fails after the app was built (here: the demo data meets a row it would
  * duplicate) closes the app as well as the database, so nothing of it runs on in the process
- * that started it (a test runner, a supervisor that retries in-process).
+ * that started it (a test runner, a supervisor that retries in-process). A database whose demo
+ * data was left half loaded is refused with what to do, rather than failing on its first row.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { bootstrap } from '../../server/bootstrap.ts';
+import { bootstrap, StartRefusedError } from '../../server/bootstrap.ts';
 import { readConfig } from '../../server/config/app-config.ts';
 import { createLogger } from '../../server/ops/logging.ts';
 
@@ -36,4 +37,24 @@ describe('a start that fails after building the app', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(lines.filter((l) => /refresh failed|snapshots failed/.test(l))).toEqual([]);
   }, 60_000);
+
+  it('a database whose demo data began loading and never finished is refused with what to do, and starts with SEED=none', async () => {
+    const other = join(dir, 'half.sqlite');
+    const at = (seed: string) => ({ ...config(seed), databaseUrl: other });
+    // the state an interrupted loading leaves: the loading's start written, part of the rows, no end
+    const first = await bootstrap(at('none'), { hashLogN: 10 });
+    await first.db.kysely.insertInto('schema_state').values({ key: 'demo_seeding', value: '2026-11-25T19:00:00.000Z' }).execute();
+    await first.db.kysely.insertInto('your_company_type').values({ code: 'TRD', name_th: 'ธุรกิจซื้อมาขายไป', name_en: 'Trading' }).execute();
+    await first.app.close();
+    await first.db.close();
+
+    const refused = bootstrap(at('demo'), { hashLogN: 10 });
+    await expect(refused).rejects.toThrow(StartRefusedError);
+    await expect(refused).rejects.toThrow(/began loading at 2026-11-25T19:00:00.000Z and did not finish.*SEED=none/);
+    const asItIs = await bootstrap(at('none'), { hashLogN: 10 });
+    expect(asItIs.seeded).toBeNull();
+    await asItIs.app.close();
+    await asItIs.db.close();
+  }, 60_000);
 });
+

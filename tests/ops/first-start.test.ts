@@ -5,13 +5,16 @@
  * starts in its own process as on any later day, without the loading's garbage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import Sqlite from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureWebBuilt } from '../../server/web/web-static.ts';
 import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
 import { databaseUrlOf, sqlitePathOf } from '../../server/config/app-config.ts';
+// @ts-expect-error a plain JavaScript script of npm start's, without types
+import { prepareFirstStart } from '../../scripts/first-start.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -61,3 +64,57 @@ describe('BACKOFFICE_PREPARE_ONLY=1', () => {
     }
   }, 120_000);
 });
+
+describe("npm start's first start moves the database into place only once it is complete", () => {
+  let dir: string;
+  beforeAll(async () => {
+    await ensureWebBuilt(ROOT);
+    dir = mkdtempSync(join(tmpdir(), 'bo-first-start-'));
+  }, 180_000);
+  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  const quiet = () => undefined;
+
+  it('an interrupted preparation leaves no database behind, and the next start prepares it whole', async () => {
+    const target = join(dir, 'backoffice.sqlite');
+    // the first attempt is killed halfway: it made some tables and rows, and never closed the file
+    const interrupted = prepareFirstStart(target, (env: Record<string, string>) => {
+      const half = new Sqlite(env.DATABASE_URL!);
+      half.pragma('journal_mode = WAL');
+      half.exec("create table your_company_type (code text); insert into your_company_type values ('TRD')");
+      return null; // spawnSync's status for a child killed by a signal
+    }, quiet);
+    expect(interrupted).toBe(1);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+
+    const status = prepareFirstStart(target, (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+      cwd: ROOT, stdio: 'ignore',
+      env: { ...process.env, ...env, NODE_ENV: 'production', DATA_DIR: dir, PORT: '0', SEED: 'demo', ADMIN_PASSWORD: 'First-start-Admin-1', DEMO_PASSWORD: 'First-start-Demo-1', LOG_LEVEL: 'warn' },
+    }).status, quiet);
+    expect(status).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.includes('sqlite')).sort()).toEqual(['backoffice.sqlite']);
+    const db = openSqlite(target);
+    try {
+      expect((await db.kysely.selectFrom('schema_state').select('value').where('key', '=', 'demo_seeded').executeTakeFirst())?.value).toBeTruthy();
+      expect((await db.kysely.selectFrom('your_company_type').select('code').execute()).map((r) => r.code).sort()).toEqual(['MFG', 'SVC', 'TRD']);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it('a write-ahead log beside no database is not replayed into the new one, and one left by the preparation stops the start', () => {
+    const target = join(dir, 'other.sqlite');
+    writeFileSync(`${target}-wal`, 'left by a database removed without its log');
+    const status = prepareFirstStart(target, (env: Record<string, string>) => {
+      expect(existsSync(`${target}-wal`)).toBe(false);
+      const db = new Sqlite(env.DATABASE_URL!);
+      db.pragma('journal_mode = WAL');
+      db.exec('create table t (x); insert into t values (1)');
+      // exits 0 without closing the file: its log is still there
+      return 0;
+    }, quiet);
+    expect(status).toBe(1);
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
