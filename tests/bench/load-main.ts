@@ -26,9 +26,11 @@
  * ratio measured in one run. A baseline that has scripts/build.mjs (issue 14's production build)
  * is built and run as `npm start` runs it, with either mix (it has documents).
  * LOAD_NODE_FLAGS adds node options to every server it starts (e.g. "--max-semi-space-size=16").
+ * LOAD_SERVER_LOG (a path prefix) keeps each server's log in PREFIX.PORT instead of discarding it,
+ * so a slow or unanswered request can be looked up by what the server saw of it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -92,7 +94,7 @@ async function startInstance(extraEnv: Record<string, string>, baseline?: string
   const child = spawn(process.execPath, [...prof, ...(baseline && !built ? [] : startNodeFlags(baseline ?? ROOT)), ...main], {
     cwd: baseline ?? ROOT,
     env: { ...env, NODE_ENV: 'production', PORT: String(port), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Load-demo-Pass-1', JWT_SECRET, LOG_LEVEL: env.LOAD_LOG_LEVEL ?? 'info', ...extraEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', env.LOAD_SERVER_LOG ? openSync(`${env.LOAD_SERVER_LOG}.${port}`, 'w') : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await untilReady(url, child, Boolean(baseline));
