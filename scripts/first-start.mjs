@@ -1,5 +1,5 @@
 // npm start's first start on an embedded SQLite database; plain JavaScript, like the rest of scripts/.
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
 
 /**
  * Prepares a new SQLite database (tables, accounts, demo data) under a temporary name, in a
@@ -22,10 +22,26 @@ export function prepareFirstStart(sqlitePath, prepare, log = (m) => console.erro
   // closing the last connection checkpoints the write-ahead log into the file and deletes it
   const wal = `${temp}-wal`;
   if (existsSync(wal) && statSync(wal).size > 0) {
-    log(`the new database ${temp} was not closed cleanly (its write-ahead log is still there); it was left for inspection`);
+    log(`the new database ${temp} was not closed cleanly (its write-ahead log is still there), so it was not put in place; `
+      + 'it is left for inspection, and the next npm start removes it and prepares the database afresh');
     return 1;
   }
   for (const f of sidecars(temp)) rmSync(f, { force: true });
-  renameSync(temp, sqlitePath);
+  // a link, not a rename: a database that appeared at the path meanwhile (a server started on it directly) is
+  // kept, and this start stops, instead of that file being replaced under the server using it
+  try {
+    linkSync(temp, sqlitePath);
+  } catch (err) {
+    if (err.code !== 'EEXIST') {
+      // a file system without hard links: a rename, which only a path that appeared this very moment could race
+      if (existsSync(sqlitePath)) throw err;
+      renameSync(temp, sqlitePath);
+      return 0;
+    }
+    log(`${sqlitePath} appeared while the database was being prepared (was a server started on it?); it was left as it is. Run npm start again to use it`);
+    rmSync(temp, { force: true });
+    return 1;
+  }
+  rmSync(temp, { force: true });
   return 0;
 }

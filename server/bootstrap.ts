@@ -6,7 +6,7 @@ import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
 import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
-import type { AppConfig } from './config/app-config.ts';
+import { sqlitePathOf, type AppConfig } from './config/app-config.ts';
 import { START_LOCK, type Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
@@ -117,8 +117,9 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
     // loading again over part of the demo data would fail on its first row (its codes are taken), on every start
     const begun = await stateValue(db, SEED_BEGUN_KEY);
     if (begun) {
-      throw new StartRefusedError(`the demo data began loading at ${begun} and did not finish (that start was interrupted or failed), so this database holds only part of it. `
-        + 'Start with SEED=none to use the database as it is, or remove it (an embedded database: the .sqlite file and its -wal and -shm files) to load the demo data afresh.');
+      const file = sqlitePathOf(config.databaseUrl);
+      throw new StartRefusedError(`the demo data began loading into ${describeDatabase(config.databaseUrl)} at ${begun} and did not finish (that start was interrupted or failed), so the database holds only part of it. `
+        + `Start with SEED=none to use it as it is, or ${file ? `delete ${file} and its -wal and -shm files` : 'drop the database and create it again, empty,'} to load the demo data afresh.`);
     }
     await db.kysely.insertInto('schema_state').values({ key: SEED_BEGUN_KEY, value: new Date().toISOString() }).execute();
     seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
@@ -132,6 +133,15 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
   return seeded;
 }
 
+/** The database for an operator's message: a SQLite file's path, or a PostgreSQL URL without its password. */
+function describeDatabase(url: string): string {
+  const file = sqlitePathOf(url);
+  if (file) return file;
+  const u = new URL(url);
+  u.password = '';
+  return u.toString();
+}
+
 /**
  * A generated password goes to a file only this user can read, never into the log
  * (logs are shipped and kept); the log line says where it is.
@@ -139,7 +149,8 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
 function keepPassword(dataDir: string, who: string, password: string): string {
   const file = join(dataDir, 'initial-passwords.txt');
   mkdirSync(dataDir, { recursive: true });
-  appendFileSync(file, `${who}: ${password}\n`, { mode: 0o600 });
+  // dated: a first start that was interrupted and run again leaves an earlier line whose password no longer works
+  appendFileSync(file, `${new Date().toISOString()} ${who}: ${password}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return `${file} (readable by this user only; delete it once noted)`;
 }

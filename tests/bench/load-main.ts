@@ -14,7 +14,7 @@
  * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50,200"),
  * LOAD_TARGETS ("sqlite,sqlite-workers,postgres"; sqlite-workers is SERVER_WORKERS=2 on SQLite with Redis), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
  * LOAD_REDIS_URL (redis://127.0.0.1:6379), LOAD_LOG_LEVEL (info, the production default; the
- * log goes to /dev/null, so its cost is measured but not the disk's),
+ * log goes to /dev/null unless LOAD_SERVER_LOG is set, so its cost is measured but not the disk's),
  * LOAD_CPU_PROF (a directory: the servers run with node --cpu-prof and write
  * their .cpuprofile there on exit; tests/bench/cpu-profile-summary.ts sums them up).
  *
@@ -30,7 +30,7 @@
  * so a slow or unanswered request can be looked up by what the server saw of it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -91,11 +91,14 @@ async function startInstance(extraEnv: Record<string, string>, baseline?: string
   const prof = [...(env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : []), ...(env.LOAD_NODE_FLAGS ? env.LOAD_NODE_FLAGS.split(' ') : [])];
   const built = baseline && existsSync(join(baseline, 'scripts/build.mjs'));
   const main = baseline && !built ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [join(baseline ?? ROOT, 'build/server/main.js')];
+  const logFd = env.LOAD_SERVER_LOG ? openSync(`${env.LOAD_SERVER_LOG}.${port}`, 'w') : undefined;
   const child = spawn(process.execPath, [...prof, ...(baseline && !built ? [] : startNodeFlags(baseline ?? ROOT)), ...main], {
     cwd: baseline ?? ROOT,
     env: { ...env, NODE_ENV: 'production', PORT: String(port), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Load-demo-Pass-1', JWT_SECRET, LOG_LEVEL: env.LOAD_LOG_LEVEL ?? 'info', ...extraEnv },
-    stdio: ['ignore', env.LOAD_SERVER_LOG ? openSync(`${env.LOAD_SERVER_LOG}.${port}`, 'w') : 'ignore', 'inherit'],
+    stdio: ['ignore', logFd ?? 'ignore', 'inherit'],
   });
+  // the child has its own copy of the descriptor
+  if (logFd !== undefined) closeSync(logFd);
   const url = `http://127.0.0.1:${port}`;
   await untilReady(url, child, Boolean(baseline));
   return { url, child };

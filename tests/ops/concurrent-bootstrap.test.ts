@@ -86,7 +86,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
     }
   }, 60_000);
 
-  it("the start lock outlasts the database's own statement and idle timeouts", async () => {
+  it("the start lock outlasts the database's own statement and idle timeouts, and holds back no vacuum", async () => {
     // an operator may set timeouts for the application's statements on the database or its role; the lock's
     // session must neither give up waiting for another start nor be closed while idle during its own
     const fresh = await createTestDatabase('postgres');
@@ -98,21 +98,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
       const name = fresh.url.split('/').pop()!;
       await admin.query(`alter database ${name} set statement_timeout = '300ms'`);
       await admin.query(`alter database ${name} set idle_session_timeout = '300ms'`);
+      await admin.query(`alter database ${name} set idle_in_transaction_session_timeout = '300ms'`);
       await holder.connect();
       // the other start, holding the lock: its own session is spared the timeouts
-      await holder.query(`set statement_timeout = 0; set idle_session_timeout = 0`);
+      await holder.query(`set statement_timeout = 0; set idle_session_timeout = 0; set idle_in_transaction_session_timeout = 0`);
       await holder.query('select pg_advisory_lock(hashtext($1))', [START_LOCK]);
       const released = new Promise((r) => setTimeout(r, 1000)).then(() => holder.query('select pg_advisory_unlock_all()'));
       let waited = false;
-      const heldDuringWork = await db.alone(START_LOCK, async () => {
+      const during = await db.alone(START_LOCK, async () => {
         await new Promise((r) => setTimeout(r, 1000));
-        const { rows } = await admin.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted`);
-        return rows[0].n as number;
+        const locks = await admin.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted`);
+        // the idle lock transaction holds no snapshot, so vacuum is not held back while a start (or a long seed) runs
+        const idle = await admin.query(`select backend_xmin::text as xmin from pg_stat_activity where datname = $1 and state = 'idle in transaction'`, [name]);
+        return { locks: locks.rows[0].n as number, idle: idle.rows as { xmin: string | null }[] };
       }, () => { waited = true; });
       await released;
       expect(waited).toBe(true);
-      // still held after a second of idling, three times the idle timeout
-      expect(heldDuringWork).toBe(1);
+      // still held after a second of idling, three times the idle timeouts
+      expect(during.locks).toBe(1);
+      expect(during.idle).toEqual([{ xmin: null }]);
     } finally {
       await db.close();
       await holder.end().catch(() => undefined);

@@ -50,7 +50,7 @@ describe('a start that fails after building the app', () => {
 
     const refused = bootstrap(at('demo'), { hashLogN: 10 });
     await expect(refused).rejects.toThrow(StartRefusedError);
-    await expect(refused).rejects.toThrow(/began loading at 2026-11-25T19:00:00.000Z and did not finish.*SEED=none/);
+    await expect(refused).rejects.toThrow(/began loading into .*half\.sqlite at 2026-11-25T19:00:00.000Z and did not finish.*SEED=none.*delete .*half\.sqlite and its -wal and -shm files/);
     const asItIs = await bootstrap(at('none'), { hashLogN: 10 });
     expect(asItIs.seeded).toBeNull();
     await asItIs.app.close();

@@ -116,5 +116,27 @@ describe("npm start's first start moves the database into place only once it is 
     expect(status).toBe(1);
     expect(existsSync(target)).toBe(false);
   });
+
+  it('a database that appeared at the path while preparing is kept, and the prepared one is not put over it', () => {
+    const target = join(dir, 'raced.sqlite');
+    const status = prepareFirstStart(target, (env: Record<string, string>) => {
+      const prepared = new Sqlite(env.DATABASE_URL!);
+      prepared.exec('create table t (x)');
+      prepared.close();
+      // meanwhile a server was started on the path itself
+      const other = new Sqlite(target);
+      other.exec("create table mine (x); insert into mine values ('kept')");
+      other.close();
+      return 0;
+    }, quiet);
+    expect(status).toBe(1);
+    const kept = new Sqlite(target, { readonly: true });
+    try {
+      expect(kept.prepare('select x from mine').pluck().get()).toBe('kept');
+    } finally {
+      kept.close();
+    }
+    expect(existsSync(`${target}.preparing`)).toBe(false);
+  });
 });
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
 import { openPostgres } from '../../server/db/postgres/postgres-database.ts';
 import { START_LOCK } from '../../server/db/dialect-adapter.ts';
+import { sql } from 'kysely';
 
 const PGBOUNCER = process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer';
 
@@ -43,8 +44,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && existsSync(PGBOUNCER))('the star
     writeFileSync(join(dir, 'pgbouncer.ini'), [
       '[databases]', `* = host=${target.hostname} port=${target.port || 5432}`,
       '[pgbouncer]', 'listen_addr = 127.0.0.1', `listen_port = ${port}`, 'auth_type = trust', `auth_file = ${join(dir, 'users.txt')}`,
-      // two server connections: enough for both starts, so the second must wait for the lock rather than for a connection
-      'pool_mode = transaction', 'default_pool_size = 2', 'max_client_conn = 50', 'unix_socket_dir =', 'logfile =', 'pidfile =',
+      // each start holds a server connection for its whole run (the holder's lock transaction, the waiter's blocked
+      // lock call), and the holder's work needs more: four leave the second start waiting for the lock, not for a connection
+      'pool_mode = transaction', 'default_pool_size = 4', 'max_client_conn = 50', 'unix_socket_dir =', 'logfile =', 'pidfile =',
     ].join('\n'), { mode: 0o644 });
     bouncer = spawn(PGBOUNCER, [...(process.getuid?.() === 0 ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
     const via = new URL(database.url);
@@ -73,6 +75,8 @@ describe.runIf(process.env.TEST_DATABASE_URL && existsSync(PGBOUNCER))('the star
       const first = a.alone(START_LOCK, async () => {
         events.push('a in');
         await new Promise((r) => setTimeout(r, 600));
+        // the start's own work, through its pools and the pooler, while the other start waits
+        await sql`select 1`.execute(a.kysely);
         events.push('a out');
       });
       await new Promise((r) => setTimeout(r, 150));

@@ -44,10 +44,15 @@ export const postgresAdapter: DialectAdapter = {
  * connection releases the lock, also when this instance dies halfway.
  */
 async function alone<T>(url: string, name: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
-  // keepAlive: the session sits idle while the work runs, which a firewall or NAT may take for a dead connection
-  const session = new pg.Client({ connectionString: withDefaultUser(url), keepAlive: true });
+  // keepalive probes from 30 s on: the session sits idle while the work runs, which a firewall or NAT may take for a
+  // dead connection long before the system's default first probe (two hours)
+  const session = new pg.Client({ connectionString: withDefaultUser(url), keepAlive: true, keepAliveInitialDelayMillis: 30_000 });
   session.on('error', () => undefined); // a lost lock session surfaces as the work's own connection errors
   await session.connect();
+  // No statement here takes parameters: a parameterised statement leaves its portal, and with it a snapshot, open
+  // until the transaction ends, which would hold back vacuum across the cluster for as long as a start (or a long
+  // seed or migration) runs. Literals keep every statement on the simple protocol.
+  const lockName = session.escapeLiteral(name);
   try {
     // a transaction-level lock in a transaction kept open for the work: a pooler in transaction mode (PgBouncer) keeps
     // one server connection for a transaction, but hands a session's lock on to whichever client gets that connection next
@@ -56,12 +61,12 @@ async function alone<T>(url: string, name: string, work: () => Promise<T>, onWai
     // are meant for the application's statements: this transaction waits as long as another start takes, then sits idle
     // while its own runs, and a timeout would end the exclusion (a failed start, or the lock let go too early). Only the
     // settings this server version knows are set (idle_session_timeout is PostgreSQL 14's), for this transaction only.
-    await session.query(`select set_config(name, '0', true) from pg_settings where name = any($1)`,
-      [['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'idle_session_timeout']]);
-    const { rows } = await session.query<{ got: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as got', [name]);
+    await session.query(`select set_config(name, '0', true) from pg_settings
+      where name in ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'idle_session_timeout')`);
+    const { rows } = await session.query<{ got: boolean }>(`select pg_try_advisory_xact_lock(hashtext(${lockName})) as got`);
     if (!rows[0]!.got) {
       onWait?.();
-      await session.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
+      await session.query(`select pg_advisory_xact_lock(hashtext(${lockName}))`);
     }
     return await work();
   } finally {
