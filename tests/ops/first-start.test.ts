@@ -18,6 +18,17 @@ import { prepareFirstStart } from '../../scripts/first-start.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/**
+ * A fresh folder for the describe block, removed after it; the web app is built first, as the
+ * server run from source would otherwise build it inside the test's time.
+ */
+function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-first-start-'));
+  beforeAll(async () => { await ensureWebBuilt(ROOT); }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 describe('the database a start uses', () => {
   it('is DATABASE_URL, else backoffice.sqlite in DATA_DIR; a SQLite path is told from PostgreSQL', () => {
     expect(databaseUrlOf({ DATA_DIR: '/srv/bo' })).toBe('/srv/bo/backoffice.sqlite');
@@ -30,12 +41,7 @@ describe('the database a start uses', () => {
 });
 
 describe('BACKOFFICE_PREPARE_ONLY=1', () => {
-  let dir: string;
-  beforeAll(async () => {
-    await ensureWebBuilt(ROOT);
-    dir = mkdtempSync(join(tmpdir(), 'bo-first-start-'));
-  }, 180_000);
-  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  const dir = scratchDir();
 
   it('prepares the database with the demo data and exits 0 without listening, also when workers are asked for', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
@@ -66,12 +72,7 @@ describe('BACKOFFICE_PREPARE_ONLY=1', () => {
 });
 
 describe("npm start's first start moves the database into place only once it is complete", () => {
-  let dir: string;
-  beforeAll(async () => {
-    await ensureWebBuilt(ROOT);
-    dir = mkdtempSync(join(tmpdir(), 'bo-first-start-'));
-  }, 180_000);
-  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+  const dir = scratchDir();
   const quiet = () => undefined;
 
   it('an interrupted preparation leaves no database behind, and the next start prepares it whole', async () => {
