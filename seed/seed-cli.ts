@@ -1,4 +1,4 @@
-import { readConfig } from '../server/config/app-config.ts';
+import { describeDatabase, readConfig } from '../server/config/app-config.ts';
 import { readSchemaDir } from '../server/schema-files.ts';
 import { openDatabase } from '../server/db/database-factory.ts';
 import { syncSchema } from '../server/db/schema-sync.ts';
@@ -50,8 +50,7 @@ async function main(): Promise<void> {
   const registry = new SchemaRegistry(readSchemaDir(config.schemasDir));
   const db = openDatabase(config.databaseUrl);
   try {
-    const where = db.adapter.name === 'postgres' ? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : config.databaseUrl;
-    log(`database: ${db.adapter.name} ${where}`);
+    log(`database: ${db.adapter.name} ${describeDatabase(config.databaseUrl)}`);
     // under the start lock, so a server starting meanwhile waits instead of syncing beside it
     await db.alone(START_LOCK, async () => {
       const sync = await syncSchema(db, registry.fileSchemas());

@@ -6,7 +6,7 @@ import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
 import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
-import { sqlitePathOf, type AppConfig } from './config/app-config.ts';
+import { describeDatabase, sqlitePathOf, type AppConfig } from './config/app-config.ts';
 import { START_LOCK, type Database } from './db/dialect-adapter.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
@@ -131,15 +131,6 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
     if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);
   }
   return seeded;
-}
-
-/** The database for an operator's message: a SQLite file's path, or a PostgreSQL URL without its password. */
-function describeDatabase(url: string): string {
-  const file = sqlitePathOf(url);
-  if (file) return file;
-  const u = new URL(url);
-  u.password = '';
-  return u.toString();
 }
 
 /**

@@ -52,6 +52,15 @@ export function sqlitePathOf(url: string): string | null {
   return /^postgres(ql)?:\/\//.test(url) ? null : url.replace(/^sqlite:(\/\/)?/, '');
 }
 
+/** The database for an operator's message: a SQLite file's path, or a PostgreSQL URL without its password. */
+export function describeDatabase(url: string): string {
+  const file = sqlitePathOf(url);
+  if (file !== null) return file;
+  const u = new URL(url);
+  u.password = '';
+  return u.toString();
+}
+
 /** Reads the environment once; README.md lists every variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? 'data');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureWebBuilt } from '../../server/web/web-static.ts';
 import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
-import { databaseUrlOf, sqlitePathOf } from '../../server/config/app-config.ts';
+import { databaseUrlOf, describeDatabase, sqlitePathOf } from '../../server/config/app-config.ts';
 // @ts-expect-error a plain JavaScript script of npm start's, without types
 import { prepareFirstStart } from '../../scripts/first-start.mjs';
 
@@ -37,6 +37,12 @@ describe('the database a start uses', () => {
     expect(sqlitePathOf('sqlite:///srv/x.sqlite')).toBe('/srv/x.sqlite');
     expect(sqlitePathOf(':memory:')).toBe(':memory:');
     expect(sqlitePathOf('postgresql://127.0.0.1/test')).toBeNull();
+  });
+
+  it('is named in operators\' messages without its password', () => {
+    expect(describeDatabase('sqlite:///srv/x.sqlite')).toBe('/srv/x.sqlite');
+    expect(describeDatabase('postgres://bo:s3cret@db.example:5432/backoffice')).toBe('postgres://bo@db.example:5432/backoffice');
+    expect(describeDatabase('postgres://db.example/backoffice')).toBe('postgres://db.example/backoffice');
   });
 });
 
