@@ -2,9 +2,15 @@ import type { CompiledQuery } from 'kysely';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { ListQuery } from './list-query.ts';
 
-/** Stand-ins for a list's limit and offset while its statement is compiled; any values would do, as they are found by position. */
+/** Stand-ins for a list's limit and offset while its statement is compiled; any values would do, as they are found by their text. */
 const LIMIT_MARKER = -987_654_321_001;
 const OFFSET_MARKER = -987_654_321_002;
+
+/** The one place `text` occurs in `sql`, or -1 when it occurs never or more than once. */
+function onlyPlace(sql: string, text: string): number {
+  const at = sql.indexOf(text);
+  return at >= 0 && sql.indexOf(text, at + 1) < 0 ? at : -1;
+}
 
 function throughLink(node: FilterNode | null): boolean {
   if (!node) return false;
@@ -14,16 +20,20 @@ function throughLink(node: FilterNode | null): boolean {
 /**
  * Building and compiling a list's statement with Kysely costs about as much as SQLite's run of a
  * 50-row page. A list's SQL is a pure function of the entity's merged schema (its version), the
- * fields, filter, search and sort asked for, and the caller's row scope; limit and offset are
- * its last two parameters. So the compiled statement is kept by that shape, and each run puts
- * its own limit and offset in.
+ * fields, filter, search and sort asked for, and the caller's row scope, plus its limit and offset.
+ * So the compiled statement is kept by that shape, and each run writes its own limit and offset in.
+ *
+ * Limit and offset are written into the SQL as numbers, not bound: SQLite (3.47 and later) looks at
+ * a bound LIMIT's value while planning, and a statement whose plan looked at a bound value is
+ * compiled again on every run (that was about a tenth of a 50-row list's instructions). A text
+ * per page also lets SQLite keep each page's prepared statement.
  *
  * Lists that reach another entity through a link (a dotted field, sort key or filter path, or a
  * scope such as a line's "under its document") are not kept: their SQL carries the linked
  * entity's scope for this caller, which the key does not name.
  */
 export class ListStatementCache {
-  private readonly statements = new Map<string, CompiledQuery | null>();
+  private readonly statements = new Map<string, { compiled: CompiledQuery; limitAt: number; offsetAt: number } | null>();
 
   constructor(private readonly capacity = 1000) {}
 
@@ -36,26 +46,28 @@ export class ListStatementCache {
 
   /**
    * The compiled statement with this run's limit and offset, from the cache or from
-   * `build(limit, offset)`. A statement whose last two parameters are not the limit and offset
-   * (a dialect that compiles them elsewhere) is built afresh for every run.
+   * `build(limit, offset)`, which writes both into the SQL as literals. A statement where they
+   * cannot be found once each (a dialect that writes them otherwise) is built afresh for every run.
    */
   statement(key: string, limit: number, offset: number, build: (limit: number, offset: number) => CompiledQuery): CompiledQuery {
-    let compiled = this.statements.get(key);
-    if (compiled !== undefined) {
+    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset)) throw new Error('a list\'s limit and offset are whole numbers');
+    let kept = this.statements.get(key);
+    if (kept !== undefined) {
       // the shapes in use stay; one-off filters (a value each) are the ones that leave
       this.statements.delete(key);
-      this.statements.set(key, compiled);
+      this.statements.set(key, kept);
     } else {
       const marked = build(LIMIT_MARKER, OFFSET_MARKER);
-      const n = marked.parameters.length;
-      compiled = n >= 2 && marked.parameters[n - 2] === LIMIT_MARKER && marked.parameters[n - 1] === OFFSET_MARKER ? marked : null;
+      const limitAt = onlyPlace(marked.sql, String(LIMIT_MARKER));
+      const offsetAt = onlyPlace(marked.sql, String(OFFSET_MARKER));
+      kept = limitAt >= 0 && offsetAt > limitAt ? { compiled: marked, limitAt, offsetAt } : null;
       if (this.statements.size >= this.capacity) this.statements.delete(this.statements.keys().next().value!);
-      this.statements.set(key, compiled);
+      this.statements.set(key, kept);
     }
-    if (!compiled) return build(limit, offset);
-    const parameters = [...compiled.parameters];
-    parameters[parameters.length - 2] = limit;
-    parameters[parameters.length - 1] = offset;
-    return { ...compiled, parameters };
+    if (!kept) return build(limit, offset);
+    const { compiled, limitAt, offsetAt } = kept;
+    const text = compiled.sql;
+    const sql = text.slice(0, limitAt) + String(limit) + text.slice(limitAt + String(LIMIT_MARKER).length, offsetAt) + String(offset) + text.slice(offsetAt + String(OFFSET_MARKER).length);
+    return { ...compiled, sql };
   }
 }

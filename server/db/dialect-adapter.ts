@@ -19,6 +19,13 @@ export interface DialectAdapter {
   isForeignKeyViolation(err: unknown): boolean;
   /** Names of the indexes on a table (to rename derived indexes when the table is renamed). */
   indexNames(k: Kysely<any>, table: string): Promise<string[]>;
+  /**
+   * A SQL expression that gives a row of these columns (table alias, name, field) as the API's
+   * JSON in UTF-8 bytes (a Buffer in JavaScript), so a list's rows need not be decoded and
+   * stringified in JavaScript; absent where the dialect does not offer it, and the rows are
+   * decoded as usual.
+   */
+  rowJson?(alias: string, columns: ReadonlyArray<readonly [string, FieldDef | undefined]>): string;
   /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
   readonly returnsDates: boolean;
 }

@@ -211,11 +211,12 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       }
     },
     INTERNAL_ERROR: async () => {
-      const spy = vi.spyOn(t.service, 'list').mockRejectedValueOnce(new Error('secret kaboom from the database driver'));
+      // a list reads through listJson on SQLite and through list elsewhere: both fail here
+      const spies = [vi.spyOn(t.service, 'list'), vi.spyOn(t.service, 'listJson')].map((s) => s.mockRejectedValue(new Error('secret kaboom from the database driver')));
       try {
         return await call('GET', '/api/ec_widget');
       } finally {
-        spy.mockRestore();
+        for (const s of spies) s.mockRestore();
       }
     },
   };

@@ -2,7 +2,9 @@
  * Sums up .cpuprofile files (node --cpu-prof, e.g. from LOAD_CPU_PROF in
  * load-main.ts): self time by function and by file (node_modules packages
  * grouped), so where a request's CPU goes can be read at a glance.
- * Usage: npx tsx tests/bench/cpu-profile-summary.ts DIR_OR_FILE... [--top N]
+ * Usage: npx tsx tests/bench/cpu-profile-summary.ts DIR_OR_FILE... [--top N] [--after S]
+ * (--after S: only the samples taken S seconds or more after each profile began, so a
+ * server's start and warm-up can be left out.)
  * Also prints inclusive time (a function and everything it called, once per sample) of our own
  * functions, which shows what a request kind costs as a whole.
  */
@@ -15,7 +17,9 @@ interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 40;
-const inputs = args.filter((a, i) => a !== '--top' && i !== topAt + 1);
+const afterAt = args.indexOf('--after');
+const afterUs = afterAt >= 0 ? Number(args[afterAt + 1]) * 1e6 : 0;
+const inputs = args.filter((a, i) => a !== '--top' && a !== '--after' && (topAt < 0 || i !== topAt + 1) && (afterAt < 0 || i !== afterAt + 1));
 const files = inputs.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(p, f)) : [p]));
 
 /** node_modules/<pkg> (or @scope/pkg), else the project-relative path. */
@@ -36,8 +40,11 @@ for (const f of files) {
   const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  let clock = 0;
   prof.samples.forEach((id, i) => {
     const dt = prof.timeDeltas[i] ?? 0;
+    clock += dt;
+    if (clock < afterUs) return;
     const n = nodes.get(id)!;
     const where = place(n.callFrame.url);
     const fn = `${n.callFrame.functionName || '(anonymous)'}  ${where}:${n.callFrame.lineNumber + 1}`;

@@ -1,6 +1,6 @@
 /**
  * A list's compiled statement is kept by its shape (server/crud/list-statement-cache.ts):
- * the key rules, and limit and offset put into the last two parameter slots of each run.
+ * the key rules, and each run's limit and offset written into its SQL as numbers.
  */
 import { describe, expect, it } from 'vitest';
 import type { CompiledQuery } from 'kysely';
@@ -10,7 +10,7 @@ import type { ListQuery } from '../../server/crud/list-query.ts';
 
 const query = (over: Partial<ListQuery> = {}): ListQuery => ({ filter: null, sort: [{ path: ['id'], desc: true }], limit: 50, offset: 0, page: 1, search: null, fields: null, withTotal: false, ...over });
 const cond = (path: string[], value: number): FilterNode => ({ kind: 'cond', path, op: '_eq', value });
-const compiled = (parameters: unknown[]): CompiledQuery => ({ sql: 'select … limit ? offset ?', parameters, query: {} as never, queryId: {} as never });
+const compiled = (sql: string, parameters: unknown[] = [0, 'x']): CompiledQuery => ({ sql, parameters, query: {} as never, queryId: {} as never });
 
 describe('ListStatementCache keys', () => {
   const cache = new ListStatementCache();
@@ -38,30 +38,42 @@ describe('ListStatementCache keys', () => {
 });
 
 describe('ListStatementCache statements', () => {
-  it('compiles a shape once and puts each run\'s limit and offset in', () => {
+  it('compiles a shape once and writes each run\'s limit and offset in', () => {
     const cache = new ListStatementCache();
     let builds = 0;
-    const build = (limit: number, offset: number) => { builds++; return compiled([0, 'x', limit, offset]); };
-    expect(cache.statement('k', 50, 0, build).parameters).toEqual([0, 'x', 50, 0]);
-    expect(cache.statement('k', 20, 40, build).parameters).toEqual([0, 'x', 20, 40]);
+    const build = (limit: number, offset: number) => { builds++; return compiled(`select "t"."id" from "t" where "t"."n" = ? order by "t"."id" limit ${limit} offset ${offset}`); };
+    expect(cache.statement('k', 50, 0, build).sql).toBe('select "t"."id" from "t" where "t"."n" = ? order by "t"."id" limit 50 offset 0');
+    const other = cache.statement('k', 20, 40, build);
+    expect(other.sql).toBe('select "t"."id" from "t" where "t"."n" = ? order by "t"."id" limit 20 offset 40');
+    expect(other.parameters).toEqual([0, 'x']);
     expect(builds).toBe(1);
     // the kept statement itself is untouched by a run
-    expect(cache.statement('k', 50, 0, build).parameters).toEqual([0, 'x', 50, 0]);
+    expect(cache.statement('k', 50, 0, build).sql).toBe('select "t"."id" from "t" where "t"."n" = ? order by "t"."id" limit 50 offset 0');
   });
 
-  it('builds every run afresh when limit and offset are not the last two parameters', () => {
+  it('builds every run afresh when limit and offset cannot be found once each in the SQL', () => {
     const cache = new ListStatementCache();
     let builds = 0;
-    const build = (limit: number, offset: number) => { builds++; return compiled([limit, offset, 'after']); };
-    expect(cache.statement('k', 50, 0, build).parameters).toEqual([50, 0, 'after']);
-    expect(cache.statement('k', 10, 5, build).parameters).toEqual([10, 5, 'after']);
+    const bound = (limit: number, offset: number) => { builds++; return compiled('select … limit ? offset ?', [limit, offset]); };
+    expect(cache.statement('k', 50, 0, bound).parameters).toEqual([50, 0]);
+    expect(cache.statement('k', 10, 5, bound).parameters).toEqual([10, 5]);
     expect(builds).toBe(3); // the marked compile, then one per run
+    // a marker's text twice (a filter value equal to it) is not rewritten either
+    const twice = (limit: number, offset: number) => compiled(`select … where n = ${limit} limit ${limit} offset ${offset}`);
+    expect(cache.statement('t', 7, 0, twice).sql).toBe('select … where n = 7 limit 7 offset 0');
+  });
+
+  it('refuses a limit or offset that is not a whole number, so nothing else is written into SQL', () => {
+    const cache = new ListStatementCache();
+    const build = (limit: number, offset: number) => compiled(`select … limit ${limit} offset ${offset}`);
+    expect(() => cache.statement('k', 1.5, 0, build)).toThrow();
+    expect(() => cache.statement('k', 10, Number.NaN, build)).toThrow();
   });
 
   it('holds at most its capacity, dropping the shape used longest ago', () => {
     const cache = new ListStatementCache(2);
     let builds = 0;
-    const build = (limit: number, offset: number) => { builds++; return compiled([limit, offset]); };
+    const build = (limit: number, offset: number) => { builds++; return compiled(`select … limit ${limit} offset ${offset}`); };
     for (const k of ['a', 'b', 'a', 'c']) cache.statement(k, 1, 0, build);
     expect(builds).toBe(3); // a, b, c: the second a was kept
     cache.statement('a', 1, 0, build);

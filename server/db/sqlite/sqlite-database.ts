@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
 import { ImmediateSqliteDialect } from './sqlite-driver.ts';
+import { sqliteRowJson } from './sqlite-row-json.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
 const DDL = /^\s*(create|alter|drop)\s/i;
@@ -96,6 +97,7 @@ function withStatementCache(db: BetterSqlite3.Database) {
 export const sqliteAdapter: DialectAdapter = {
   name: 'sqlite',
   returnsDates: false,
+  rowJson: sqliteRowJson,
   columnType(field: FieldDef) {
     switch (field.type) {
       case 'integer': case 'link': case 'boolean': case 'money': case 'decimal': return 'integer';
