@@ -237,13 +237,13 @@ export class EntityService {
   async listJson(entityName: string, query: ListQuery, ctx: RequestContext): Promise<{ json: Buffer; total?: number } | null> {
     const entity = this.entity(entityName);
     this.policy.assertAllowed(ctx, entity, 'read');
-    const rowJson = this.db.adapter.rowJson;
-    if (!rowJson) return null;
+    const adapter = this.db.adapter;
+    if (!adapter.rowJson) return null;
     const { paths, defs } = this.selection(entity, query.fields);
     if (paths.some((p) => p.length > 1)) return null;
     const soft = softDeleteColumn(entity);
     const compiled = this.listStatement(entity, query, ctx, 'json', () =>
-      [sql.raw(rowJson(ALIAS, paths.filter((p) => p[0] !== soft).map((p) => [p[0]!, defs.get(p[0]!)] as const))).as('j')] as never);
+      [sql.raw(adapter.rowJson!(ALIAS, paths.filter((p) => p[0] !== soft).map((p) => [p[0]!, defs.get(p[0]!)] as const))).as('j')] as never);
     const { rows } = await this.db.kysely.executeQuery<{ j: Buffer }>(compiled);
     const parts: Buffer[] = [OPEN];
     for (let i = 0; i < rows.length; i++) {
