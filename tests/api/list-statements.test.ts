@@ -5,7 +5,7 @@
  * one record's lines for another's, keep a caller to a row scope that has since changed, or
  * miss a column added at run time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, idsOf, q } from '../support/security-fixtures.ts';
@@ -58,6 +58,24 @@ describe.each(testDialects())('kept list statements on %s', (dialect) => {
     const added = await c.call('POST', '/api/custom_field', c.admin, { entity: 'product', name: 'shelf_note', type: 'string', label: { th: 'หมายเหตุชั้นวาง', en: 'Shelf note' } });
     expect(added.statusCode, added.body).toBe(201);
     expect(await list()).toHaveProperty('cf_shelf_note', null);
+  });
+
+  it('a list binds neither its limit and offset nor the soft-delete flag, so SQLite never plans it again per run', async () => {
+    // SQLite plans again, on every run, a statement whose plan looked at a bound value: a LIMIT, or a
+    // value matched against the partial unique indexes' `where is_deleted = 0` (list-statement-cache.ts)
+    const spy = vi.spyOn(t.db.kysely, 'executeQuery');
+    try {
+      for (const [limit, offset] of [[2, 1], [3, 0]] as const) {
+        const res = await c.call('GET', `/api/product?sort=id&limit=${limit}&offset=${offset}&filter=${q({ id: { _in: products } })}`, c.admin);
+        expect(idsOf(res)).toEqual(products.slice(offset, offset + limit));
+        const run = spy.mock.calls.map(([compiled]) => compiled as { sql: string; parameters: readonly unknown[] }).find((x) => /from "product"/.test(x.sql))!;
+        expect(run.sql).toMatch(new RegExp(`"t"\\."is_deleted" = 0 .*limit ${limit} offset ${offset}$`));
+        expect(run.parameters).toEqual(products);
+        spy.mockClear();
+      }
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("each record's get answers its own lines", async () => {
