@@ -38,6 +38,7 @@ import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
+import type { CompressionCache } from './ops/compression-cache.ts';
 import { installStock } from './stock/stock-routes.ts';
 import { registerPrintRoutes } from './print/print-routes.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
@@ -79,6 +80,8 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
+  /** Compressed answers kept for answers sent again unchanged, in bytes (COMPRESSION_CACHE_MB; 0: none kept). */
+  compressionCacheBytes?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -90,6 +93,7 @@ export interface BuiltApp {
   auth: Authenticator;
   realtime: Realtime;
   admin: AdminServices;
+  compression: CompressionCache;
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
@@ -120,7 +124,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
   installErrorHandler(app);
   await registerSecurityHeaders(app);
-  await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl });
+  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
@@ -243,5 +247,5 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     stopAlerts();
     await realtime.close();
   });
-  return { app, service, policy, auth, realtime, admin };
+  return { app, service, policy, auth, realtime, admin, compression };
 }

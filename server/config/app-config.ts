@@ -38,6 +38,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Server processes sharing the port (SERVER_WORKERS, default 1). */
   serverWorkers: number;
+  /** Compressed answers kept for answers sent again unchanged (COMPRESSION_CACHE_MB, default 4; 0: none kept). */
+  compressionCacheBytes: number;
   /** Both SMTP_URL and MAIL_FROM set, or neither (email then answers MAIL_NOT_CONFIGURED). */
   mail?: { smtpUrl: string; from: string };
 }
@@ -91,6 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: positive(env.SHUTDOWN_TIMEOUT_MS, 10_000, 'SHUTDOWN_TIMEOUT_MS'),
     mail: mailConfig(env),
     serverWorkers: serverWorkers(env),
+    compressionCacheBytes: wholeNumber(env.COMPRESSION_CACHE_MB, 4, 'COMPRESSION_CACHE_MB') * 1024 * 1024,
   };
 }
 
@@ -120,6 +123,13 @@ function mailConfig(env: NodeJS.ProcessEnv): AppConfig['mail'] {
 export function positive(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
+  return Number(raw);
+}
+
+/** A size or count from the environment where 0 means "none": `fallback` when unset or empty, refused (naming the variable) unless a whole number ≥ 0. */
+function wholeNumber(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number (0 for none), not "${raw}"`);
   return Number(raw);
 }
 

@@ -7,6 +7,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { schemaHash } from '../db/schema-sync.ts';
 import { refreshOverrides } from '../meta/schema-overrides.ts';
+import { CompressionCache, DEFAULT_COMPRESSION_CACHE_BYTES } from './compression-cache.ts';
 
 export interface OpsOptions {
   db: Database;
@@ -14,6 +15,8 @@ export interface OpsOptions {
   redisUrl?: string;
   /** How often each instance looks for a newer runtime-override version (ms); another instance's change applies within this. */
   overridePollMs?: number;
+  /** Compressed answers kept for answers sent again unchanged, in bytes (0: none kept). */
+  compressionCacheBytes?: number;
 }
 
 /** JSON answers smaller than this go out as they are: compressing them costs more than it saves. */
@@ -48,11 +51,14 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
  * runtime schema overrides picked up from the database (so a change made
  * on one instance applies on all within `overridePollMs`).
  */
-export async function installOps(app: FastifyInstance, opts: OpsOptions): Promise<void> {
+export async function installOps(app: FastifyInstance, opts: OpsOptions): Promise<CompressionCache> {
+  // one cache per compression setting: it is keyed by the bytes and the encoding, not the options
+  const compressed = new CompressionCache(opts.compressionCacheBytes ?? DEFAULT_COMPRESSION_CACHE_BYTES);
   // built web assets arrive precompressed (@fastify/static preCompressed); this covers JSON and the rest
   await app.register(compress, {
     global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'],
     syncThreshold: COMPRESS_SYNC_MAX, brotliOptions: { params: BROTLI_ON_THE_FLY },
+    zlib: compressed.zlib(),
   });
 
   let closing = false;
@@ -63,9 +69,14 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   });
   // the request line: one per answered request, with its request id (Fastify's own two lines are off).
   // The URL is logged without its query string beyond 300 characters; no headers, no bodies.
+  // Its fields are fixed and none is a path the redaction names (a URL is one string), so it is
+  // written without pino's redaction pass, which took about three quarters of the line's cost
+  // (about 7 µs of 9.5 µs). Every other line, the request's own logger included, is still redacted.
+  const requestLines = app.log.child({}, { redact: { paths: [], censor: '[redacted]' } });
   app.addHook('onResponse', async (request, reply) => {
-    const level = reply.statusCode >= 500 ? 'error' : request.routeOptions.logLevel === 'warn' ? 'debug' : 'info';
-    request.log[level]({ method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
+    // probes (logLevel 'warn') log a line only when they fail
+    const level = reply.statusCode >= 500 ? 'error' : request.routeOptions.logLevel === 'warn' ? null : 'info';
+    if (level) requestLines[level]({ reqId: request.id, method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
   });
 
   let idleCloser: NodeJS.Timeout | undefined;
@@ -125,4 +136,5 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   }, pollMs);
   timer.unref();
   app.addHook('preClose', async () => clearInterval(timer));
+  return compressed;
 }
