@@ -1,4 +1,5 @@
 import type { CompiledQuery } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { ListQuery } from './list-query.ts';
 
@@ -32,10 +33,22 @@ function throughLink(node: FilterNode | null): boolean {
  * scope such as a line's "under its document") are not kept: their SQL carries the linked
  * entity's scope for this caller, which the key does not name.
  */
-export class ListStatementCache {
-  private readonly statements = new Map<string, { compiled: CompiledQuery; limitAt: number; offsetAt: number } | null>();
+interface Kept {
+  compiled: CompiledQuery;
+  limitAt: number;
+  offsetAt: number;
+  /** The last page's text, handed out again while the page stays the same: the same string, whose hash the statement cache's lookup has computed already. */
+  last?: { limit: number; offset: number; sql: string };
+}
+/** A shape whose statement is built for every run (its limit and offset could not be found). */
+const UNKEPT = Object.freeze({ unkept: true });
 
-  constructor(private readonly capacity = 1000) {}
+export class ListStatementCache {
+  private readonly statements: LRUCache<string, Kept | typeof UNKEPT>;
+
+  constructor(capacity = 1000) {
+    this.statements = new LRUCache({ max: capacity });
+  }
 
   /** The shape's key, or null when the statement must be built for every run. */
   keyOf(entity: string, version: number, userId: number | null, scope: FilterNode | null, q: ListQuery): string | null {
@@ -51,23 +64,21 @@ export class ListStatementCache {
    */
   statement(key: string, limit: number, offset: number, build: (limit: number, offset: number) => CompiledQuery): CompiledQuery {
     if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset)) throw new Error('a list\'s limit and offset are whole numbers');
+    // the shapes in use stay; one-off filters (a value each) are the ones that leave
     let kept = this.statements.get(key);
-    if (kept !== undefined) {
-      // the shapes in use stay; one-off filters (a value each) are the ones that leave
-      this.statements.delete(key);
-      this.statements.set(key, kept);
-    } else {
+    if (kept === undefined) {
       const marked = build(LIMIT_MARKER, OFFSET_MARKER);
       const limitAt = onlyPlace(marked.sql, String(LIMIT_MARKER));
       const offsetAt = onlyPlace(marked.sql, String(OFFSET_MARKER));
-      kept = limitAt >= 0 && offsetAt > limitAt ? { compiled: marked, limitAt, offsetAt } : null;
-      if (this.statements.size >= this.capacity) this.statements.delete(this.statements.keys().next().value!);
+      kept = limitAt >= 0 && offsetAt > limitAt ? { compiled: marked, limitAt, offsetAt } : UNKEPT;
       this.statements.set(key, kept);
     }
-    if (!kept) return build(limit, offset);
-    const { compiled, limitAt, offsetAt } = kept;
+    if (kept === UNKEPT) return build(limit, offset);
+    const { compiled, limitAt, offsetAt, last } = kept as Kept;
+    if (last && last.limit === limit && last.offset === offset) return { ...compiled, sql: last.sql };
     const text = compiled.sql;
     const sql = text.slice(0, limitAt) + String(limit) + text.slice(limitAt + String(LIMIT_MARKER).length, offsetAt) + String(offset) + text.slice(offsetAt + String(OFFSET_MARKER).length);
+    (kept as Kept).last = { limit, offset, sql };
     return { ...compiled, sql };
   }
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 
 /** What the cache holds by default: compressed answers, in bytes (COMPRESSION_CACHE_MB). */
 export const DEFAULT_COMPRESSION_CACHE_BYTES = 4 * 1024 * 1024;
@@ -19,45 +20,36 @@ type SyncCompressor = (payload: Buffer, options?: zlib.BrotliOptions | zlib.Zlib
  * form. Least recently used entries leave first, within `maxBytes` of compressed output.
  */
 export class CompressionCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Buffer> | null;
   hits = 0;
   misses = 0;
 
-  constructor(readonly maxBytes = DEFAULT_COMPRESSION_CACHE_BYTES) {}
+  constructor(readonly maxBytes = DEFAULT_COMPRESSION_CACHE_BYTES) {
+    // an answer above an eighth of the room would push out many smaller ones for one answer
+    this.entries = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)), sizeCalculation: (out) => out.length + ENTRY_OVERHEAD }) : null;
+  }
 
   /** `compress(payload)`, or what it gave for the same bytes before. */
   compress(encoding: string, payload: Buffer, compress: (payload: Buffer) => Buffer): Buffer {
-    if (this.maxBytes <= 0) return compress(payload);
+    if (!this.entries) return compress(payload);
     const key = encoding + hash('sha256', payload, 'base64');
     const kept = this.entries.get(key);
     if (kept) {
       this.hits++;
-      // most recently used last: Map keeps insertion order
-      this.entries.delete(key);
-      this.entries.set(key, kept);
       return kept;
     }
     this.misses++;
     const out = compress(payload);
-    const size = out.length + ENTRY_OVERHEAD;
-    if (size > this.maxBytes / 8) return out;
     this.entries.set(key, out);
-    this.bytes += size;
-    for (const [oldest, buf] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= buf.length + ENTRY_OVERHEAD;
-    }
     return out;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 
   get heldBytes(): number {
-    return this.bytes;
+    return this.entries?.calculatedSize ?? 0;
   }
 
   /**

@@ -25,6 +25,9 @@
  * started then (tsx server/main.ts) beside today's, so "1.5x today's on this machine" is a
  * ratio measured in one run. A baseline that has scripts/build.mjs (issue 14's production build)
  * is built and run as `npm start` runs it, with either mix (it has documents).
+ * LOAD_ROUNDS (1): with more, the SQLite set-ups chosen (baseline, sqlite, sqlite-workers) are started at
+ * once and measured in turn, round after round, and each ratio to the baseline is given per round and
+ * as their median: on a shared machine whose speed drifts over minutes, runs next to each other compare better.
  * LOAD_NODE_FLAGS adds node options to every server it starts (e.g. "--max-semi-space-size=16").
  * LOAD_SERVER_LOG (a path prefix) keeps each server's log in PREFIX.PORT instead of discarding it,
  * so a slow or unanswered request can be looked up by what the server saw of it.
@@ -123,6 +126,8 @@ const CYCLE: Kind[] = MIX === 'spec' ? [
   'list', 'get', 'list', 'get', 'get', 'list', 'get', 'update', 'list', 'get',
 ];
 const BASELINE_DIR = env.LOAD_BASELINE_DIR;
+const ROUNDS = Number(env.LOAD_ROUNDS ?? 1);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`LOAD_ROUNDS must be a whole number from 1, not ${env.LOAD_ROUNDS}`);
 const READ_ENTITIES = ['product', 'customer', 'company', 'contact', 'return_reason', 'working_record'];
 
 interface Fixture { token: string; ids: Record<string, number[]>; updatable: { entity: string; id: number }[]; stock: StockParties }
@@ -252,27 +257,65 @@ function report(title: string, run: Run): string[] {
   return lines;
 }
 
-async function scenario(name: string, urls: string[], pids: number[], rps: number[] = []): Promise<string[]> {
+/** A started set-up with its fixture: each call of `run` measures every connection count once. */
+async function scenarioOf(name: string, urls: string[], pids: number[]): Promise<{ name: string; run: (rps: number[]) => Promise<string[]> }> {
   const f = await fixture(urls[0]!);
-  const out: string[] = [];
-  for (const c of CONNECTIONS) {
-    if (WARMUP > 0) await measure(urls, f, c, WARMUP);
-    log(`${name}: ${c} connections for ${SECONDS} s…`);
-    const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
-    const own0 = process.cpuUsage();
-    const wall0 = performance.now();
-    const run = await measure(urls, f, c, SECONDS);
-    // autocannon runs in this process, on one core at most: when it nears 1.0 the generator, not the server, sets the pace
-    const own = process.cpuUsage(own0);
-    run.generatorCores = (own.user + own.system) / 1000 / (performance.now() - wall0);
-    // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
-    run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
-    rps.push(run.rps);
-    const lines = report(`${name}, ${c} connections`, run);
-    for (const l of lines) log(l);
-    out.push(...lines);
-  }
-  return out;
+  return {
+    name,
+    run: async (rps) => {
+      const out: string[] = [];
+      for (const c of CONNECTIONS) {
+        if (WARMUP > 0) await measure(urls, f, c, WARMUP);
+        log(`${name}: ${c} connections for ${SECONDS} s…`);
+        const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
+        const own0 = process.cpuUsage();
+        const wall0 = performance.now();
+        const run = await measure(urls, f, c, SECONDS);
+        // autocannon runs in this process, on one core at most: when it nears 1.0 the generator, not the server, sets the pace
+        const own = process.cpuUsage(own0);
+        run.generatorCores = (own.user + own.system) / 1000 / (performance.now() - wall0);
+        // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
+        run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
+        rps.push(run.rps);
+        const lines = report(`${name}, ${c} connections`, run);
+        for (const l of lines) log(l);
+        out.push(...lines);
+      }
+      return out;
+    },
+  };
+}
+
+async function scenario(name: string, urls: string[], pids: number[], rps: number[] = []): Promise<string[]> {
+  return (await scenarioOf(name, urls, pids)).run(rps);
+}
+
+interface Started { key: 'baseline' | 'sqlite' | 'workers'; name: string; urls: string[]; pids: () => number[]; stop: () => Promise<void> }
+
+async function startBaseline(): Promise<Started> {
+  if (!BASELINE_DIR) throw new Error('LOAD_TARGETS=baseline needs LOAD_BASELINE_DIR (see the comment at the top)');
+  const baselineBuilt = existsSync(join(BASELINE_DIR, 'scripts/build.mjs'));
+  if (MIX !== 'issue' && !baselineBuilt) throw new Error('a baseline from before the production build has no documents: run it with LOAD_MIX=issue');
+  if (baselineBuilt && spawnSync(process.execPath, [join(BASELINE_DIR, 'scripts/build.mjs')], { cwd: BASELINE_DIR, stdio: 'inherit' }).status !== 0) throw new Error('the baseline did not build');
+  const dir = mkdtempSync(join(tmpdir(), 'bo-load-base-'));
+  const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR);
+  return { key: 'baseline', name: `Baseline (${BASELINE_DIR}), SQLite, 1 instance`, urls: [one.url], pids: () => [one.child.pid!], stop: async () => { await stop(one); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function startSqlite(): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-load-'));
+  const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' });
+  return { key: 'sqlite', name: 'SQLite, 1 instance', urls: [one.url], pids: () => [one.child.pid!], stop: async () => { await stop(one); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** SERVER_WORKERS=2: a primary accepting connections and two worker processes on one port and one SQLite file. */
+async function startWorkers(): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-load-w-'));
+  const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: REDIS, REDIS_KEY: `bo_load_w_${Date.now().toString(36)}`, SERVER_WORKERS: '2' });
+  // ready answers once the first worker listens; the second starts after it
+  for (let i = 0; i < 600 && processTree(one.child.pid!).length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 2000));
+  return { key: 'workers', name: 'SQLite + Redis, 2 workers (SERVER_WORKERS=2)', urls: [one.url], pids: () => processTree(one.child.pid!), stop: async () => { await stop(one); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 async function main(): Promise<void> {
@@ -280,42 +323,30 @@ async function main(): Promise<void> {
   if (built.status !== 0) throw new Error('build failed');
   const all: string[] = [];
   const rps: Record<string, number[]> = {};
-  if (TARGETS.includes('baseline')) {
-    if (!BASELINE_DIR) throw new Error('LOAD_TARGETS=baseline needs LOAD_BASELINE_DIR (see the comment at the top)');
-    const baselineBuilt = existsSync(join(BASELINE_DIR, 'scripts/build.mjs'));
-    if (MIX !== 'issue' && !baselineBuilt) throw new Error('a baseline from before the production build has no documents: run it with LOAD_MIX=issue');
-    if (baselineBuilt && spawnSync(process.execPath, [join(BASELINE_DIR, 'scripts/build.mjs')], { cwd: BASELINE_DIR, stdio: 'inherit' }).status !== 0) throw new Error('the baseline did not build');
-    const dir = mkdtempSync(join(tmpdir(), 'bo-load-base-'));
-    const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR);
+  const starts: [string, () => Promise<Started>][] = [['baseline', startBaseline], ['sqlite', startSqlite], ['sqlite-workers', startWorkers]];
+  const chosen = starts.filter(([t]) => TARGETS.includes(t));
+  if (ROUNDS > 1) {
+    // every set-up started at once and measured in turn, round after round: each ratio compares runs minutes apart, not a whole run apart
+    const started: Started[] = [];
     try {
-      all.push(...(await scenario(`Baseline (${BASELINE_DIR}), SQLite, 1 instance`, [one.url], [one.child.pid!], (rps.baseline = []))));
+      for (const [, start] of chosen) started.push(await start());
+      const scenarios = [];
+      for (const st of started) scenarios.push({ key: st.key, scenario: await scenarioOf(st.name, st.urls, st.pids()) });
+      for (let r = 1; r <= ROUNDS; r++) {
+        log(`round ${r} of ${ROUNDS}`);
+        for (const { key, scenario: sc } of scenarios) all.push(...(await sc.run((rps[key] ??= []))).map((l) => (l.startsWith(' ') ? l : `round ${r}: ${l}`)));
+      }
     } finally {
-      await stop(one);
-      rmSync(dir, { recursive: true, force: true });
+      for (const st of started) await st.stop();
     }
-  }
-  if (TARGETS.includes('sqlite')) {
-    const dir = mkdtempSync(join(tmpdir(), 'bo-load-'));
-    const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' });
-    try {
-      all.push(...(await scenario('SQLite, 1 instance', [one.url], [one.child.pid!], (rps.sqlite = []))));
-    } finally {
-      await stop(one);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (TARGETS.includes('sqlite-workers')) {
-    // SERVER_WORKERS=2: a primary accepting connections and two worker processes on one port and one SQLite file
-    const dir = mkdtempSync(join(tmpdir(), 'bo-load-w-'));
-    const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: REDIS, REDIS_KEY: `bo_load_w_${Date.now().toString(36)}`, SERVER_WORKERS: '2' });
-    try {
-      // ready answers once the first worker listens; the second starts after it
-      for (let i = 0; i < 600 && processTree(one.child.pid!).length < 3; i++) await new Promise((r) => setTimeout(r, 100));
-      await new Promise((r) => setTimeout(r, 2000));
-      all.push(...(await scenario('SQLite + Redis, 2 workers (SERVER_WORKERS=2)', [one.url], processTree(one.child.pid!), (rps.workers = []))));
-    } finally {
-      await stop(one);
-      rmSync(dir, { recursive: true, force: true });
+  } else {
+    for (const [, start] of chosen) {
+      const st = await start();
+      try {
+        all.push(...(await scenario(st.name, st.urls, st.pids(), (rps[st.key] = []))));
+      } finally {
+        await st.stop();
+      }
     }
   }
   if (TARGETS.includes('postgres')) {
@@ -342,7 +373,12 @@ async function main(): Promise<void> {
   for (const [key, name] of [['sqlite', 'one process'], ['workers', 'SERVER_WORKERS=2']] as const) {
     const ours = rps[key];
     if (!rps.baseline || !ours) continue;
-    CONNECTIONS.forEach((c, i) => all.push(`today's SQLite server (${name}) against the baseline, ${c} connections: ${(ours[i]! / rps.baseline![i]!).toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`));
+    CONNECTIONS.forEach((c, i) => {
+      // rps arrays hold one figure per connection count per round
+      const ratios = ours.map((v, j) => (j % CONNECTIONS.length === i ? v / rps.baseline![j]! : NaN)).filter((x) => !Number.isNaN(x));
+      const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+      all.push(`today's SQLite server (${name}) against the baseline, ${c} connections: ${ratios.length > 1 ? `median ${median.toFixed(2)}x over ${ratios.length} rounds (${ratios.map((x) => x.toFixed(2)).join(', ')})` : `${median.toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`}`);
+    });
   }
   console.log(`\n[load] mix: ${MIX}\n${all.join('\n')}`);
 }

@@ -51,6 +51,16 @@ describe('ListStatementCache statements', () => {
     expect(cache.statement('k', 50, 0, build).sql).toBe('select "t"."id" from "t" where "t"."n" = ? order by "t"."id" limit 50 offset 0');
   });
 
+  it('gives each page its own text when the page changes and changes back (the last page\'s text is handed out again)', () => {
+    const cache = new ListStatementCache();
+    const build = (limit: number, offset: number) => compiled(`select … limit ${limit} offset ${offset}`);
+    expect(cache.statement('k', 50, 0, build).sql).toBe('select … limit 50 offset 0');
+    expect(cache.statement('k', 50, 0, build).sql).toBe('select … limit 50 offset 0');
+    expect(cache.statement('k', 50, 50, build).sql).toBe('select … limit 50 offset 50');
+    expect(cache.statement('k', 50, 0, build).sql).toBe('select … limit 50 offset 0');
+    expect(cache.statement('k', 25, 0, build).sql).toBe('select … limit 25 offset 0');
+  });
+
   it('builds every run afresh when limit and offset cannot be found once each in the SQL', () => {
     const cache = new ListStatementCache();
     let builds = 0;

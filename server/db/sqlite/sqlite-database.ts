@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql, type Expression, type SqlBool } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
@@ -64,18 +65,16 @@ function cachedStatement(stmt: BetterSqlite3.Statement): CachedStatement {
 /**
  * Kysely's SQLite driver prepares every query afresh. Preparing is a large
  * share of a simple query's cost, so statements are kept by their SQL text.
+ * lru-cache rather than a Map re-inserted on every hit: with a few hundred
+ * statements kept, a Map's delete and set cost about 1 µs per query (its table
+ * is compacted over and over), lru-cache's get about 0.05 µs.
  */
 function withStatementCache(db: BetterSqlite3.Database) {
-  const cache = new Map<string, CachedStatement>();
+  const cache = new LRUCache<string, CachedStatement>({ max: STATEMENT_CACHE_SIZE });
   return {
     prepare(text: string) {
       let stmt = cache.get(text);
-      if (stmt) {
-        // refresh recency so the hot statements stay
-        cache.delete(text);
-        cache.set(text, stmt);
-        return stmt;
-      }
+      if (stmt) return stmt;
       const prepared = db.prepare(text);
       // a table created, altered or dropped (custom fields, schema sync) changes what cached statements answer
       if (DDL.test(text)) {
@@ -84,7 +83,6 @@ function withStatementCache(db: BetterSqlite3.Database) {
       }
       stmt = cachedStatement(prepared);
       cache.set(text, stmt);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       return stmt;
     },
     close() {
