@@ -11,17 +11,24 @@ export interface BusinessDate {
   day: number;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
+/** Per time zone: its formatter, and the day of the last second asked for. */
+const zones = new Map<string, { format: Intl.DateTimeFormat; second: number; date: BusinessDate }>();
 
 /** The calendar day `at` falls on in `timeZone` (an IANA name such as Asia/Bangkok). */
 export function businessDate(at: Date, timeZone = DEFAULT_TIME_ZONE): BusinessDate {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formats.set(timeZone, f);
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    zone = { format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), second: Number.NaN, date: { year: 0, month: 0, day: 0 } };
+    zones.set(timeZone, zone);
   }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  // formatToParts costs about 10 µs; no time zone's day starts within a second (offsets are whole seconds),
+  // so every time within the last second asked for falls on the same day
+  const second = Math.floor(at.getTime() / 1000);
+  if (second === zone.second) return { ...zone.date };
+  const parts = Object.fromEntries(zone.format.formatToParts(at).map((p) => [p.type, p.value]));
+  zone.date = { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  zone.second = second;
+  return { ...zone.date };
 }
 
 /** "YYYY-MM-DD" of that day, the stored form of a date field. */

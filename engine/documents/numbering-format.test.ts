@@ -37,6 +37,20 @@ describe('business time', () => {
     expect(businessToday(new Date('2026-12-31T16:59:59Z'))).toBe('2026-12-31');
     expect(businessToday(newYear, 'UTC')).toBe('2026-12-31');
   });
+  it('gives the right day on either side of midnight, however close together and in whatever order it is asked', () => {
+    const before = new Date('2026-12-31T16:59:59.999Z');
+    const at = new Date('2026-12-31T17:00:00.000Z');
+    expect(businessToday(new Date('2026-12-31T16:59:59.000Z'))).toBe('2026-12-31');
+    expect(businessToday(before)).toBe('2026-12-31');
+    expect(businessToday(at)).toBe('2027-01-01');
+    expect(businessToday(before)).toBe('2026-12-31');
+    expect(businessToday(at, 'UTC')).toBe('2026-12-31');
+    expect(businessToday(at)).toBe('2027-01-01');
+    // what a caller does with the answer does not change the next one
+    const d = businessDate(at);
+    d.year = 1999;
+    expect(businessDate(at)).toEqual({ year: 2027, month: 1, day: 1 });
+  });
   it('knows real time zone names', () => {
     expect(isTimeZone('Asia/Bangkok')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
