@@ -57,6 +57,17 @@ describe('a SQLite write lock held by another connection', () => {
     expect(rows.map((r) => r.who)).toEqual(['holder', 'waiter']);
   });
 
+  it('turns the busy handler off only while BEGIN is tried: inside and after a transaction it waits as configured', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
+    const db = open(4321);
+    const timeout = async (k: typeof db.kysely) => Object.values((await sql`pragma busy_timeout`.execute(k)).rows[0] as object)[0];
+    expect(await timeout(db.kysely)).toBe(4321);
+    await db.kysely.transaction().execute(async (trx) => {
+      expect(await timeout(trx)).toBe(4321);
+    });
+    expect(await timeout(db.kysely)).toBe(4321);
+  });
+
   it('lets several waiting transactions of one process commit in the order they came, reads going on', async () => {
     dir = mkdtempSync(join(tmpdir(), 'bo-lock-'));
     const holder = open();
