@@ -91,7 +91,12 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
     }, IDLE_GRACE_MS);
     idleCloser.unref();
   });
-  app.addHook('onClose', async () => { clearTimeout(idleCloser); clearInterval(idleCloser); });
+  app.addHook('onClose', async () => {
+    clearTimeout(idleCloser);
+    clearInterval(idleCloser);
+    // for sizing COMPRESSION_CACHE_MB: how often an answer went out as it was compressed before
+    if (compressed.hits + compressed.misses > 0) app.log.info({ hits: compressed.hits, misses: compressed.misses, kept: compressed.size, keptBytes: compressed.heldBytes }, 'compressed answers reused');
+  });
 
   let redis: RedisClientType | null = null;
   if (opts.redisUrl) {

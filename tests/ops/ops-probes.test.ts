@@ -152,4 +152,14 @@ describe.each(testDialects())('operations probes and logs on %s', (dialect) => {
     const secret = new TextDecoder().decode(TEST_SECRET);
     for (const forbidden of [wrong, ADMIN_PASSWORD, token, token.split('.')[2]!, secret, 'Bearer ']) expect(all).not.toContain(forbidden);
   });
+
+  // the last test here: it closes the app
+  it('at shutdown, the log says how often a compressed answer went out again, for sizing COMPRESSION_CACHE_MB', async () => {
+    lines.length = 0;
+    const { hits, misses } = built.compression;
+    expect(hits).toBeGreaterThan(0);
+    await built.app.close();
+    const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((p) => p.msg === 'compressed answers reused');
+    expect(line).toMatchObject({ hits, misses, kept: built.compression.size });
+  });
 });
