@@ -125,6 +125,11 @@ const CYCLE: Kind[] = MIX === 'spec' ? [
   'list', 'get', 'list', 'create', 'get', 'list', 'get', 'list', 'get', 'list',
   'list', 'get', 'list', 'get', 'get', 'list', 'get', 'update', 'list', 'get',
 ];
+/** Where a connection may start the cycle: anywhere that leaves every posting after its draft. */
+const STARTS = CYCLE.map((_, from) => from).filter((from) => {
+  const turn = [...CYCLE.slice(from), ...CYCLE.slice(0, from)];
+  return turn.every((kind, i) => kind !== 'post' || turn.slice(0, i).includes('draft'));
+});
 const BASELINE_DIR = env.LOAD_BASELINE_DIR;
 const ROUNDS = Number(env.LOAD_ROUNDS ?? 1);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`LOAD_ROUNDS must be a whole number from 1, not ${env.LOAD_ROUNDS}`);
@@ -200,8 +205,15 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
   const kinds = Object.fromEntries(KINDS.map((k) => [k, { n: 0, errors: 0, lat: [] as number[], unanswered: 0 }])) as Record<Kind, KindStats>;
   let pick = 0;
   const rnd = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
-  const requests = CYCLE.map((kind) => ({
+  // Each connection goes through the cycle from a place of its own, drawn again for every cycle (autocannon
+  // starts a connection's context afresh at the start of its list of requests). Until 2026-11-26 every
+  // connection began at the first request and they went through the cycle nearly together, so each kind
+  // came in bursts (the creates of a moment, then a run of lists), which flattered anything that caches by content.
+  const requests = CYCLE.map(() => ({
     setupRequest: (req: { headers?: Record<string, string> }, ctx: Record<string, unknown>) => {
+      if (ctx.i === undefined) { ctx.i = 0; ctx.from = rnd(STARTS); }
+      const kind = CYCLE[((ctx.from as number) + (ctx.i as number)) % CYCLE.length]!;
+      ctx.i = (ctx.i as number) + 1;
       // a connection's previous request that got no answer (autocannon timed it out and reconnected)
       if (ctx.waiting) kinds[ctx.kind as Kind].unanswered++;
       ctx.waiting = true;
