@@ -18,6 +18,16 @@ function throughLink(node: FilterNode | null): boolean {
   return node.kind === 'cond' ? node.path.length > 1 : node.children.some(throughLink);
 }
 
+interface Kept {
+  compiled: CompiledQuery;
+  limitAt: number;
+  offsetAt: number;
+  /** The last page's text, handed out again while the page stays the same: the same string, whose hash the statement cache's lookup has computed already. */
+  last?: { limit: number; offset: number; sql: string };
+}
+/** A shape whose statement is built for every run (its limit and offset could not be found). */
+const UNKEPT = Object.freeze({ unkept: true });
+
 /**
  * Building and compiling a list's statement with Kysely costs about as much as SQLite's run of a
  * 50-row page. A list's SQL is a pure function of the entity's merged schema (its version), the
@@ -33,16 +43,6 @@ function throughLink(node: FilterNode | null): boolean {
  * scope such as a line's "under its document") are not kept: their SQL carries the linked
  * entity's scope for this caller, which the key does not name.
  */
-interface Kept {
-  compiled: CompiledQuery;
-  limitAt: number;
-  offsetAt: number;
-  /** The last page's text, handed out again while the page stays the same: the same string, whose hash the statement cache's lookup has computed already. */
-  last?: { limit: number; offset: number; sql: string };
-}
-/** A shape whose statement is built for every run (its limit and offset could not be found). */
-const UNKEPT = Object.freeze({ unkept: true });
-
 export class ListStatementCache {
   private readonly statements: LRUCache<string, Kept | typeof UNKEPT>;
 
