@@ -126,10 +126,10 @@ export function positive(raw: string | undefined, fallback: number, name: string
   return Number(raw);
 }
 
-/** A size or count from the environment where 0 means "none": `fallback` when unset or empty, refused (naming the variable) unless a whole number ≥ 0. */
-function wholeNumber(raw: string | undefined, fallback: number, name: string): number {
+/** A size or count from the environment that may be 0: `fallback` when unset or empty, refused (naming the variable) unless a whole number ≥ 0. */
+export function wholeNumber(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number (0 for none), not "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not "${raw}"`);
   return Number(raw);
 }
 

@@ -7,6 +7,7 @@ import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
 import { ImmediateSqliteDialect } from './sqlite-driver.ts';
 import { sqliteRowJson } from './sqlite-row-json.ts';
+import { wholeNumber } from '../../config/app-config.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
 const DDL = /^\s*(create|alter|drop)\s/i;
@@ -143,12 +144,7 @@ export interface SqliteSettings {
  * SQLITE_BUSY_TIMEOUT_MS (default 5000): the wait for another process's write lock.
  */
 export function sqliteSettings(env: NodeJS.ProcessEnv = process.env): SqliteSettings {
-  const read = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not "${raw}"`);
-    return Number(raw);
-  };
+  const read = (name: string, fallback: number) => wholeNumber(env[name], fallback, name);
   return { cacheMb: read('SQLITE_CACHE_MB', 64), mmapMb: read('SQLITE_MMAP_MB', 256), busyTimeoutMs: read('SQLITE_BUSY_TIMEOUT_MS', 5000) };
 }
 
