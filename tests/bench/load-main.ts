@@ -270,10 +270,9 @@ function report(title: string, run: Run): string[] {
 }
 
 /** A started set-up with its fixture: each call of `run` measures every connection count once. */
-async function scenarioOf(name: string, urls: string[], pids: number[]): Promise<{ name: string; run: (rps: number[]) => Promise<string[]> }> {
+async function scenarioOf(name: string, urls: string[], pids: number[]): Promise<{ run: (rps: number[]) => Promise<string[]> }> {
   const f = await fixture(urls[0]!);
   return {
-    name,
     run: async (rps) => {
       const out: string[] = [];
       for (const c of CONNECTIONS) {
