@@ -43,6 +43,43 @@ describe.each(testDialects())('kept list statements on %s', (dialect) => {
     expect(idsOf(await c.call('GET', `/api/product?sort=id&limit=2&offset=0&filter=${q({ id: { _in: products.slice(3) } })}`, c.admin))).toEqual(products.slice(3));
   });
 
+  it('a page keeps its sort order, ties broken by id and empty values placed as the database sorts them', async () => {
+    // a kept statement is written with the page's limit and offset (list-statement-cache.ts); on SQLite the rows come as JSON
+    const made: number[] = [];
+    for (const [price, brand, cost] of [[50, 'B', null], [20, 'A', 5], [50, null, 5], [20, 'A', null], [50, 'A', 7], [10, null, null]] as const) {
+      made.push(await c.product({ name_th: 'เรียงลำดับ', price, brand, cost }));
+    }
+    const rows = (await c.call('GET', `/api/product?filter=${q({ id: { _in: made } })}&fields=id,price,brand,cost`, c.admin)).json().data as { id: number; price: number; brand: string | null; cost: number | null }[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // what each sort must give, worked out here. Each dialect places empty values as it sorts them by
+    // default (an index then still serves the sort): SQLite below every value, PostgreSQL above
+    const emptyLow = dialect === 'sqlite' ? -1 : 1;
+    const cmp = (a: unknown, b: unknown, desc: boolean) => {
+      if (a === b) return 0;
+      const up = a === null ? emptyLow : b === null ? -emptyLow : (a as number | string) < (b as number | string) ? -1 : 1;
+      return desc ? -up : up;
+    };
+    for (const sort of ['price', '-price,brand', 'brand,-cost', '-brand,cost,-price', '-cost']) {
+      const keys = sort.split(',').map((k) => ({ name: k.replace('-', '') as 'price' | 'brand' | 'cost', desc: k.startsWith('-') }));
+      const lastDesc = keys[keys.length - 1]!.desc;
+      const expected = [...made].sort((x, y) => {
+        for (const k of keys) {
+          const d = cmp(byId.get(x)![k.name], byId.get(y)![k.name], k.desc);
+          if (d) return d;
+        }
+        return lastDesc ? y - x : x - y;
+      });
+      const res = await c.call('GET', `/api/product?sort=${sort}&filter=${q({ id: { _in: made } })}`, c.admin);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json().data as { id: number }[]).map((r) => r.id), sort).toEqual(expected);
+      // and the second page of two starts where the first stopped
+      const second = await c.call('GET', `/api/product?sort=${sort}&limit=2&offset=2&filter=${q({ id: { _in: made } })}`, c.admin);
+      expect((second.json().data as { id: number }[]).map((r) => r.id), `${sort}, second page`).toEqual(expected.slice(2, 4));
+    }
+    const none = await c.call('GET', `/api/product?sort=price&filter=${q({ id: { _in: [-1] } })}`, c.admin);
+    expect(none.json().data).toEqual([]);
+  });
+
   it('a changed row scope applies to the very next list of the same shape', async () => {
     const list = async () => idsOf(await c.call('GET', '/api/stock_movement?sort=id', staff.headers));
     expect(await list()).toEqual([moveA]);
