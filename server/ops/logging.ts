@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import { LogDestination } from './log-destination.ts';
 
 /**
  * What never reaches a log line. Fastify's request serializer logs method,
@@ -16,10 +17,17 @@ export const REDACT_PATHS = [
   'body.password', 'body.new_password', 'body.token', 'headers.authorization', 'headers.cookie',
 ];
 
-/** The server's JSON logger: one object per line, secrets replaced by "[redacted]". */
+/**
+ * The server's JSON logger: one object per line, secrets replaced by "[redacted]". Without a
+ * destination it writes to stdout, each event-loop turn's lines together (log-destination.ts),
+ * and what is waiting when the process exits is written then.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const opts = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
-  return destination ? pino(opts, destination) : pino(opts);
+  if (destination) return pino(opts, destination);
+  const stdout = new LogDestination(1);
+  process.on('exit', () => stdout.flushSync());
+  return pino(opts, stdout);
 }
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
