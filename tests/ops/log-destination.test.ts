@@ -1,7 +1,7 @@
 /**
  * The server's log destination (server/ops/log-destination.ts): the lines of one event-loop turn
  * go out in one synchronous write at the turn's end, in writes of whole lines of at most PIPE_BUF
- * bytes, and nothing waiting is lost when the process exits.
+ * bytes, and nothing waiting is lost when the process exits (an uncaught error included).
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -79,7 +79,7 @@ describe('the log destination', () => {
     expect(() => bad.dest.flushSync()).toThrow(/bad descriptor/);
   });
 
-  it('writes what waits when the process exits, also by a crash', () => {
+  it('writes what waits when the process exits, also after an uncaught error', () => {
     // the server's logger (createLogger without a destination) in a process that logs and exits in the same turn
     const script = (end: string) => `import { createLogger } from './server/ops/logging.ts';
       const log = createLogger('info');
