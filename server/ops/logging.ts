@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import { LogDestination } from './log-destination.ts';
+import { lazyChildLoggerFactory } from './lazy-child-logger.ts';
 
 /**
  * What never reaches a log line. Fastify's request serializer logs method,
@@ -43,12 +44,13 @@ export function genReqId(req: IncomingMessage): string {
 }
 
 /** Fastify's options for logging, request ids and shutdown; the logger from what buildApp was given (options, a ready logger, or nothing). */
-export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'logController' | 'return503OnClosing' | 'forceCloseConnections'> {
+export function opsServerOptions(logger: FastifyServerOptions['logger'] | FastifyBaseLogger | undefined): Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader' | 'logController' | 'childLoggerFactory' | 'return503OnClosing' | 'forceCloseConnections'> {
   // one line per request (written by server/ops/ops-routes.ts when it is answered) instead of Fastify's two;
   // during a shutdown, requests on connections already open are still served (and their connection then
   // closed, server/ops/ops-routes.ts) rather than refused with 503; idle connections are closed after a grace
-  // period there too, not at once: a connection accepted a moment ago may not have sent its request yet
-  const base = { genReqId, requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: false, forceCloseConnections: false };
+  // period there too, not at once: a connection accepted a moment ago may not have sent its request yet;
+  // a request's own logger is made only if it logs (lazy-child-logger.ts)
+  const base = { genReqId, requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }), childLoggerFactory: lazyChildLoggerFactory, return503OnClosing: false, forceCloseConnections: false };
   if (logger && typeof logger === 'object' && typeof (logger as FastifyBaseLogger).child === 'function') return { ...base, loggerInstance: logger as FastifyBaseLogger };
   if (logger && typeof logger === 'object') return { ...base, logger: { ...logger, redact: { paths: REDACT_PATHS, censor: '[redacted]' } } as never };
   return { ...base, logger: logger ?? false } as never;
