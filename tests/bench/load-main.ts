@@ -133,9 +133,9 @@ const STARTS = CYCLE.map((_, from) => from).filter((from) => {
 });
 const BASELINE_DIR = env.LOAD_BASELINE_DIR;
 /**
- * What every request asks for: by default what browsers send. Empty: no header, as autocannon sends by
- * default and as the issue's 1,792 req/s were measured; the server then sends every answer uncompressed,
- * as the pre-issue server (which compresses nothing) always does, so the two do the same work per answer.
+ * What every request asks for: by default what browsers send. Empty: no header, autocannon's default
+ * (the issue does not say which its 1,792 req/s were measured with); the server then sends every answer
+ * uncompressed, as the pre-issue server (which compresses nothing) always does, so both send the same bytes.
  */
 const ACCEPT_ENCODING = env.LOAD_ACCEPT_ENCODING ?? 'gzip, br';
 const ROUNDS = Number(env.LOAD_ROUNDS ?? 1);
@@ -398,7 +398,7 @@ async function main(): Promise<void> {
       all.push(`today's SQLite server (${name}) against the baseline, ${c} connections: ${ratios.length > 1 ? `median ${median.toFixed(2)}x over ${ratios.length} rounds (${ratios.map((x) => x.toFixed(2)).join(', ')})` : `${median.toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`}`);
     });
   }
-  console.log(`\n[load] mix: ${MIX}; accept-encoding: ${ACCEPT_ENCODING || "(none)"}\n${all.join('\n')}`);
+  console.log(`\n[load] mix: ${MIX}; accept-encoding: ${ACCEPT_ENCODING || '(none)'}\n${all.join('\n')}`);
 }
 
 main().catch((err) => {
