@@ -82,6 +82,8 @@ export interface AppOptions {
   mail?: MailSettings;
   /** Compressed answers kept for answers sent again unchanged, in bytes (COMPRESSION_CACHE_MB; 0: none kept). */
   compressionCacheBytes?: number;
+  /** List answers kept until a table they read changes, in bytes (LIST_CACHE_MB; 0: none kept; SQLite only). */
+  listCacheBytes?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -129,7 +131,12 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
-  const service = new EntityService(opts.db, opts.registry, policy);
+  const service = new EntityService(opts.db, opts.registry, policy, opts.listCacheBytes);
+  // for sizing LIST_CACHE_MB: how often a list went out as it was kept
+  app.addHook('onClose', async () => {
+    const kept = service.answers;
+    if (kept && kept.hits + kept.misses > 0) app.log.info({ hits: kept.hits, misses: kept.misses, kept: kept.size, keptBytes: kept.heldBytes }, 'list answers reused');
+  });
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
 
   app.addHook('onRequest', async (request) => {

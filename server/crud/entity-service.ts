@@ -19,6 +19,7 @@ import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
 import { checkLinkFilters } from './link-filter-check.ts';
 import { writeLines } from './line-writer.ts';
+import { ListAnswerCache, DEFAULT_LIST_CACHE_BYTES } from './list-answer-cache.ts';
 import { ListStatementCache } from './list-statement-cache.ts';
 import { forgetSiteSettings } from '../settings/site-settings.ts';
 import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
@@ -78,14 +79,18 @@ export class EntityService {
   private readonly lastSteps = new WeakMap<object, (() => Promise<void>)[]>();
   private readonly compileCtx: CompileContext;
   private readonly listStatements = new ListStatementCache(ROW_QUERY_CACHE);
+  /** List answers kept until their tables change; null where the database cannot say when they do (PostgreSQL). */
+  readonly answers: ListAnswerCache | null;
 
   constructor(
     readonly db: Database,
     readonly registry: SchemaRegistry,
     public policy: AccessPolicy = allowEverything,
+    listCacheBytes = DEFAULT_LIST_CACHE_BYTES,
   ) {
     this.validators = new ValidatorCache(registry);
     this.compileCtx = { adapter: db.adapter, entity: (n) => registry.get(n) };
+    this.answers = db.changes && listCacheBytes > 0 ? new ListAnswerCache(db.changes, listCacheBytes) : null;
   }
 
   onWrite(listener: WriteListener): void {
@@ -229,12 +234,17 @@ export class EntityService {
   }
 
   /**
-   * A list page as the JSON of its rows (`[...]`, UTF-8 bytes), made by the database where its
-   * dialect can write a row as the API's JSON (SQLite): the same rows and values as `list`,
-   * without building a JavaScript object per row only to stringify it. Null where it cannot
-   * (another dialect, or a field reached through a link); the caller then uses `list`.
+   * A list's answer made from its page as the JSON of its rows (`[...]`, UTF-8 bytes) and the
+   * total when asked for: `frame` puts them together, and must depend on nothing but those and the
+   * query's page, limit and offset. The database writes the rows as the API's JSON where its
+   * dialect can (SQLite): the same rows and values as `list`, without building a JavaScript object
+   * per row only to stringify it. Null where it cannot (another dialect, or a field reached through
+   * a link); the caller then uses `list`.
+   *
+   * The answer is kept (list-answer-cache.ts) until a table its statements read changes, and the
+   * same Buffer is handed out again meanwhile.
    */
-  async listJson(entityName: string, query: ListQuery, ctx: RequestContext): Promise<{ json: Buffer; total?: number } | null> {
+  async listJson(entityName: string, query: ListQuery, ctx: RequestContext, frame: (rows: Buffer, total: number | undefined) => Buffer): Promise<Buffer | null> {
     const entity = this.entity(entityName);
     this.policy.assertAllowed(ctx, entity, 'read');
     const adapter = this.db.adapter;
@@ -244,6 +254,9 @@ export class EntityService {
     const soft = softDeleteColumn(entity);
     const compiled = this.listStatement(entity, query, ctx, 'json', () =>
       [sql.raw(adapter.rowJson!(ALIAS, paths.filter((p) => p[0] !== soft).map((p) => [p[0]!, defs.get(p[0]!)] as const))).as('j')] as never);
+    const counted = query.withTotal ? this.countStatement(entity, query, ctx) : null;
+    const found = this.answers?.lookup(counted ? [compiled, counted] : [compiled], `${query.page}/${query.limit}/${query.offset}`);
+    if (found && 'answer' in found) return found.answer;
     const { rows } = await this.db.kysely.executeQuery<{ j: Buffer }>(compiled);
     const parts: Buffer[] = [OPEN];
     for (let i = 0; i < rows.length; i++) {
@@ -251,7 +264,9 @@ export class EntityService {
       parts.push(rows[i]!.j);
     }
     parts.push(CLOSE);
-    return { json: Buffer.concat(parts), ...(query.withTotal ? { total: await this.count(entity, query, ctx) } : {}) };
+    const answer = frame(Buffer.concat(parts), counted ? await this.countOf(counted) : undefined);
+    if (found?.read) this.answers!.set(found.read, answer);
+    return answer;
   }
 
   /** A list page's statement, kept by its shape (`variant` names what it selects beyond the shape). */
@@ -277,12 +292,20 @@ export class EntityService {
     return key ? this.listStatements.statement(key, query.limit, query.offset, build) : build(query.limit, query.offset);
   }
 
-  private async count(entity: EntitySchema, query: ListQuery, ctx: RequestContext): Promise<number> {
-    const c = await this.db.kysely.selectFrom(`${entity.name} as ${ALIAS}`)
+  private countStatement(entity: EntitySchema, query: ListQuery, ctx: RequestContext): CompiledQuery {
+    return this.db.kysely.selectFrom(`${entity.name} as ${ALIAS}`)
       .select((eb) => eb.fn.countAll().as('n'))
       .where((eb) => this.where(eb as EB, entity, ctx, query))
-      .executeTakeFirst();
-    return Number(c?.n ?? 0);
+      .compile();
+  }
+
+  private async countOf(statement: CompiledQuery): Promise<number> {
+    const { rows } = await this.db.kysely.executeQuery<{ n: number | string | bigint }>(statement);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private count(entity: EntitySchema, query: ListQuery, ctx: RequestContext): Promise<number> {
+    return this.countOf(this.countStatement(entity, query, ctx));
   }
 
   /**

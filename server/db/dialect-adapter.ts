@@ -1,3 +1,4 @@
+import type { ChangeTracker } from './change-tracker.ts';
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { FieldDef } from '../../engine/schema/schema-types.ts';
 
@@ -40,6 +41,8 @@ export interface Database {
    * `onWait` is called when another holds it, so the wait can be told in the log.
    */
   alone<T>(name: string, work: () => Promise<T>, onWait?: () => void): Promise<T>;
+  /** Which tables changed and when, for caches of read answers; absent where the dialect cannot tell (PostgreSQL). */
+  readonly changes?: ChangeTracker;
 }
 
 /** The lock under which a database is prepared (server starts, migrations into PostgreSQL, bulk seeding): Database.alone. */

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { isStableAnswer } from '../http/stable-answer.ts';
 
 /** What the cache holds by default: compressed answers, in bytes (COMPRESSION_CACHE_MB). */
 export const DEFAULT_COMPRESSION_CACHE_BYTES = 4 * 1024 * 1024;
@@ -18,9 +19,15 @@ type SyncCompressor = (payload: Buffer, options?: zlib.BrotliOptions | zlib.Zlib
  *
  * The key is the SHA-256 of the bytes: a different answer never finds another's compressed
  * form. Least recently used entries leave first, within `maxBytes` of compressed output.
+ *
+ * A stable answer (server/http/stable-answer.ts: one a cache hands out again as the same Buffer,
+ * such as a kept list page) has its compressed forms kept with it instead, found by the Buffer
+ * itself without hashing its bytes, and gone when the answer is. The cache that keeps the answer
+ * counts them in its own size.
  */
 export class CompressionCache {
   private readonly entries: LRUCache<string, Buffer> | null;
+  private readonly ofStable = new WeakMap<Buffer, Record<string, Buffer>>();
   hits = 0;
   misses = 0;
 
@@ -32,6 +39,7 @@ export class CompressionCache {
   /** `compress(payload)`, or what it gave for the same bytes before. */
   compress(encoding: string, payload: Buffer, compress: (payload: Buffer) => Buffer): Buffer {
     if (!this.entries) return compress(payload);
+    if (isStableAnswer(payload)) return this.compressStable(encoding, payload, compress);
     const key = encoding + hash('sha256', payload, 'base64');
     const kept = this.entries.get(key);
     if (kept) {
@@ -41,6 +49,20 @@ export class CompressionCache {
     this.misses++;
     const out = compress(payload);
     this.entries.set(key, out);
+    return out;
+  }
+
+  private compressStable(encoding: string, payload: Buffer, compress: (payload: Buffer) => Buffer): Buffer {
+    let forms = this.ofStable.get(payload);
+    const kept = forms?.[encoding];
+    if (kept) {
+      this.hits++;
+      return kept;
+    }
+    this.misses++;
+    const out = compress(payload);
+    if (!forms) this.ofStable.set(payload, (forms = {}));
+    forms[encoding] = out;
     return out;
   }
 

@@ -2,7 +2,9 @@
  * `npx tsx tests/bench/posting-profile.ts`: what each request kind of the load mix costs
  * in-process (fastify.inject, no network), on SQLite (DIALECT=postgres with TEST_DATABASE_URL) with
  * the demo data: medians per kind, and CPU per cycle. N cycles (300); DOCS_ONLY=1 runs only the
- * postings; LISTENERS=1 also prints the time spent in each write and action listener per cycle.
+ * postings; LISTENERS=1 also prints the time spent in each write and action listener per cycle;
+ * LIST_CACHE_MB (16; 0: none) sizes the kept list answers, as in production (with 0 the change-tracking
+ * triggers are never put on the tables either, so the pair shows what they cost a posting).
  * For a CPU profile: `node --cpu-prof --cpu-prof-dir=DIR --import tsx tests/bench/posting-profile.ts`
  * and tests/bench/cpu-profile-summary.ts DIR. A tool for finding costs, not a benchmark with targets.
  */
@@ -12,7 +14,7 @@ import { createTestApp } from '../support/test-app.ts';
 import { loadSeedDir } from '../../seed/demo-seed.ts';
 
 const N = Number(process.env.N ?? 300);
-const t = await createTestApp((process.env.DIALECT as 'sqlite') ?? 'sqlite');
+const t = await createTestApp((process.env.DIALECT as 'sqlite') ?? 'sqlite', undefined, { listCacheBytes: Number(process.env.LIST_CACHE_MB ?? 16) * 1024 * 1024 });
 await loadSeedDir(t.service, join(import.meta.dirname, '../../seed/demo'));
 const call = async (method: string, url: string, payload?: unknown, enc = 'identity') => {
   const res = await t.app.inject({ method: method as 'GET', url, headers: { ...t.headers, 'accept-encoding': enc }, ...(payload ? { payload: payload as object } : {}) });

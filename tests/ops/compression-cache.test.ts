@@ -3,7 +3,8 @@
  * compressed before is sent as it was compressed then, and only then.
  */
 import { describe, expect, it } from 'vitest';
-import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { markStableAnswer } from '../../server/http/stable-answer.ts';
 import { CompressionCache } from '../../server/ops/compression-cache.ts';
 import { readConfig } from '../../server/config/app-config.ts';
 
@@ -90,5 +91,33 @@ describe('CompressionCache', () => {
     expect(readConfig({ ...env, COMPRESSION_CACHE_MB: '16' }).compressionCacheBytes).toBe(16 * 1024 * 1024);
     expect(() => readConfig({ ...env, COMPRESSION_CACHE_MB: '-1' })).toThrow(/COMPRESSION_CACHE_MB must be a whole number/);
     expect(() => readConfig({ ...env, COMPRESSION_CACHE_MB: '2.5' })).toThrow(/COMPRESSION_CACHE_MB/);
+  });
+
+  it('keeps a stable answer\'s compressed forms with the answer itself, found without its bytes', () => {
+    const cache = new CompressionCache(1024 * 1024);
+    let calls = 0;
+    const br = (p: Buffer) => { calls++; return brotliCompressSync(p); };
+    const answer = body(40);
+    markStableAnswer(answer);
+    const first = cache.compress('br', answer, br);
+    expect(cache.compress('br', answer, br)).toBe(first);
+    expect(calls).toBe(1);
+    expect(brotliDecompressSync(first).equals(answer)).toBe(true);
+    // kept with the answer, not in the hashed entries: a copy of its bytes is compressed on its own
+    expect(cache.size).toBe(0);
+    cache.compress('br', Buffer.from(answer), br);
+    expect(calls).toBe(2);
+    // and per encoding
+    expect(gunzipSync(cache.compress('gz', answer, (p) => gzipSync(p))).equals(answer)).toBe(true);
+    expect(cache.compress('br', answer, br)).toBe(first);
+  });
+
+  it('keeps no stable answer\'s forms either when its size is 0', () => {
+    const cache = new CompressionCache(0);
+    let calls = 0;
+    const answer = body(40);
+    markStableAnswer(answer);
+    for (let i = 0; i < 2; i++) cache.compress('br', answer, (p) => { calls++; return brotliCompressSync(p); });
+    expect(calls).toBe(2);
   });
 });
