@@ -292,11 +292,14 @@ export class EntityService {
     return key ? this.listStatements.statement(key, query.limit, query.offset, build) : build(query.limit, query.offset);
   }
 
+  /** A list's count, kept by the list's shape like its page (its sort and fields make more keys than needed, never a wrong one). */
   private countStatement(entity: EntitySchema, query: ListQuery, ctx: RequestContext): CompiledQuery {
-    return this.db.kysely.selectFrom(`${entity.name} as ${ALIAS}`)
+    const build = () => this.db.kysely.selectFrom(`${entity.name} as ${ALIAS}`)
       .select((eb) => eb.fn.countAll().as('n'))
       .where((eb) => this.where(eb as EB, entity, ctx, query))
       .compile();
+    const key = this.listStatements.keyOf(`${entity.name}\u0000count`, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query);
+    return key ? this.listStatements.once(key, build) : build();
   }
 
   private async countOf(statement: CompiledQuery): Promise<number> {

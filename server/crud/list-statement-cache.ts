@@ -46,8 +46,21 @@ const UNKEPT = Object.freeze({ unkept: true });
 export class ListStatementCache {
   private readonly statements: LRUCache<string, Kept | typeof UNKEPT>;
 
+  private readonly fixed: LRUCache<string, CompiledQuery>;
+
   constructor(capacity = 1000) {
     this.statements = new LRUCache({ max: capacity });
+    this.fixed = new LRUCache({ max: capacity });
+  }
+
+  /**
+   * A statement of the shape that has no limit or offset (a list's count): compiled once per key.
+   * The key must name what the statement depends on, as `keyOf`'s does for the count of a list.
+   */
+  once(key: string, build: () => CompiledQuery): CompiledQuery {
+    let kept = this.fixed.get(key);
+    if (!kept) this.fixed.set(key, (kept = build()));
+    return kept;
   }
 
   /** The shape's key, or null when the statement must be built for every run. */

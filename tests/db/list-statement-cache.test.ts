@@ -92,3 +92,16 @@ describe('ListStatementCache statements', () => {
     expect(builds).toBe(4);
   });
 });
+
+describe('ListStatementCache statements without a limit (a list\'s count)', () => {
+  it('compiles each key once and hands out what it compiled', () => {
+    const cache = new ListStatementCache();
+    let builds = 0;
+    const build = (n: number) => () => { builds++; return compiled(`select count(*) as "n" from "t" where "t"."n" = ${n}`); };
+    const first = cache.once('a', build(1));
+    expect(cache.once('a', build(1))).toBe(first);
+    expect(builds).toBe(1);
+    expect(cache.once('b', build(2)).sql).toBe('select count(*) as "n" from "t" where "t"."n" = 2');
+    expect(builds).toBe(2);
+  });
+});
