@@ -40,7 +40,7 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     const query = service.parseQuery(entity(), request.query as RawListQuery, ctx);
     const meta = (total: number | undefined) => ({ page: query.page, limit: query.limit, offset: query.offset, ...(total !== undefined ? { total_count: total } : {}) });
     // the rows as the database wrote them in JSON (SQLite): the same answer, put together as bytes
-    const answer = await service.listJson(entityName, query, ctx, (rows, total) => Buffer.concat([LIST_HEAD, rows, Buffer.from(`,"meta":${JSON.stringify(meta(total))}}`)]));
+    const answer = await service.listJson(entityName, query, ctx, { name: 'api-list', make: (rows, total) => Buffer.concat([LIST_HEAD, rows, Buffer.from(`,"meta":${JSON.stringify(meta(total))}}`)]) });
     if (answer) return reply.type('application/json; charset=utf-8').send(answer);
     const { rows, total } = await service.list(entityName, query, ctx);
     return { success: true, data: rows, meta: meta(total) };

@@ -61,6 +61,12 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
+/** How a list's rows (and total) become its answer; answers made by frames of one name must be made alike. */
+export interface AnswerFrame {
+  name: string;
+  make(rows: Buffer, total: number | undefined): Buffer;
+}
+
 /**
  * Generic reads and writes for every entity, driven by its schema.
  * Every write runs in one transaction with its lines and its audit rows.
@@ -235,8 +241,8 @@ export class EntityService {
 
   /**
    * A list's answer made from its page as the JSON of its rows (`[...]`, UTF-8 bytes) and the
-   * total when asked for: `frame` puts them together, and must depend on nothing but those and the
-   * query's page, limit and offset. The database writes the rows as the API's JSON where its
+   * total when asked for: `frame.make` puts them together, and must depend on nothing but those,
+   * the query's page, limit and offset, and `frame.name` (kept answers are found by it). The database writes the rows as the API's JSON where its
    * dialect can (SQLite): the same rows and values as `list`, without building a JavaScript object
    * per row only to stringify it. Null where it cannot (another dialect, or a field reached through
    * a link); the caller then uses `list`.
@@ -244,7 +250,7 @@ export class EntityService {
    * The answer is kept (list-answer-cache.ts) until a table its statements read changes, and the
    * same Buffer is handed out again meanwhile.
    */
-  async listJson(entityName: string, query: ListQuery, ctx: RequestContext, frame: (rows: Buffer, total: number | undefined) => Buffer): Promise<Buffer | null> {
+  async listJson(entityName: string, query: ListQuery, ctx: RequestContext, frame: AnswerFrame): Promise<Buffer | null> {
     const entity = this.entity(entityName);
     this.policy.assertAllowed(ctx, entity, 'read');
     const adapter = this.db.adapter;
@@ -255,7 +261,7 @@ export class EntityService {
     const compiled = this.listStatement(entity, query, ctx, 'json', () =>
       [sql.raw(adapter.rowJson!(ALIAS, paths.filter((p) => p[0] !== soft).map((p) => [p[0]!, defs.get(p[0]!)] as const))).as('j')] as never);
     const counted = query.withTotal ? this.countStatement(entity, query, ctx) : null;
-    const found = this.answers?.lookup(counted ? [compiled, counted] : [compiled], `${query.page}/${query.limit}/${query.offset}`);
+    const found = this.answers?.lookup(counted ? [compiled, counted] : [compiled], `${frame.name}/${query.page}/${query.limit}/${query.offset}`);
     if (found && 'answer' in found) return found.answer;
     const { rows } = await this.db.kysely.executeQuery<{ j: Buffer }>(compiled);
     const parts: Buffer[] = [OPEN];
@@ -264,9 +270,8 @@ export class EntityService {
       parts.push(rows[i]!.j);
     }
     parts.push(CLOSE);
-    const answer = frame(Buffer.concat(parts), counted ? await this.countOf(counted) : undefined);
-    if (found?.read) this.answers!.set(found.read, answer);
-    return answer;
+    const answer = frame.make(Buffer.concat(parts), counted ? await this.countOf(counted) : undefined);
+    return found?.read ? this.answers!.set(found.read, answer) : answer;
   }
 
   /** A list page's statement, kept by its shape (`variant` names what it selects beyond the shape). */

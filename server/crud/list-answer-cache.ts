@@ -85,11 +85,21 @@ export class ListAnswerCache {
     return { read: { key, tables, at } };
   }
 
-  /** Keeps `answer`, read after `lookup` gave `read`, unless a table it read changed meanwhile. */
-  set(read: ListRead, answer: Buffer): void {
-    if (!this.entries || !this.tracker.unchangedSince(read.tables, read.at)) return;
-    markStableAnswer(answer);
-    this.entries.set(read.key, { answer, tables: read.tables, at: read.at });
+  /**
+   * Keeps `answer`, read after `lookup` gave `read`, unless a table it read changed meanwhile, and
+   * answers the Buffer to send: the one kept, so its compressed forms are kept from the first time.
+   */
+  set(read: ListRead, answer: Buffer): Buffer {
+    if (!this.entries || !this.tracker.unchangedSince(read.tables, read.at)) return answer;
+    // a small Buffer is a slice of an 8 KB block Node shares among many: kept, it would hold the whole block
+    let own = answer;
+    if (answer.byteOffset !== 0 || answer.buffer.byteLength !== answer.length) {
+      own = Buffer.allocUnsafeSlow(answer.length);
+      answer.copy(own);
+    }
+    markStableAnswer(own);
+    this.entries.set(read.key, { answer: own, tables: read.tables, at: read.at });
+    return own;
   }
 
   get size(): number {

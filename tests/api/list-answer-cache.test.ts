@@ -11,6 +11,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, idsOf, type Headers } from '../support/security-fixtures.ts';
+import { ListAnswerCache } from '../../server/crud/list-answer-cache.ts';
+import type { ChangeTracker } from '../../server/db/change-tracker.ts';
 
 const ALL = { view: true, edit: true, export: true, print: true, email: true };
 
@@ -115,5 +117,31 @@ describe.each(testDialects())('kept list answers on %s', (dialect) => {
     expect(brotliDecompressSync(second.rawPayload).toString()).toBe(plain.body);
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
     if (dialect === 'sqlite') expect(t.compression.misses).toBe(misses);
+  });
+});
+
+describe('ListAnswerCache', () => {
+  const never: ChangeTracker = { mark: () => 1, reads: () => ['t'], unchangedSince: () => true };
+  const statement = { sql: 'select 1', parameters: [], query: {} as never, queryId: {} as never };
+
+  it('keeps a small answer in memory of its own, not in the block Node shares among small Buffers', () => {
+    const cache = new ListAnswerCache(never, 1024 * 1024);
+    const small = Buffer.from('{"success":true,"data":[]}');
+    expect(small.buffer.byteLength).toBeGreaterThan(small.length);
+    const found = cache.lookup([statement], 'x');
+    if (!('read' in found) || !found.read) throw new Error('expected a read to keep');
+    const kept = cache.set(found.read, small);
+    expect(kept.equals(small)).toBe(true);
+    expect(kept.buffer.byteLength).toBe(kept.length);
+    expect(cache.lookup([statement], 'x')).toEqual({ answer: kept });
+  });
+
+  it('keeps answers of other frames apart, and nothing for a parameter it cannot name exactly', () => {
+    const cache = new ListAnswerCache(never, 1024 * 1024);
+    const found = cache.lookup([statement], 'api-list/1/50/0');
+    if (!('read' in found) || !found.read) throw new Error('expected a read to keep');
+    cache.set(found.read, Buffer.from('one'));
+    expect('answer' in cache.lookup([statement], 'export/1/50/0')).toBe(false);
+    expect(cache.lookup([{ ...statement, parameters: [new Date()] }], 'api-list/1/50/0')).toEqual({ read: null });
   });
 });

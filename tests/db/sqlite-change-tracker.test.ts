@@ -134,4 +134,25 @@ describe('SqliteChangeTracker', () => {
       other.close();
     }
   });
+
+  it('watches a table made under the name of one renamed away (SQLite moves triggers along with a rename)', () => {
+    tracker.mark();
+    raw.exec('alter table a rename to a_old; create table a (id integer primary key, v text)');
+    const at = tracker.mark()!;
+    expect(tracker.reads('select v from a', [])).toEqual(['a']);
+    raw.prepare("insert into a (v) values ('new')").run();
+    expect(since(['a'], at)).toBe(false);
+    const at2 = tracker.mark()!;
+    raw.prepare("insert into a_old (v) values ('old')").run();
+    expect(since(['a_old'], at2)).toBe(false);
+    expect(since(['a'], at2)).toBe(true);
+  });
+
+  it('treats a TEMP table that hides a main one as a change, and never keeps what reads it', () => {
+    const at = tracker.mark()!;
+    raw.exec("create temp table a (id integer primary key, v text); insert into temp.a (v) values ('temp')");
+    expect(since(['a'], at)).toBe(false);
+    tracker.mark();
+    expect(tracker.reads('select v from a', [])).toBeNull();
+  });
 });

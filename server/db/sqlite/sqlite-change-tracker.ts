@@ -42,9 +42,10 @@ interface ExplainRow { opcode: string; p2: number; p3: number; p4: string | null
  * Changes this connection cannot see happen:
  * - in another connection or process (SERVER_WORKERS, the sqlite3 shell): `PRAGMA data_version`
  *   moves, and everything kept before is treated as changed;
- * - to the schema (a table created, altered or rebuilt, which may drop its triggers): `PRAGMA
- *   schema_version` moves; everything is treated as changed and the triggers are checked again,
- *   outside any transaction.
+ * - to the schema (a table created, altered, renamed or rebuilt, which may drop or move its
+ *   triggers; a TEMP table that would hide a main one): `PRAGMA schema_version` of main or temp
+ *   moves; everything is treated as changed and the triggers are checked again, outside any
+ *   transaction.
  *
  * A change inside a transaction is seen by the transaction's own reads before it is committed, and
  * may yet be rolled back: its tables count as changing until the transaction has ended, and then
@@ -61,9 +62,13 @@ export class SqliteChangeTracker implements ChangeTracker {
   private watching = false;
   private readonly dataVersion: BetterSqlite3.Statement;
   private readonly schemaVersion: BetterSqlite3.Statement;
+  /** The temp schema's version too: a TEMP table named like a main table would take its place in every statement. */
+  private readonly tempSchemaVersion: BetterSqlite3.Statement;
   private lastData = -1;
   private lastSchema = -1;
-  private readonly readsOf = new LRUCache<string, { tables: readonly string[] | null }>({ max: 2000 });
+  private lastTempSchema = -1;
+  /** Bounded by the SQL texts' size as well: a filter with a long list of values makes a long text. */
+  private readonly readsOf = new LRUCache<string, { tables: readonly string[] | null }>({ max: 2000, maxSize: 4 * 1024 * 1024, sizeCalculation: (_v, sql) => sql.length * 2 + 64 });
 
   constructor(private readonly raw: BetterSqlite3.Database) {
     raw.function(CHANGED_FN, { deterministic: false, directOnly: false }, (table: unknown) => {
@@ -74,13 +79,16 @@ export class SqliteChangeTracker implements ChangeTracker {
     });
     this.dataVersion = raw.prepare('PRAGMA data_version').pluck();
     this.schemaVersion = raw.prepare('PRAGMA main.schema_version').pluck();
+    this.tempSchemaVersion = raw.prepare('PRAGMA temp.schema_version').pluck();
   }
 
   mark(): number | null {
     const data = this.dataVersion.get() as number;
     const schema = this.schemaVersion.get() as number;
-    if (schema !== this.lastSchema) {
+    const tempSchema = this.tempSchemaVersion.get() as number;
+    if (schema !== this.lastSchema || tempSchema !== this.lastTempSchema) {
       this.lastSchema = schema;
+      this.lastTempSchema = tempSchema;
       this.watching = false;
       this.watched.clear();
       this.readsOf.clear();
@@ -129,21 +137,26 @@ export class SqliteChangeTracker implements ChangeTracker {
   /** Puts the triggers on every table that has none: outside a transaction, whose rollback would take them away again. */
   private watch(): void {
     const tables = this.raw.prepare(`select name from main.sqlite_schema where type = 'table' and name not like 'sqlite\\_%' escape '\\' and sql not like 'create virtual%'`).pluck().all() as string[];
-    const have = new Set(this.raw.prepare(`select name from temp.sqlite_schema where type = 'trigger' and name like '${TRIGGER_PREFIX}%'`).pluck().all() as string[]);
+    // by the table each is on: a renamed table takes its triggers along under their old names
+    const have = new Map((this.raw.prepare(`select name, tbl_name from temp.sqlite_schema where type = 'trigger' and name like '${TRIGGER_PREFIX}%'`).all() as { name: string; tbl_name: string }[]).map((r) => [r.name, r.tbl_name]));
     this.watched.clear();
     for (const table of tables) {
       try {
         for (const op of OPERATIONS) {
           const name = `${TRIGGER_PREFIX}${table}_${op}`;
-          if (!have.has(name)) this.raw.exec(`create temp trigger ${quoteName(name)} after ${op} on main.${quoteName(table)} begin select ${CHANGED_FN}(${quoteText(table)}); end`);
+          const on = have.get(name);
+          if (on === table) continue;
+          if (on !== undefined) this.raw.exec(`drop trigger temp.${quoteName(name)}`);
+          this.raw.exec(`create temp trigger ${quoteName(name)} after ${op} on main.${quoteName(table)} begin select ${CHANGED_FN}(${quoteText(table)}); end`);
         }
         this.watched.add(table);
       } catch {
         // a table SQLite refuses a trigger on (a virtual table's shadow table) stays unwatched: reads of it are never kept
       }
     }
-    // the triggers are in the temp schema; main's version is unchanged, so this is not mistaken for a schema change
+    // the triggers changed the temp schema's version, not main's: neither is a change to what statements read
     this.lastSchema = this.schemaVersion.get() as number;
+    this.lastTempSchema = this.tempSchemaVersion.get() as number;
     this.watching = true;
   }
 
