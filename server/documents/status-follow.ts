@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
@@ -45,24 +45,39 @@ export async function followStatus(trx: Kysely<any>, service: EntityService, tar
   const header = await trx.selectFrom(source.name).select(columns).where('id', '=', sourceId).executeTakeFirst() as Row | undefined;
   if (!header) return;
   const processed = await processedOf(trx, service, source, target, spec, sourceId);
-  const set: Row = {};
-  if (spec.tracks) {
-    const t = spec.tracks;
-    const value = processed === 'complete' ? t.complete : processed === 'partial' ? t.partial : String(fieldOf(source, t.field)!.default);
-    if (header[t.field] !== value) set[t.field] = header[t.field] = value;
-  }
   const current = String(header[w.field]);
-  const managed = new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[]);
-  if ((spec.partial || spec.complete) && managed.has(current)) {
-    let all = processed === 'complete';
-    let some = processed !== 'none';
-    if (spec.tracks) {
-      const entries = Object.entries(when);
-      all = entries.every(([f, v]) => trackedValue(source, header, f) === v);
-      some = entries.some(([f]) => trackedValue(source, header, f) !== String(fieldOf(source, f)!.default));
-    }
-    const next = all && spec.complete ? spec.complete : some && spec.partial ? spec.partial : !some ? spec.states[0]! : current;
-    if (next !== current) set[w.field] = next;
+  const managed = [...new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[])];
+  const follows = (spec.partial || spec.complete) && managed.includes(current);
+  if (!spec.tracks) {
+    if (!follows) return;
+    const next = nextState(spec, current, processed === 'complete', processed !== 'none');
+    if (next !== current) await trx.updateTable(source.name).set({ [w.field]: next, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
+    return;
   }
-  if (Object.keys(set).length) await trx.updateTable(source.name).set({ ...set, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
+  const t = spec.tracks;
+  const value = processed === 'complete' ? t.complete : processed === 'partial' ? t.partial : String(fieldOf(source, t.field)!.default);
+  const seen = { ...header, [t.field]: value };
+  const entries = Object.entries(when);
+  const expected = follows ? nextState(spec, current, entries.every(([f, v]) => trackedValue(source, seen, f) === v), entries.some(([f]) => trackedValue(source, seen, f) !== String(fieldOf(source, f)!.default))) : current;
+  if (header[t.field] === value && expected === current) return;
+  // one statement that works the workflow status out from the row as it is when this transaction holds it: a
+  // delivery and a tax invoice of the same order posted at once each see the other's tracked field (PostgreSQL
+  // re-reads a row updated meanwhile before it writes it), so the order cannot end delivered, billed and in progress
+  const is = (f: string, v: string) => (f === t.field ? sql.lit(value === v) : sql`coalesce(${sql.ref(f)}, ${String(fieldOf(source, f)!.default)}) = ${v}`);
+  const all = entries.length ? sql.join(entries.map(([f, v]) => is(f, v)), sql` and `) : sql.lit(false);
+  const some = entries.length ? sql.join(entries.map(([f]) => sql`not (${is(f, String(fieldOf(source, f)!.default))})`), sql` or `) : sql.lit(false);
+  const branches = [
+    ...(spec.complete ? [sql`when ${all} then ${spec.complete}`] : []),
+    ...(spec.partial ? [sql`when ${some} then ${spec.partial}`] : []),
+    sql`when not (${some}) then ${spec.states[0]!}`,
+  ];
+  const status = (spec.partial || spec.complete)
+    ? sql`case when ${sql.ref(w.field)} in (${sql.join(managed)}) then case ${sql.join(branches, sql` `)} else ${sql.ref(w.field)} end else ${sql.ref(w.field)} end`
+    : sql.ref(w.field);
+  await trx.updateTable(source.name).set({ [t.field]: value, [w.field]: status, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
+}
+
+/** The workflow state a source moves to when all, or some, of it is processed (spec.states[0] when nothing is). */
+function nextState(spec: DocumentSource, current: string, all: boolean, some: boolean): string {
+  return all && spec.complete ? spec.complete : some && spec.partial ? spec.partial : !some ? spec.states[0]! : current;
 }

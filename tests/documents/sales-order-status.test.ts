@@ -128,6 +128,19 @@ describe.each(testDialects())('sales order delivery and billing status on %s', (
     expect(await booked(other.p)).toBe(0);
   });
 
+  it('a delivery and a tax invoice posted at the same moment still complete the order', async () => {
+    const drafts: { so: Row; d: Row; iv: Row }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { so } = await order(1);
+      const d = await c.ok(c.call('POST', '/api/delivery_order/from/sales_order', c.admin, { ids: [so.id] }), 201);
+      await c.ok(c.call('PATCH', `/api/delivery_order/${d.id}`, c.admin, { inventory_id: wh }));
+      const iv = await c.ok(c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] }), 201);
+      drafts.push({ so, d, iv });
+    }
+    await Promise.all(drafts.flatMap(({ d, iv }) => [act('delivery_order', d.id, 'approve'), act('tax_invoice', iv.id, 'issue')]));
+    for (const { so } of drafts) expect(await statuses(so.id)).toEqual({ status: 'completed', delivery_status: 'delivered', billing_status: 'billed' });
+  });
+
   it('no plain write sets a delivery or billing status', async () => {
     const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 1 }] }), 201);
     expectError(await c.call('PATCH', `/api/sales_order/${so.id}`, c.admin, { delivery_status: 'delivered' }), 400, 'READ_ONLY_FIELD');
