@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError } from '../support/security-fixtures.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
-import { fillTrackedStatuses } from '../../server/documents/tracked-status-fill.ts';
+import { prepareDatabase } from '../../server/bootstrap.ts';
 
 type Row = Record<string, any>;
 
@@ -148,7 +148,7 @@ describe.each(testDialects())('sales order delivery and billing status on %s', (
     expectError(await c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, billing_status: 'billed', items: [] }), 400, 'READ_ONLY_FIELD');
   });
 
-  it('rows from before the statuses existed get them from the progress counters, and an order completed by its invoice alone is in progress again', async () => {
+  it('rows from before the statuses existed get them from the progress counters when the server starts, and an order completed by its invoice alone is in progress again', async () => {
     const k = t.db.kysely;
     const invoiced = await order(3);
     await invoice(invoiced.so);
@@ -163,7 +163,7 @@ describe.each(testDialects())('sales order delivery and billing status on %s', (
     await k.updateTable('sales_order').set({ delivery_status: null, billing_status: null }).where('id', 'in', ids).execute();
     await k.updateTable('sales_order').set({ status: 'completed' }).where('id', '=', invoiced.so.id).execute();
     expect(await booked(invoiced.p)).toBe(0);
-    await fillTrackedStatuses(k, t.registry.fileSchemas());
+    await prepareDatabase(t.db, t.registry);
     expect(await statuses(invoiced.so.id)).toEqual({ status: 'in_progress', delivery_status: 'not_delivered', billing_status: 'billed' });
     expect(await statuses(half.so.id)).toEqual({ status: 'in_progress', delivery_status: 'partly_delivered', billing_status: 'not_billed' });
     expect(await statuses(both.so.id)).toEqual({ status: 'completed', delivery_status: 'delivered', billing_status: 'billed' });
@@ -171,7 +171,7 @@ describe.each(testDialects())('sales order delivery and billing status on %s', (
     expect(await booked(invoiced.p)).toBe(3);
     // nothing is empty any more: a second start changes nothing
     await k.updateTable('sales_order').set({ status: 'completed' }).where('id', '=', fresh.so.id).execute();
-    await fillTrackedStatuses(k, t.registry.fileSchemas());
+    await prepareDatabase(t.db, t.registry);
     expect((await statuses(fresh.so.id)).status).toBe('completed');
     await k.updateTable('sales_order').set({ status: 'approved' }).where('id', '=', fresh.so.id).execute();
   });
