@@ -44,12 +44,12 @@ export async function followStatus(trx: Kysely<any>, service: EntityService, tar
   const columns = [...new Set([w.field, ...Object.keys(when), ...(spec.tracks ? [spec.tracks.field] : [])])];
   const header = await trx.selectFrom(source.name).select(columns).where('id', '=', sourceId).executeTakeFirst() as Row | undefined;
   if (!header) return;
-  const processed = await processedOf(trx, service, source, target, spec, sourceId);
   const current = String(header[w.field]);
   const managed = [...new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[])];
   const follows = (spec.partial || spec.complete) && managed.includes(current);
+  if (!spec.tracks && !follows) return;
+  const processed = await processedOf(trx, service, source, target, spec, sourceId);
   if (!spec.tracks) {
-    if (!follows) return;
     const next = nextState(spec, current, processed === 'complete', processed !== 'none');
     if (next !== current) await trx.updateTable(source.name).set({ [w.field]: next, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
     return;
