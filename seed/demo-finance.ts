@@ -32,8 +32,10 @@ async function idOf(service: EntityService, entity: string, code: string): Promi
  * Per month, two customers each get a quotation, an order for part of it, a
  * billing note, receipts and a tax invoice. Older months are billed and paid in
  * full; the last three months are billed in part and paid in part, so the
- * collection summary has outstanding amounts in every ageing bucket. Then one
- * credit note and four withholding-tax certificates.
+ * collection summary has outstanding amounts in every ageing bucket. Orders
+ * older than three months are closed once invoiced (their goods went out
+ * before the stock ledger's opening balances). Then one credit note and four
+ * withholding-tax certificates.
  */
 export async function seedFinanceHistory(service: EntityService): Promise<Record<string, number>> {
   const ctx = systemContext;
@@ -103,6 +105,9 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
           invoices.push(await act('tax_invoice', Number(iv.id), 'issue'));
           count('tax_invoice');
         }
+        // invoicing is not delivering: the goods of the older orders left before the stock ledger begins, so
+        // those orders are closed (nothing stays booked); the last two months' stay billed but undelivered
+        if (age >= 3) await act('sales_order', Number(so.id), 'close');
       }
     }
     // one credit note: a tenth of the first line of an invoice came back damaged

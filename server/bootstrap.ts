@@ -16,6 +16,7 @@ import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.t
 import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
+import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
 import { businessClock } from './documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
@@ -58,6 +59,8 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureCustomFieldTable(db);
   await ensureNumberingTable(db);
   await ensureDocumentTables(db);
+  // a tracked status column just added to rows that exist is worked out from the progress counters
+  await fillTrackedStatuses(db.kysely, registry.fileSchemas());
   await ensurePrintCounterTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);

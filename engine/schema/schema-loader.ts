@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
-import type { EntitySchema, Workflow } from './schema-types.ts';
+import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
 import { SYSTEM_FIELDS, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 
@@ -217,5 +217,24 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     const measure = f.measure ?? 'qty';
     if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
     if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);
+    if (f.tracks) checkTracks(f.tracks, f.complete !== undefined, src, `${at}/tracks`, bad);
   });
+  const when = d.completeWhen ?? {};
+  for (const [name, value] of Object.entries(when)) {
+    const field = fieldOf(e, name);
+    if (field?.type !== 'enum' || !field.options?.some((o) => o.value === value)) bad(`/document/completeWhen/${name}`, `"${value}" is not a value of an enum field "${name}"`);
+  }
+}
+
+/** A tracked status is the engine's: a read-only enum whose default is "nothing processed yet". */
+function checkTracks(t: NonNullable<DocumentSource['tracks']>, drivesWorkflow: boolean, src: EntitySchema, at: string, bad: (at: string, why: string) => void): void {
+  const field = fieldOf(src, t.field);
+  const values = new Set(field?.options?.map((o) => o.value) ?? []);
+  if (field?.type !== 'enum' || !field.readOnly || !values.has(String(field.default))) {
+    bad(`${at}/field`, `"${t.field}" must be a read-only enum field of ${src.name} whose default is one of its values`);
+    return;
+  }
+  for (const k of ['partial', 'complete'] as const) if (!values.has(t[k])) bad(`${at}/${k}`, `"${t[k]}" is not a value of ${src.name}.${t.field}`);
+  // the workflow's complete state is reached through completeWhen; without the field there it could never be
+  if (drivesWorkflow && src.document?.completeWhen?.[t.field] === undefined) bad(at, `${src.name} must name "${t.field}" in its document.completeWhen`);
 }

@@ -188,6 +188,13 @@ export interface DocumentSource {
   /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
   partial?: string;
   complete?: string;
+  /**
+   * A status field of the source that follows this kind of document on its own (a sales order's delivery
+   * status follows its deliveries, its billing status its tax invoices). The field is a read-only enum whose
+   * default means "nothing processed"; `partial` and `complete` are its values once part, or all, is processed.
+   * With `tracks`, the workflow's `partial`/`complete` above follow the source's `document.completeWhen`.
+   */
+  tracks?: { field: string; partial: string; complete: string };
 }
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
@@ -205,6 +212,12 @@ export interface DocumentSpec {
   postAction?: string;
   cancelAction?: string;
   from?: DocumentSource[];
+  /**
+   * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each
+   * tracked field must hold for its workflow to be complete. A sales order is complete when delivered and billed;
+   * it is partial while any of them is off its default.
+   */
+  completeWhen?: Record<string, string>;
 }
 
 export interface EntitySchema {

@@ -5,7 +5,8 @@ import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import { columnDefs, decodeRow, scaleOf } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
-import { addProgress, doneOf, holdProgress } from './document-progress.ts';
+import { addProgress, holdProgress } from './document-progress.ts';
+import { followStatus } from './status-follow.ts';
 import { inBatches } from '../db/batches.ts';
 import { nextNumber } from '../crud/numbering-series.ts';
 import { isEmpty } from '../crud/record-values.ts';
@@ -40,27 +41,6 @@ function sourceOf(target: EntitySchema, line: Row): DocumentSource | undefined {
   const from = target.document?.from ?? [];
   if (from.length === 1) return from[0];
   return from.find((f) => f.source === line.source_entity);
-}
-
-/** Moves a source's status to follow what posted documents of `target` have processed of it. */
-async function followStatus(trx: Kysely<any>, service: EntityService, target: EntitySchema, spec: DocumentSource, sourceId: number): Promise<void> {
-  const source = service.entity(spec.source);
-  const w = source.workflow!;
-  const lines = linesOf(service, source);
-  const measure = spec.measure ?? 'qty';
-  // a target that declares neither (billing notes of a sales order; deliveries of a production report, whose
-  // status its goods receipts drive) counts against the source but leaves its status alone
-  if (!spec.partial && !spec.complete) return;
-  const header = await trx.selectFrom(source.name).select(w.field).where('id', '=', sourceId).executeTakeFirst();
-  const current = String(header?.[w.field]);
-  const managed = new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[]);
-  if (!header || !managed.has(current)) return;
-  const rows = await trx.selectFrom(lines.entity.name).select(['id', measure]).where(lines.parentField, '=', sourceId).execute();
-  const done = await doneOf(trx, source.name, target.name, rows.map((r) => Number(r.id)));
-  const all = rows.length > 0 && rows.every((r) => (done.get(Number(r.id)) ?? 0) >= Number(r[measure]));
-  const some = rows.some((r) => (done.get(Number(r.id)) ?? 0) > 0);
-  const next = all && spec.complete ? spec.complete : some && spec.partial ? spec.partial : !some ? spec.states[0]! : current;
-  if (next !== current) await trx.updateTable(source.name).set({ [w.field]: next, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
 }
 
 /** A line of the posted document that takes from a source line. */

@@ -77,8 +77,11 @@ async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', 
 
 /**
  * Booked quantities, derived rather than stored, so they can never drift:
- * with `so`, what approved (or partly delivered) sales orders still have to
- * deliver (ordered minus what posted deliveries took, per line); with `do`,
+ * with `so`, what open sales orders (approved, or in progress: partly
+ * delivered or billed) still have to deliver (ordered minus what posted
+ * deliveries took, per line). Only deliveries count: a tax invoice bills
+ * but ships nothing. Closing or cancelling an order releases the rest; a
+ * completed order is delivered, so it has nothing left. With `do`,
  * what draft delivery orders hold. An order without an inventory books only
  * at product level.
  */

@@ -26,6 +26,11 @@ describe.each(testDialects())('demo finance history on %s', (dialect) => {
     expect(counts).toEqual({ quotation: 24, sales_order: 24, billing_note: 24, receipt: 40, tax_invoice: 22, credit_note: 1, withholding_tax: 4 });
     const sos = await get('/api/sales_order?limit=500&fields=doc_no,doc_date');
     for (const so of sos) expect(so.doc_no.slice(2, 8)).toBe(so.doc_date.slice(0, 7).replace('-', ''));
+    // invoicing is not delivering (issue 31 §6): older orders are closed, the last two months' billed but not delivered
+    const orders = await get('/api/sales_order?limit=500&fields=status,delivery_status,billing_status&filter={"customer_reference":{"_null":true}}');
+    const tally = new Map<string, number>();
+    for (const o of orders) tally.set(`${o.status}/${o.delivery_status}/${o.billing_status}`, (tally.get(`${o.status}/${o.delivery_status}/${o.billing_status}`) ?? 0) + 1);
+    expect(Object.fromEntries(tally)).toEqual({ 'closed/not_delivered/billed': 18, 'in_progress/not_delivered/billed': 4, 'approved/not_delivered/not_billed': 2 });
     const quotations = await get('/api/quotation?limit=500&fields=status');
     expect(new Set(quotations.map((q: { status: string }) => q.status))).toEqual(new Set(['partially_ordered']));
   });

@@ -138,7 +138,8 @@ describe.each(testDialects())('finance chain on %s', (dialect) => {
     const iv = await ok(c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] }), 201);
     const issued = await act('tax_invoice', iv.id, 'issue');
     expect(issued.doc_no).toMatch(/^IV\d{6}-\d{4}$/);
-    expect((await get('sales_order', so.id)).status).toBe('completed');
+    // invoicing bills the order but delivers nothing: it stays in progress until delivered (issue 31 §6)
+    expect(await get('sales_order', so.id)).toMatchObject({ status: 'in_progress', billing_status: 'billed', delivery_status: 'not_delivered' });
     const reason = await c.make('return_reason', { code: c.next('RR'), name_th: 'สินค้าชำรุด' });
     const noReason = await c.call('POST', '/api/credit_note/from/tax_invoice', c.admin, { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, amount: 1000 }] });
     expectError(noReason, 400, 'VALIDATION_FAILED');
