@@ -131,8 +131,8 @@ export function sortByKey<T extends StockKey>(list: T[]): T[] {
   });
 }
 
-async function shortfall(trx: Kysely<any>, m: MovementInput, known: number): Promise<AppError> {
-  const onHand = known;
+/** The refusal of an out that finds only `onHand` (scaled) where it asks for more. */
+async function shortfall(trx: Kysely<any>, m: MovementInput, onHand: number): Promise<AppError> {
   const product = await trx.selectFrom('product').select(['code', 'name_th']).where('id', '=', m.productId).executeTakeFirst();
   const inventory = await trx.selectFrom('inventory').select(['code', 'name']).where('id', '=', m.inventoryId).executeTakeFirst();
   const q = (n: number) => n / QTY_SCALE;
