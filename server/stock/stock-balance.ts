@@ -5,6 +5,7 @@ import { compileFilter } from '../crud/filter-compiler.ts';
 import { QTY_SCALE } from './stock-ledger.ts';
 import { dateText } from './stock-documents.ts';
 import { snapshotOnOrBefore } from './stock-snapshots.ts';
+import { businessDayEnd, businessTodayNow } from './business-days.ts';
 
 export type GroupBy = 'product' | 'inventory' | 'lot';
 export interface BalanceQuery {
@@ -34,14 +35,12 @@ export async function visibleInventories(service: EntityService, ctx: RequestCon
   return rows.map((r) => Number(r.id));
 }
 
-const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00.000Z`) + 86_400_000).toISOString();
-
-/** On hand per key: now from the balance table, or at the end of a past day from the last month-end snapshot before it plus the ledger since (no reposting). */
+/** On hand per key: now from the balance table, or at the end of a past business day from the last month-end snapshot before it plus the ledger since (no reposting). */
 async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null): Promise<Raw[]> {
   const cols = q.groupBy === 'product' ? ['product_id'] : q.groupBy === 'inventory' ? ['product_id', 'inventory_id'] : ['product_id', 'inventory_id', 'lot_no', 'expiry_date'];
   if (q.asOf === null) return sumOf(k, 'balance', cols, q, allowed);
   const snapshot = await snapshotOnOrBefore(k, q.asOf);
-  const moved = await sumOf(k, 'ledger', cols, q, allowed, snapshot ? nextDay(snapshot) : null);
+  const moved = await sumOf(k, 'ledger', cols, q, allowed, snapshot ? businessDayEnd(snapshot) : null);
   if (!snapshot) return moved;
   // the snapshot, plus what moved after it up to the day asked for, key by key
   const merged = new Map<string, Raw>();
@@ -54,14 +53,14 @@ async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null)
   return [...merged.values()];
 }
 
-/** The same grouped sum over the balance table, the ledger (from `since` up to the end of the day asked for) or one snapshot. */
+/** The same grouped sum over the balance table, the ledger (from `since` up to the end of the business day asked for) or one snapshot. */
 async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', cols: string[], q: BalanceQuery, allowed: number[] | null, since: string | null = null, snapshot: string | null = null): Promise<Raw[]> {
   const fromLedger = source === 'ledger';
   // totals per product and inventory answer every grouping but the one by lot
   const perLot = cols.includes('lot_no');
   // one builder type for every table: the query is the same shape over each
   let b = (fromLedger
-    ? k.selectFrom('stock_movement').where('movement_date', '<', nextDay(q.asOf!))
+    ? k.selectFrom('stock_movement').where('movement_date', '<', businessDayEnd(q.asOf!))
     : k.selectFrom(source === 'balance' ? 'stock_balance' : perLot ? 'stock_snapshot' : 'stock_snapshot_total')) as SelectQueryBuilder<any, any, any>;
   if (fromLedger && since) b = b.where('movement_date', '>=', since);
   if (source === 'snapshot') b = b.where('as_of_date', '=', snapshot);
@@ -107,7 +106,7 @@ export async function stockBalance(service: EntityService, ctx: RequestContext, 
   const k = service.db.kysely;
   const allowed = await visibleInventories(service, ctx);
   if (allowed && q.inventoryId !== null && !allowed.includes(q.inventoryId)) return [];
-  const today = new Date().toISOString().slice(0, 10);
+  const today = businessTodayNow();
   const rows = new Map<string, BalanceRow>();
   const keyOf = (r: Raw) => [r.product_id, q.groupBy === 'product' ? '' : r.inventory_id, r.lot_no ?? '', dateText(r.expiry_date) ?? ''].join('|');
   for (const r of await onHand(k, q, allowed)) {

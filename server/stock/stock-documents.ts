@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import type { MovementInput } from './stock-ledger.ts';
+import { businessDayStart, businessTodayNow } from './business-days.ts';
 
 type Row = Record<string, unknown>;
 
@@ -27,13 +28,13 @@ export const num = (v: unknown): number | null => (v === null || v === undefined
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 export const dateText = (v: unknown): string | null => (v instanceof Date ? v.toISOString().slice(0, 10) : text(v)?.slice(0, 10) ?? null);
 
-/** A document date as the ledger's datetime: the start of that day, UTC (balances are asked per day). */
-export const dayStart = (date: string): string => `${date}T00:00:00.000Z`;
+/** A document date as the ledger's datetime: the start of that business day (balances and day screens are asked per business day). */
+export const dayStart = (date: string): string => businessDayStart(date);
 
 /** The movements a posted stock document writes: one per line, two per transfer line (out of one inventory, into the other). */
 export function movementsOf(kind: StockDocKind, entity: string, doc: Row): MovementInput[] {
   const out: MovementInput[] = [];
-  const date = dayStart(dateText(doc.doc_date) ?? new Date().toISOString().slice(0, 10));
+  const date = dayStart(dateText(doc.doc_date) ?? businessTodayNow());
   for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
     const qty = toScaledInteger(Number(line.qty ?? 0), 4);
     if (qty <= 0) continue;
@@ -56,24 +57,39 @@ export function movementsOf(kind: StockDocKind, entity: string, doc: Row): Movem
   return out;
 }
 
+/** A stored datetime as an ISO string (PostgreSQL hands back a Date). */
+const instant = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+
 /**
  * The reversing movements of a cancelled document: each of its movements in
- * the other direction, dated the day of the cancellation (never before the
- * original), so what the ledger said about past days stays as it was.
+ * the other direction, dated the start of the business day of the
+ * cancellation (never before the original), so what the ledger said about
+ * past days stays as it was. Each carries the value its original moved
+ * (`value`, satang; rows from before the column: qty × unit cost): a
+ * reversal takes back exactly what its original put in, and puts back
+ * exactly what its original took out (the ledger applies the cap of an out
+ * that finds less value than it asks; see `writeMovements`).
  */
 export async function reversalsOf(trx: Kysely<any>, entity: string, id: number, doc?: Row): Promise<MovementInput[]> {
   const rows = await trx.selectFrom('stock_movement').selectAll().where('doc_entity', '=', entity).where('doc_id', '=', id).orderBy('id').execute();
   // a reversal refused for want of stock names the line as the posting would (items.N)
   const lineIndex = new Map(((doc?.items as Row[] | undefined) ?? []).map((line, i) => [Number(line.id), i]));
-  const today = dayStart(new Date().toISOString().slice(0, 10));
+  const today = dayStart(businessTodayNow());
   return rows.map((r) => {
-    const original = r.movement_date instanceof Date ? r.movement_date.toISOString() : String(r.movement_date);
+    const original = instant(r.movement_date);
+    const qty = Number(r.qty);
     return {
       productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: num(r.product_location_id), lotNo: text(r.lot_no), expiryDate: dateText(r.expiry_date), containerId: num(r.product_container_id),
-      direction: r.direction === 'in' ? 'out' : 'in', qty: Number(r.qty), unitCost: r.direction === 'out' ? num(r.unit_cost) : null,
-      movementType: String(r.movement_type), movementDate: new Date(original) > new Date(today) ? new Date(original).toISOString() : today,
+      direction: r.direction === 'in' ? 'out' : 'in', qty, unitCost: num(r.unit_cost), value: storedValue(qty, r.value, r.unit_cost),
+      movementType: String(r.movement_type), movementDate: original > today ? original : today,
       refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: 'reversal',
       where: lineIndex.has(Number(r.doc_line_id)) ? `items.${lineIndex.get(Number(r.doc_line_id))}` : undefined,
     };
   });
+}
+
+/** What a stored movement moved, in satang: its `value`, or for a row written before that column, qty × unit cost. */
+export function storedValue(qty: number, value: unknown, unitCost: unknown): number {
+  if (value !== null && value !== undefined) return Number(value);
+  return Math.round((qty * Number(unitCost ?? 0)) / 10_000);
 }

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, addToBalances, candidatesOf, keyText, lockBalances, type Candidate, type OpenGroup } from './balance-batch.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
+import { businessDayOf } from './business-days.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -11,11 +12,12 @@ import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-
  * kept in `stock_balance`, written in the same transaction. Quantities are
  * decimal(15,4) stored as integers scaled by 10^4; values are satang.
  *
- * A posting locks every balance row it touches before it judges them
- * (`writeMovements`), and a direct adjustment takes its one row with a
- * conditional update (`qty = qty - q WHERE … AND qty >= q`), so two postings
- * that together exceed what is on hand can never both pass, on SQLite and
- * PostgreSQL alike.
+ * Every change goes through one path, `writeMovements` (document postings,
+ * reversals and direct adjustments alike): it locks every balance row it
+ * touches before it judges them, so two postings that together exceed what
+ * is on hand can never both pass, on SQLite and PostgreSQL alike; and each
+ * movement stores the value (satang) its balance row gained or lost, so for
+ * every key the ledger's value is the balance's value.
  */
 export const QTY_SCALE = 10_000;
 
@@ -100,22 +102,23 @@ export interface MovementInput extends StockKey {
   pairedWith?: MovementInput;
   /** An out whose line leaves location, lot or expiry open: taken from the matching rows, earliest expiry first. */
   allocate?: boolean;
+  /**
+   * Satang, for a reversal: an in puts back exactly this (what its original out took); an out
+   * takes back this (what its original in put in), never more than its row holds. Otherwise an
+   * in adds qty × unit cost and an out takes the row's moving average.
+   */
+  value?: number | null;
+  /** The movement is already in the ledger (a direct adjustment): its cost and value are written onto that row. */
+  storedId?: number;
 }
+
+/** What a movement moved: the unit cost stored on it (satang per unit, rounded) and its exact value (satang). */
+export interface Moved { unitCost: number | null; value: number }
 
 export interface LedgerOptions {
   userId: number | null;
   /** May this inventory go below zero (site setting or the inventory's own flag)? */
   allowNegative(inventoryId: number): Promise<boolean>;
-}
-
-const keyWhere = (k: StockKey) => ({
-  product_id: k.productId, inventory_id: k.inventoryId, location_id: k.locationId ?? 0, lot_no: k.lotNo ?? '', expiry_date: k.expiryDate ?? '', container_id: k.containerId ?? 0,
-});
-
-function whereKey<Q extends { where: (...a: any[]) => Q }>(q: Q, k: StockKey): Q {
-  let out = q;
-  for (const [col, v] of Object.entries(keyWhere(k))) out = out.where(col, '=', v);
-  return out;
 }
 
 /** Locks are taken in one order (by key) so two documents touching the same rows cannot deadlock on PostgreSQL. */
@@ -128,14 +131,8 @@ export function sortByKey<T extends StockKey>(list: T[]): T[] {
   });
 }
 
-async function ensureRow(trx: Kysely<any>, k: StockKey): Promise<void> {
-  await trx.insertInto('stock_balance').values({ ...keyWhere(k), qty: 0, value: 0 })
-    .onConflict((oc) => oc.columns([...BALANCE_KEY]).doNothing()).execute();
-}
-
-async function shortfall(trx: Kysely<any>, m: MovementInput, known?: number): Promise<AppError> {
-  const row = known === undefined ? await whereKey(trx.selectFrom('stock_balance').select('qty'), m).executeTakeFirst() : { qty: known };
-  const onHand = Number(row?.qty ?? 0);
+/** The refusal of an out that finds only `onHand` (scaled) where it asks for more. */
+async function shortfall(trx: Kysely<any>, m: MovementInput, onHand: number): Promise<AppError> {
   const product = await trx.selectFrom('product').select(['code', 'name_th']).where('id', '=', m.productId).executeTakeFirst();
   const inventory = await trx.selectFrom('inventory').select(['code', 'name']).where('id', '=', m.inventoryId).executeTakeFirst();
   const q = (n: number) => n / QTY_SCALE;
@@ -144,29 +141,6 @@ async function shortfall(trx: Kysely<any>, m: MovementInput, known?: number): Pr
     line: m.where ?? null, product_id: m.productId, product: product?.code ?? null, inventory_id: m.inventoryId, inventory: inventory?.code ?? null,
     location_id: m.locationId, lot_no: m.lotNo, container_id: m.containerId, on_hand: q(onHand), asked: q(m.qty), shortfall: q(m.qty - onHand),
   }, { product: product ? `${product.code} ${product.name_th}` : String(m.productId), inventory: inventory ? String(inventory.name) : String(m.inventoryId), shortfall: q(m.qty - onHand) });
-}
-
-/** Applies one movement to its balance row; answers the unit cost it moved at (satang). */
-async function applyToBalance(trx: Kysely<any>, m: MovementInput, opts: LedgerOptions): Promise<number> {
-  if (m.direction === 'in') {
-    const cost = m.unitCost ?? 0;
-    await ensureRow(trx, m);
-    await whereKey(trx.updateTable('stock_balance').set({ qty: sql`qty + ${m.qty}`, value: sql`value + ${Math.round((m.qty * cost) / QTY_SCALE)}` }), m).execute();
-    return cost;
-  }
-  const negative = await opts.allowNegative(m.inventoryId);
-  if (negative) await ensureRow(trx, m);
-  let q = trx.updateTable('stock_balance').set({ qty: sql`qty - ${m.qty}` });
-  q = whereKey(q, m);
-  if (!negative) q = q.where(sql<boolean>`qty >= ${m.qty}`);
-  // the row stays locked by this transaction until commit, so the value below is computed on what this update saw
-  const row = await q.returning(['qty', 'value']).executeTakeFirst();
-  if (!row) throw await shortfall(trx, m);
-  const before = Number(row.qty) + m.qty;
-  const value = Number(row.value);
-  const taken = before > 0 ? Math.min(value, Math.round((value * m.qty) / before)) : 0;
-  if (taken) await whereKey(trx.updateTable('stock_balance').set({ value: sql`value - ${taken}` }), m).execute();
-  return Math.round((taken * QTY_SCALE) / m.qty);
 }
 
 /**
@@ -243,6 +217,22 @@ async function negativesOf(movements: MovementInput[], opts: LedgerOptions): Pro
 }
 
 /**
+ * What an out takes from a row holding `qty` (scaled) worth `value` (satang):
+ * nothing from a row with no stock (stock that is not there has no value);
+ * all of it when it takes the last of the stock (no value is left without
+ * stock); else the asked value of a reversal, capped at what the row holds;
+ * else its share of the row at moving-average cost.
+ */
+export function outValue(qty: number, value: number, take: number, asked: number | null | undefined): number {
+  if (qty <= 0) return 0;
+  if (take >= qty) return value;
+  if (asked !== null && asked !== undefined) return Math.max(0, Math.min(asked, value));
+  return Math.max(0, Math.min(value, Math.round((value * take) / qty)));
+}
+
+const perUnit = (value: number, qty: number) => Math.round((value * QTY_SCALE) / qty);
+
+/**
  * Writes the movements with their balance changes, a fixed handful of
  * statements whatever the number of lines: the open outs are allocated from
  * one read, every balance row the posting touches is locked in key order and
@@ -250,9 +240,17 @@ async function negativesOf(movements: MovementInput[], opts: LedgerOptions): Pro
  * ledger has always applied them (outs by key, then ins by key), and written
  * in one statement, the movements in one more. An out that finds too little
  * refuses the whole transaction with INSUFFICIENT_STOCK.
+ *
+ * The one path of every stock change: each movement stores exactly the value
+ * its row gained or lost (`value`), and an out's unit cost is that value per
+ * unit, so for every key the ledger adds up to the balance in quantity and in
+ * value. A transfer's in-leg receives exactly what its out-leg took. Answers
+ * what each asked movement that was not split moved (a direct adjustment's
+ * cost and value, for its answer).
  */
-export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], opts: LedgerOptions): Promise<void> {
-  if (!asked.length) return;
+export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], opts: LedgerOptions): Promise<Map<MovementInput, Moved>> {
+  const moved = new Map<MovementInput, Moved>();
+  if (!asked.length) return moved;
   const now = new Date().toISOString();
   const negatives = await negativesOf(asked, opts);
   // open outs become one movement per balance row they take from; a transfer's in-leg follows its out-leg's pieces (same lot and expiry)
@@ -269,24 +267,21 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   const keys = sortByKey([...new Map(movements.map((m) => [keyText(m), m])).values()]);
   const held = await lockBalances(trx, keys);
   const state = new Map([...held].map(([k, h]) => [k, { ...h }]));
-  const costs = new Map<MovementInput, number>();
   for (const m of ordered) {
     const row = state.get(keyText(m))!;
     if (m.direction === 'in') {
-      if (m.unitCost === null && m.pairedWith) m.unitCost = costs.get(m.pairedWith) ?? 0;
-      const cost = m.unitCost ?? 0;
+      const paired = m.pairedWith && moved.get(m.pairedWith);
+      const value = paired ? paired.value : m.value ?? Math.round((m.qty * (m.unitCost ?? 0)) / QTY_SCALE);
       row.qty += m.qty;
-      row.value += Math.round((m.qty * cost) / QTY_SCALE);
-      costs.set(m, cost);
+      row.value += value;
+      moved.set(m, { unitCost: paired ? paired.unitCost : m.unitCost ?? (m.storedId === undefined ? perUnit(value, m.qty) : null), value });
       continue;
     }
     if (!negatives.get(m.inventoryId) && row.qty < m.qty) throw await shortfall(trx, m, row.qty);
-    const before = row.qty;
-    const value = row.value;
-    const out = before > 0 ? Math.min(value, Math.round((value * m.qty) / before)) : 0;
+    const value = outValue(row.qty, row.value, m.qty, m.value);
     row.qty -= m.qty;
-    row.value -= out;
-    costs.set(m, Math.round((out * QTY_SCALE) / m.qty));
+    row.value -= value;
+    moved.set(m, { unitCost: perUnit(value, m.qty), value });
   }
   const changes = keys.map((key) => {
     const k = keyText(key);
@@ -299,10 +294,16 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     const k = keyText(c.key);
     if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
   }
-  for (const batch of inBatches(movements, 17)) {
+  // a direct adjustment is already in the ledger: it gets what it moved
+  for (const m of movements) {
+    if (m.storedId === undefined) continue;
+    const done = moved.get(m)!;
+    await trx.updateTable('stock_movement').set(m.direction === 'out' ? { unit_cost: done.unitCost, value: done.value } : { value: done.value }).where('id', '=', m.storedId).execute();
+  }
+  for (const batch of inBatches(movements.filter((m) => m.storedId === undefined), 21)) {
     await trx.insertInto('stock_movement').values(batch.map((m) => ({
       movement_date: m.movementDate, product_id: m.productId, inventory_id: m.inventoryId, product_location_id: m.locationId,
-      direction: m.direction, movement_type: m.movementType, qty: m.qty, unit_cost: costs.get(m) ?? null,
+      direction: m.direction, movement_type: m.movementType, qty: m.qty, unit_cost: moved.get(m)!.unitCost, value: moved.get(m)!.value,
       lot_no: m.lotNo, expiry_date: m.expiryDate, product_container_id: m.containerId, ref_doc: m.refDoc, note: m.note ?? null,
       doc_entity: m.docEntity, doc_id: m.docId, doc_line_id: m.docLineId,
       created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
@@ -312,12 +313,11 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
   // snapshot — nearly every posting — needs no snapshot update at all
   const last = await lastSnapshotDate(trx);
-  if (last === null) return;
-  for (const m of movements) if (m.movementDate.slice(0, 10) <= last) await addToSnapshots(trx, m, m.movementDate, m.direction === 'in' ? m.qty : -m.qty);
-}
-
-/** Applies a movement that is already stored (a direct adjustment posted to the ledger) to its balance. */
-export async function applyStoredMovement(trx: Kysely<any>, m: MovementInput, opts: LedgerOptions): Promise<void> {
-  await applyToBalance(trx, m, opts);
-  await addToSnapshots(trx, m, m.movementDate, m.direction === 'in' ? m.qty : -m.qty);
+  if (last !== null) {
+    for (const m of movements) {
+      const day = businessDayOf(m.movementDate);
+      if (day <= last) await addToSnapshots(trx, m, day, m.direction === 'in' ? m.qty : -m.qty);
+    }
+  }
+  return new Map(asked.filter((m) => moved.has(m)).map((m) => [m, moved.get(m)!]));
 }

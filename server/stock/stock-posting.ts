@@ -7,7 +7,8 @@ import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
-import { applyStoredMovement, writeMovements, type LedgerOptions, type MovementInput } from './stock-ledger.ts';
+import { writeMovements, type LedgerOptions, type MovementInput } from './stock-ledger.ts';
+import { unscale } from '../db/field-codec.ts';
 import { LOCATION_RULES, STOCK_DOCUMENTS, dateText, movementsOf, num, reversalsOf, type StockDocKind } from './stock-documents.ts';
 
 type Row = Record<string, unknown>;
@@ -102,10 +103,10 @@ export function installStockPosting(service: EntityService): void {
       if (kind === 'receipt') await checkLots(trx, e.after, service.registry);
       const movements = movementsOf(kind, e.entity.name, e.after);
       // the balance rows are locked from their first write until commit: written last, other postings of the same products wait less
-      await service.beforeCommit(trx, () => writeMovements(trx, movements, ledgerOptions(trx, e.ctx, service.registry)));
+      await service.beforeCommit(trx, async () => { await writeMovements(trx, movements, ledgerOptions(trx, e.ctx, service.registry)); });
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
       const reversals = await reversalsOf(trx, e.entity.name, e.id, e.after);
-      await service.beforeCommit(trx, () => writeMovements(trx, reversals, ledgerOptions(trx, e.ctx, service.registry)));
+      await service.beforeCommit(trx, async () => { await writeMovements(trx, reversals, ledgerOptions(trx, e.ctx, service.registry)); });
     }
   });
   service.onWrite(async (trx, e) => {
@@ -123,9 +124,15 @@ export function installStockPosting(service: EntityService): void {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
       qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
-      movementType: String(m.movement_type ?? 'adjustment'), movementDate: String(m.movement_date), refDoc: null, docEntity: null, docId: null, docLineId: null,
+      movementType: String(m.movement_type ?? 'adjustment'), movementDate: new Date(String(m.movement_date)).toISOString(), refDoc: null, docEntity: null, docId: null, docLineId: null,
+      storedId: e.id,
     };
-    // like a posting's, the balance row is locked last
-    await service.beforeCommit(trx, () => applyStoredMovement(trx, movement, ledgerOptions(trx, e.ctx, service.registry)));
+    // like a posting's, the balance row is locked last; through the same path, so an out stores what the balance lost
+    // (the unit cost sent with it is replaced), and the answer shows what was stored
+    await service.beforeCommit(trx, async () => {
+      const done = (await writeMovements(trx, [movement], ledgerOptions(trx, e.ctx, service.registry))).get(movement)!;
+      m.value = unscale(done.value, 2);
+      if (movement.direction === 'out') m.unit_cost = done.unitCost === null ? null : unscale(done.unitCost, 2);
+    });
   });
 }

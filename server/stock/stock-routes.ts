@@ -1,4 +1,5 @@
 import { takeMissingSnapshots } from './stock-snapshots.ts';
+import { businessTodayNow } from './business-days.ts';
 import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
@@ -33,7 +34,7 @@ const SNAPSHOT_CHECK_MS = 6 * 3600_000;
 export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf, importJobs?: ImportJobStore): void {
   installStockPosting(service);
   // month-end snapshots keep balances as of a past date quick; taken after start and then now and then, never on a request
-  const snapshots = () => takeMissingSnapshots(service.db, new Date().toISOString().slice(0, 10))
+  const snapshots = () => takeMissingSnapshots(service.db, businessTodayNow())
     .then((n) => { if (n) app.log.info({ snapshots: n }, 'stock snapshots taken'); })
     .catch((err: unknown) => app.log.warn({ err: { message: (err as Error).message } }, 'stock snapshots failed'));
   const timer = setInterval(() => void snapshots(), SNAPSHOT_CHECK_MS);

@@ -1,13 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { StockKey } from './stock-ledger.ts';
+import { businessDayEnd, businessDayOf } from './business-days.ts';
 
 /**
  * Month-end snapshots of the stock ledger, so a balance as of a past date sums
  * one snapshot and the movements after it instead of the whole ledger.
  *
  * A snapshot of date S holds, per key, the sum of every movement dated before
- * the day after S. It is kept exact without reposting: each movement written
+ * the end of business day S (the start of S + 1 in the business time zone). It is kept exact without reposting: each movement written
  * later (a backdated receipt, a reversal) adds itself to every snapshot dated
  * on or after its own day, in the transaction that writes it, so a snapshot
  * is never stale and there is no queue to wait for.
@@ -44,8 +45,6 @@ export async function ensureSnapshotTables(db: Database): Promise<void> {
     .execute();
 }
 
-const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00.000Z`) + 86_400_000).toISOString();
-
 /** Sums the detailed snapshot rows of `date` (or of every date) into the per product and inventory totals. */
 async function totalsFromDetail(k: Kysely<any>, date: string | null): Promise<void> {
   await sql`insert into stock_snapshot_total (as_of_date, product_id, inventory_id, qty)
@@ -54,9 +53,8 @@ async function totalsFromDetail(k: Kysely<any>, date: string | null): Promise<vo
     group by as_of_date, product_id, inventory_id`.execute(k);
 }
 
-/** Adds one movement (signed, scaled qty) to every snapshot dated on or after its day, detail and totals. */
-export async function addToSnapshots(trx: Kysely<any>, k: StockKey, movementDate: string, signedQty: number): Promise<void> {
-  const day = movementDate.slice(0, 10);
+/** Adds one movement (signed, scaled qty) to every snapshot dated on or after its business day, detail and totals. */
+export async function addToSnapshots(trx: Kysely<any>, k: StockKey, day: string, signedQty: number): Promise<void> {
   await sql`insert into stock_snapshot (as_of_date, product_id, inventory_id, location_id, lot_no, expiry_date, qty)
     select as_of_date, ${k.productId}, ${k.inventoryId}, ${k.locationId ?? 0}, ${k.lotNo ?? ''}, ${k.expiryDate ?? ''}, ${signedQty}
     from stock_snapshot_date where as_of_date >= ${day}
@@ -83,7 +81,7 @@ export async function takeSnapshot(db: Database, date: string): Promise<boolean>
     await sql`insert into stock_snapshot (as_of_date, product_id, inventory_id, location_id, lot_no, expiry_date, qty)
       select ${date}, product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), ''),
         sum(case when direction = 'in' then qty else -qty end)
-      from stock_movement where movement_date < ${dayAfter(date)}
+      from stock_movement where movement_date < ${businessDayEnd(date)}
       group by product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), '')
       having sum(case when direction = 'in' then qty else -qty end) <> 0`.execute(trx);
     await totalsFromDetail(trx, date);
@@ -106,11 +104,11 @@ export function monthEndsBefore(first: string, today: string): string[] {
   }
 }
 
-/** Takes the missing month-end snapshots up to last month (at most `limit` per call, oldest first). */
+/** Takes the missing month-end snapshots up to last month (at most `limit` per call, oldest first); `today` is a business date. */
 export async function takeMissingSnapshots(db: Database, today: string, limit = 120): Promise<number> {
   const first = await db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.min('movement_date').as('d')).executeTakeFirst();
   if (!first?.d) return 0;
-  const firstDay = first.d instanceof Date ? first.d.toISOString() : String(first.d);
+  const firstDay = businessDayOf(first.d instanceof Date ? first.d : String(first.d));
   const have = new Set((await db.kysely.selectFrom('stock_snapshot_date').select('as_of_date').execute()).map((r) => String(r.as_of_date)));
   let taken = 0;
   for (const date of monthEndsBefore(firstDay, today)) {

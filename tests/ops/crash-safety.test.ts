@@ -14,6 +14,7 @@ import type { TestApp } from '../support/test-app.ts';
 import { ADMIN_PASSWORD } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
+import { ledgerMismatches } from '../support/stock-ledger-check.ts';
 import { buildInstance, createCrmApp, type Instance } from '../support/crm-fixtures.ts';
 import { ensureWebBuilt } from '../../server/web/web-static.ts';
 
@@ -143,6 +144,8 @@ describe.each(testDialects())('a server killed while posting, on %s', (dialect) 
       const ledger = await after.app.inject({ method: 'GET', url: `/api/stock/balance?product_id=${p}&inventory_id=${inventory}&as_of=2099-12-31`, headers: await adminHeaders(after) });
       expect(now.json().data[0].qty_on_hand, `product ${p}`).toBe(ledger.json().data[0].qty_on_hand);
     }
+    // and for every balance key, in quantity and in value
+    expect(await ledgerMismatches(k)).toEqual([]);
 
     // tax invoices: a number exactly when issued, and the issued numbers run 1..n with no gap
     const invoices = await k.selectFrom('tax_invoice').select(['id', 'status', 'doc_no']).execute();

@@ -13,6 +13,7 @@ import { StockClient } from '../support/stock-fixtures.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { AppError } from '../../server/errors/app-error.ts';
 import { ensureSnapshotTables, takeSnapshot } from '../../server/stock/stock-snapshots.ts';
+import { businessTodayNow } from '../../server/stock/business-days.ts';
 
 type Row = Record<string, any>;
 interface Move { date: string; product: number; inventory: number; qty: number }
@@ -24,7 +25,8 @@ function prng(seed: number): () => number {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 const SCALE = 10_000;
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+// business days: a cancellation is dated today in the business zone, which UTC's today is not from 17:00 UTC
+const day = (offset: number) => new Date(Date.parse(`${businessTodayNow()}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
   let t: TestApp;

@@ -81,7 +81,7 @@ export default function MovementsPage({ direction }: { direction: 'in' | 'out' }
               {rows.length === 0 && <tr><td colSpan={8} className="bo-muted">{t('list.empty')}</td></tr>}
               {rows.map((r) => (
                 <tr key={r.id} data-movement={r.id}>
-                  <td>{formatDate(String(r.movement_date).slice(0, 10), i18n.language)}</td>
+                  <td>{formatDate(String(r.business_date ?? r.movement_date).slice(0, 10), i18n.language)}</td>
                   <td>{r.doc_path ? <Link to={r.doc_path}>{String(r.ref_doc ?? r.doc_path)}</Link> : <span className="bo-muted">{String(r.note ?? t('stock.type'))}</span>}</td>
                   <td>{typeLabel(r.movement_type)}</td>
                   <td>{String(r['product_id.code'] ?? r.product_id)} {String(r['product_id.name_th'] ?? '')}</td>
