@@ -123,6 +123,17 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
     expect(seqOf(await issued('credit_note', (await creditNote(company, '2026-11-19')).id))).toBe(1);
   });
 
+  it('an amendment of a cancelled invoice is a new invoice: dated the day it is made, numbered when issued', async () => {
+    const company = await c.company();
+    const first = await invoice(company, '2026-11-20');
+    await issued('tax_invoice', first.id);
+    await issued('tax_invoice', (await invoice(company, '2026-11-24')).id);
+    await ok(issue('tax_invoice', first.id, 'cancel'));
+    const amended = await ok(c.call('POST', `/api/tax_invoice/${first.id}/amend`, c.admin), 201);
+    expect(amended).toMatchObject({ amended_from: first.id, doc_date: TODAY, doc_no: null, status: 'draft' });
+    expect(seqOf(await issued('tax_invoice', amended.id))).toBe(3);
+  });
+
   it('parallel issues of two companies take consecutive numbers per company, none twice and none skipped', async () => {
     const [one, two] = [await c.company(), await c.company()];
     const drafts: { company: number; id: number }[] = [];
