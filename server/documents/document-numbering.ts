@@ -59,11 +59,13 @@ async function settleDate(trx: Kysely<any>, e: ActionEvent): Promise<void> {
   }
 }
 
-/** The latest-dated numbered document of the record's series (same `per` values), other than the record. */
+/** The latest-dated issued (numbered, not a draft) document of the record's series (same `per` values), other than the record. */
 async function lastIssued(trx: Kysely<any>, entity: EntitySchema, record: Row, id: number): Promise<{ date: unknown; no: unknown } | undefined> {
   const n = entity.numbering!;
   let q = trx.selectFrom(entity.name).select([`${n.dateField!} as date`, `${n.field} as no`])
     .where(n.field, 'is not', null).where('id', '!=', id);
+  // drafts numbered before their series was drawn on posting (receipts of older data) were never issued
+  if (entity.workflow) q = q.where(entity.workflow.field, '!=', entity.workflow.initial);
   for (const f of n.per ?? []) q = isEmpty(record[f]) ? q.where(f, 'is', null) : q.where(f, '=', record[f] as never);
   return q.orderBy(n.dateField!, 'desc').limit(1).executeTakeFirst();
 }

@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 import { businessClock } from '../../server/documents/business-clock.ts';
+import { systemContext } from '../../server/crud/access-policy.ts';
 
 type Row = Record<string, any>;
 const seqOf = (no: string) => Number(no.split('-').pop());
@@ -132,6 +133,14 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
     const amended = await ok(c.call('POST', `/api/tax_invoice/${first.id}/amend`, c.admin), 201);
     expect(amended).toMatchObject({ amended_from: first.id, doc_date: TODAY, doc_no: null, status: 'draft' });
     expect(seqOf(await issued('tax_invoice', amended.id))).toBe(3);
+  });
+
+  it('a receipt numbered as a draft before this rule (older data) keeps its number and does not date the series', async () => {
+    const company = await c.company();
+    const old = await t.service.create('receipt', { doc_date: '2026-11-25', your_company_id: company, customer_id: customer, payment_method: 'cash', items: [{ description: 'ค่าสินค้า', amount: 100 }] }, systemContext, { doc_no: 'RC202611-0042' });
+    expect(old).toMatchObject({ doc_no: 'RC202611-0042', status: 'draft' });
+    expect(seqOf(await issued('receipt', (await receipt(company, '2026-11-24')).id, 'post'))).toBe(1);
+    expect(await issued('receipt', Number(old.id), 'post')).toBe('RC202611-0042');
   });
 
   it('parallel issues of two companies take consecutive numbers per company, none twice and none skipped', async () => {
