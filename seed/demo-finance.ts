@@ -44,6 +44,19 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
   const realNow = businessClock.now;
   // 10:00 in Bangkok on the document's day: numbering and "$NOW" dates follow it
   const on = (date: string) => { businessClock.now = () => new Date(`${date}T03:00:00Z`); };
+  // receipts come weeks after their bill, in later months: they wait here and are posted on their own day, before
+  // anything dated later, so every series is issued in date order (a tax document may not be dated before the last one)
+  const waiting: { date: string; step: () => Promise<void> }[] = [];
+  const later = (date: string, step: () => Promise<void>) => { waiting.push({ date, step }); };
+  const until = async (date: string) => {
+    waiting.sort((a, b) => a.date.localeCompare(b.date));
+    while (waiting.length && waiting[0]!.date <= date) {
+      const next = waiting.shift()!;
+      on(next.date);
+      await next.step();
+    }
+    on(date);
+  };
   const act = async (entity: string, id: number, action: string): Promise<Row> => service.runAction(entity, id, action, {}, ctx);
   try {
     const company = await idOf(service, 'your_company', 'TPT');
@@ -59,7 +72,7 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
         const j = m * 2 + k;
         const customer = customers[j % customers.length]!;
         const date = `${year}-${pad(mm)}-${pad(3 + k * 10)}`;
-        on(date);
+        await until(date);
         const q: Row = await service.create('quotation', {
           doc_date: date, your_company_id: company, customer_id: customer, vat_type: 'exclude', credit_term_days: 30,
           items: [
@@ -70,37 +83,35 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
         await act('quotation', Number(q.id), 'approve');
         count('quotation');
         // the order takes the first line whole and 3 of the 5 on the second: the quotation stays partly ordered
-        on(addDays(date, 2));
+        await until(addDays(date, 2));
         const so = await createFrom(service, 'sales_order', 'quotation', { ids: [q.id], lines: [{ source_line_id: q.items[0].id, qty: q.items[0].qty }, { source_line_id: q.items[1].id, qty: 3 }] }, ctx);
         const order = await act('sales_order', Number(so.id), 'approve');
         count('sales_order');
         // billed five days later, whole; in the last three months only the first line
         const billDate = addDays(date, 5);
-        on(billDate);
+        await until(billDate);
         const lines = age < 3 ? [{ source_line_id: order.items[0].id, amount: order.items[0].amount }] : undefined;
         const bn = await createFrom(service, 'billing_note', 'sales_order', { ids: [so.id], ...(lines ? { lines } : {}) }, ctx);
         await service.update('billing_note', Number(bn.id), { due_date: addDays(billDate, 30) }, ctx, 'patch');
         const bill = await act('billing_note', Number(bn.id), 'issue');
         count('billing_note');
         // paid within the month after the due date: half first, then the rest; recent bills only in part, the newest not yet
-        if (age >= 1) {
-          on(addDays(billDate, 20));
+        if (age >= 1) later(addDays(billDate, 20), async () => {
           const half = Math.round(Number(bill.items[0].amount) * 50) / 100;
           const r1 = await createFrom(service, 'receipt', 'billing_note', { ids: [bn.id], lines: [{ source_line_id: bill.items[0].id, amount: half }] }, ctx);
           await service.update('receipt', Number(r1.id), { payment_method: 'transfer', bank_name: 'ธนาคารกสิกรไทย', payment_ref: `TR${year}${pad(mm)}${pad(j)}`, payment_date: addDays(billDate, 20) }, ctx, 'patch');
           await act('receipt', Number(r1.id), 'post');
           count('receipt');
-        }
-        if (age >= 3) {
-          on(addDays(billDate, 35));
+        });
+        if (age >= 3) later(addDays(billDate, 35), async () => {
           const r2 = await createFrom(service, 'receipt', 'billing_note', { ids: [bn.id] }, ctx);
           await service.update('receipt', Number(r2.id), { payment_method: 'cheque', bank_name: 'ธนาคารกรุงเทพ', payment_ref: `CQ${pad(j)}${pad(mm)}01`, payment_date: addDays(billDate, 35) }, ctx, 'patch');
           await act('receipt', Number(r2.id), 'post');
           count('receipt');
-        }
+        });
         // a tax invoice for the order, except in the newest month
         if (age >= 1) {
-          on(addDays(date, 6));
+          await until(addDays(date, 6));
           const iv = await createFrom(service, 'tax_invoice', 'sales_order', { ids: [so.id] }, ctx);
           invoices.push(await act('tax_invoice', Number(iv.id), 'issue'));
           count('tax_invoice');
@@ -112,7 +123,7 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
     }
     // one credit note: a tenth of the first line of an invoice came back damaged
     const iv = invoices[invoices.length - 3]!;
-    on(addDays(String(iv.doc_date), 10));
+    await until(addDays(String(iv.doc_date), 10));
     const reason = await idOf(service, 'return_reason', 'DAMAGED');
     const cn = await createFrom(service, 'credit_note', 'tax_invoice', {
       ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, amount: Math.round(Number(iv.items[0].amount) * 10) / 100 }], values: { return_reason_id: reason, remark: 'สินค้าชำรุดระหว่างขนส่ง' },
@@ -128,7 +139,7 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
     ];
     for (const [i, c] of certs.entries()) {
       const date = `${DEMO_LAST_MONTH.year}-${pad(DEMO_LAST_MONTH.month - 3 + i)}-25`;
-      on(date);
+      await until(date);
       const wt = await service.create('withholding_tax', {
         doc_date: date, your_company_id: company, payee_type: 'supplier', supplier_id: await idOf(service, 'supplier', c.supplier),
         income_type: c.income, income_description: c.description, pnd_form: 'pnd53', wht_rate: String(c.rate), amount_paid: c.paid,
@@ -136,6 +147,8 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
       await act('withholding_tax', Number(wt.id), 'issue');
       count('withholding_tax');
     }
+    // whatever is still waiting (nothing, as the history is laid out today) is posted on its own day
+    while (waiting.length) await until(waiting[waiting.length - 1]!.date);
     return counts;
   } finally {
     businessClock.now = realNow;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, numberMatcher, seriesKey } from './numbering-format.ts';
+import { fieldTokens, formatNumber, numberMatcher, parseBusinessDate, seriesKey, seriesOrderKey } from './numbering-format.ts';
 import { businessDate, businessToday, isTimeZone } from './business-time.ts';
 
 const series = { field: 'no', prefix: 'BN', pattern: '{prefix}{YYYY}{MM}-{seq:4}', resetEvery: 'month' as const };
@@ -26,6 +26,26 @@ describe('numbering format', () => {
     expect(m.seqOf('BN202611-12345')).toBe(12345);
     expect(m.seqOf('BN202610-0009')).toBeNull();
     expect(m.seqOf('BN202611-00x1')).toBeNull();
+  });
+  it('fills field tokens with the record\'s values, never reading a value as a token', () => {
+    const tax = { ...series, prefix: 'IV', pattern: '{your_company_id.code}-{prefix}{YYYY}{MM}-{seq:4}' };
+    expect(fieldTokens(tax.pattern)).toEqual(['your_company_id.code']);
+    expect(fieldTokens('{prefix}{branch_code}{YY}{seq:3}')).toEqual(['branch_code']);
+    expect(formatNumber(tax, date, 1, { 'your_company_id.code': 'TPT' })).toBe('TPT-IV202611-0001');
+    expect(formatNumber(tax, date, 1, { 'your_company_id.code': '{MM}{seq:4}' })).toBe('MMseq:4-IV202611-0001');
+    const m = numberMatcher(tax, date, { 'your_company_id.code': 'TPT' });
+    expect(m.prefix).toBe('TPT-IV202611-');
+    expect(m.seqOf('TPT-IV202611-0003')).toBe(3);
+    expect(m.seqOf('TPF-IV202611-0003')).toBeNull();
+  });
+  it('keeps the order row of a series apart from its counters', () => {
+    expect(seriesOrderKey('tax_invoice', '2')).toBe('tax_invoice@2!order');
+    expect(seriesOrderKey('tax_invoice')).not.toBe(seriesKey('tax_invoice', { ...series, resetEvery: 'never' }, date));
+  });
+  it('reads a stored date as a business date', () => {
+    expect(parseBusinessDate('2026-09-15')).toEqual({ year: 2026, month: 9, day: 15 });
+    expect(parseBusinessDate(null)).toBeNull();
+    expect(parseBusinessDate('15/09/2026')).toBeNull();
   });
 });
 

@@ -157,6 +157,8 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   custom_field_type: { th: 'ต้องเป็นชนิด {type} เหมือนเดิม เพราะคอลัมน์และข้อมูลเดิมยังเป็นชนิดนั้น', en: 'must stay {type}: the column and its data keep that type' },
   'x-json': { th: 'ข้อมูล JSON ซ้อนกันลึกหรือใหญ่เกินไป', en: 'is too large or too deeply nested' },
   computed: { th: 'ระบบคำนวณช่องนี้จากรายการ จึงกำหนดเองไม่ได้', en: 'is computed from the lines and cannot be set' },
+  issue_date_future: { th: 'วันที่เอกสารภาษีต้องเป็นวันที่ออกเอกสาร จึงลงวันที่ล่วงหน้าไม่ได้ (วันนี้คือ {today})', en: 'must not be later than today ({today}): a tax document is dated the day it is issued' },
+  issue_date_order: { th: 'ต้องไม่ก่อนวันที่ {last} ของเอกสารเลขที่ {no} ซึ่งออกล่าสุดในชุดเลขเดียวกัน', en: 'must not be earlier than {last}, the date of {no}, the last issued in its series' },
 };
 
 function pick(v: TextParams[string], lang: TextLang): string | null {

@@ -186,3 +186,33 @@ describe('linkFilter cross-checks', () => {
     expectProblem(set({ co_id: '$parent.co_id' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /\$form/);
   });
 });
+
+describe('numbering keys', () => {
+  const label = { th: 'ช่อง', en: 'Field' };
+  /** A company with a code, and a document numbered from it. */
+  const set = (numbering: Json, fields: Json = {}): SchemaSource[] => [
+    source('firm.json', { ...minimal('firm'), fields: { title: { type: 'string', label }, code: { type: 'string', label } } }),
+    source('paper.json', {
+      ...minimal('paper'), kind: 'document',
+      fields: { title: { type: 'string', label }, no: { type: 'string', label, unique: true }, day: { type: 'date', label }, firm_id: { type: 'link', entity: 'firm', label }, ...fields },
+      numbering: { field: 'no', prefix: 'P', pattern: '{firm_id.code}-{prefix}{seq:4}', ...numbering },
+    }),
+  ];
+  it('accepts a series per company whose numbers name it, dated by a date field', () => {
+    expect(loadSchemaSet(set({ per: ['firm_id'], dateField: 'day', dateRule: 'issue', assignOn: 'post' })).find((e) => e.name === 'paper')!.numbering).toMatchObject({ per: ['firm_id'], dateRule: 'issue' });
+  });
+  it('refuses unique numbers split per a field the pattern does not name', () => {
+    expectProblem(set({ per: ['firm_id'], pattern: '{prefix}{seq:4}' }), 'paper.json', '/numbering/per/0', /pattern must name "firm_id"/);
+  });
+  it('refuses field tokens and keys that name no field', () => {
+    expectProblem(set({ pattern: '{firm_id.name}-{seq:4}' }), 'paper.json', '/numbering/pattern', /not a link to a record with a field "name"/);
+    expectProblem(set({ pattern: '{branch}-{seq:4}' }), 'paper.json', '/numbering/pattern', /"branch" is not a field/);
+    expectProblem(set({ per: ['branch'] }), 'paper.json', '/numbering/per/0', /not a field/);
+    expectProblem(set({ dateField: 'title' }), 'paper.json', '/numbering/dateField', /not a date field/);
+  });
+  it('refuses a date rule without a date field or without numbering on posting', () => {
+    expectProblem(set({ dateRule: 'issue', dateField: 'day' }), 'paper.json', '/numbering/dateRule', /assignOn/);
+    expectProblem(set({ dateRule: 'issue', assignOn: 'post' }), 'paper.json', '/numbering/dateRule', /dateField/);
+    expectProblem(set({ dateRule: 'someday' }), 'paper.json', '/numbering/dateRule', /./);
+  });
+});

@@ -4,6 +4,7 @@ import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
 import { SYSTEM_FIELDS, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
+import { fieldTokens } from '../documents/numbering-format.ts';
 
 export interface SchemaSource {
   /** A name a person can find: the path of the file relative to the schemas folder. */
@@ -83,6 +84,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     const f = e[key]?.field;
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);
   }
+  if (e.numbering) checkNumbering(e, byName, bad);
   e.related?.forEach((r, i) => {
     const target = byName.get(r.entity);
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);
@@ -189,6 +191,27 @@ function checkWorkflow(w: Workflow, fieldNames: Set<string>, bad: (at: string, w
 }
 
 /** A document's lines field, actions and sources fit the conventions the document engine relies on. */
+/**
+ * A series split by fields (`per`) must name them in its numbers when the numbers are unique: two companies'
+ * first invoices would otherwise both be IV202611-0001. Field tokens name fields (or a link's target's fields).
+ */
+function checkNumbering(e: EntitySchema, byName: Map<string, EntitySchema>, bad: (at: string, why: string) => void): void {
+  const n = e.numbering!;
+  const tokens = fieldTokens(n.pattern);
+  for (const t of tokens) {
+    const [first, sub] = t.split('.') as [string, string | undefined];
+    const f = fieldOf(e, first);
+    if (!f) bad('/numbering/pattern', `{${t}}: "${first}" is not a field`);
+    else if (sub && (f.type !== 'link' || !byName.get(f.entity!) || !fieldOf(byName.get(f.entity!)!, sub))) bad('/numbering/pattern', `{${t}}: "${first}" is not a link to a record with a field "${sub}"`);
+  }
+  n.per?.forEach((p, i) => {
+    if (!fieldOf(e, p)) bad(`/numbering/per/${i}`, `"${p}" is not a field`);
+    else if (fieldOf(e, n.field)?.unique && !tokens.some((t) => t.split('.')[0] === p)) bad(`/numbering/per/${i}`, `the numbers are unique, so the pattern must name "${p}" ({${p}} or {${p}.code}): another series would draw the same numbers`);
+  });
+  if (n.dateField && fieldOf(e, n.dateField)?.type !== 'date') bad('/numbering/dateField', `"${n.dateField}" is not a date field`);
+  if (n.dateRule && (!n.dateField || n.assignOn !== 'post')) bad('/numbering/dateRule', 'a date rule needs "dateField" and "assignOn": "post" (the date is judged when the number is drawn)');
+}
+
 function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: (at: string, why: string) => void): void {
   const d = e.document!;
   if (e.kind !== 'document') bad('/document', 'only entities of kind "document" have document behaviour');

@@ -123,6 +123,13 @@ describe('page-setting overrides', () => {
     expect(merged.fields.note!.readOnly).toBe(true);
   });
 
+  it('keeps required the fields a numbering series is split by', () => {
+    const base = customer();
+    base.numbering = { field: 'code', prefix: 'C', pattern: '{note}-{prefix}{seq:4}', per: ['note'] };
+    base.fields.note!.required = true;
+    expect(overrideProblem(base, { entity: 'customer', field: 'note', property: 'required', value: false })).toMatch(/must stay required/);
+  });
+
   it('reports unknown fields, properties and bad values', () => {
     const base = customer();
     expect(overrideProblem(base, { entity: 'customer', field: 'nope', property: 'hidden', value: 'list' })).toMatch(/not a field/);

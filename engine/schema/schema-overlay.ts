@@ -60,7 +60,7 @@ function withFlag<T extends object>(o: T, key: string, on: boolean): T {
  * entry rules only, and never loosen what the engine relies on: a field the file
  * makes read-only (numbers, computed amounts) stays read-only, and a field the
  * file requires stays required where the engine needs it (the title, unique keys,
- * the numbering field, the workflow field, a lines row's parent).
+ * the numbering field and the fields its series is split by, the workflow field, a lines row's parent).
  */
 export function overrideProblem(base: EntitySchema, o: SchemaOverride, resolve?: (name: string) => EntitySchema | undefined): string | null {
   if (o.field !== null) {
@@ -170,7 +170,9 @@ function isColumn(base: EntitySchema, c: string): boolean {
 
 function engineNeeds(base: EntitySchema, name: string, f: FieldDef): boolean {
   return name === base.titleField || !!f.unique || base.numbering?.field === name || base.workflow?.field === name
-    || base.parent?.field === name || base.document?.lines === name;
+    || base.parent?.field === name || base.document?.lines === name
+    // a series split per company needs the company: without it, documents would share a series without a name
+    || !!base.numbering?.per?.includes(name);
 }
 
 const TRIMMED = new Set<string>(['listColumns', 'fieldOrder', 'formSections']);

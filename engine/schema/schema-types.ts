@@ -124,7 +124,7 @@ export interface NumberingSeries {
   /** Field that receives the number (a string field). */
   field: string;
   prefix: string;
-  /** Tokens: {prefix} {YYYY} {YY} {MM} {DD} {seq:N}. */
+  /** Tokens: {prefix} {YYYY} {YY} {MM} {DD} {seq:N}, and field tokens {field} or {link_field.field}. */
   pattern: string;
   resetEvery?: 'never' | 'year' | 'month';
   /**
@@ -132,6 +132,22 @@ export interface NumberingSeries {
    * such as tax invoices stays consecutive with no gaps (drafts that are deleted never took a number).
    */
   assignOn?: 'create' | 'post';
+  /**
+   * Fields whose values split the series: one counter (and one order of dates) per combination, e.g.
+   * `["your_company_id"]` numbers tax documents per issuing company (a branch is a company row of its own).
+   */
+  per?: string[];
+  /**
+   * The date field the number's period ({YYYY} {MM} {DD} and the reset) follows, instead of the day the
+   * number is drawn. Empty when the number is drawn: it is set to the business's today.
+   */
+  dateField?: string;
+  /**
+   * `"issue"`: the date is the issue date (Revenue Code s. 86/4 practice). When posted it may not be later
+   * than today, nor earlier than the date of the last numbered document of the same series. Needs
+   * `dateField` and `assignOn: "post"`.
+   */
+  dateRule?: 'issue';
 }
 
 export interface WorkflowState {

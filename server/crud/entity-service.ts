@@ -434,7 +434,7 @@ export class EntityService {
         await applyFills(read, this.lookup, entity, input, input);
         // drawn as late as the insert allows: the series row stays locked until commit, and creations of the series wait for it
         const numbered = entity.numbering?.field;
-        if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity);
+        if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();

@@ -32,7 +32,8 @@ export async function amendDocument(service: EntityService, entityName: string, 
     throw new AppError('INVALID_TRANSITION', `Cancel ${entity.label.en} ${original[entity.titleField]} first: only a cancelled document is amended`, { state: original[w.field] });
   }
   const lines = linesOf(service, entity);
-  const skip = new Set([w.field, entity.numbering?.field ?? '', 'amended_from']);
+  // a series dated by its issue (tax documents) dates the amendment anew: it takes today's date, as any new draft
+  const skip = new Set([w.field, entity.numbering?.field ?? '', 'amended_from', entity.numbering?.dateRule ? entity.numbering.dateField! : '']);
   const body: Row = { ...writable(entity, original, skip), [lines.field]: (original[lines.field] as Row[]).map((l) => writable(lines.entity, l, new Set())) };
   return service.create(entityName, body, ctx, { amended_from: id });
 }

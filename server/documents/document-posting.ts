@@ -8,8 +8,7 @@ import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { addProgress, holdProgress } from './document-progress.ts';
 import { followStatus } from './status-follow.ts';
 import { inBatches } from '../db/batches.ts';
-import { nextNumber } from '../crud/numbering-series.ts';
-import { isEmpty } from '../crud/record-values.ts';
+import { numberOnPost } from './document-numbering.ts';
 
 type Row = Record<string, unknown>;
 
@@ -200,15 +199,3 @@ export function installDocumentPosting(service: EntityService): void {
   });
 }
 
-/**
- * A series drawn on posting (tax invoices) is consecutive with no gaps: the
- * number is taken in the posting's transaction, so a posting that fails gives
- * it back, and drafts that are deleted never had one.
- */
-async function numberOnPost(trx: Kysely<any>, e: ActionEvent): Promise<void> {
-  const n = e.entity.numbering;
-  if (n?.assignOn !== 'post' || !isEmpty(e.after[n.field])) return;
-  const no = await nextNumber(trx, e.entity);
-  await trx.updateTable(e.entity.name).set({ [n.field]: no }).where('id', '=', e.id).execute();
-  e.after[n.field] = no;
-}
