@@ -69,6 +69,10 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     detailed: { th: 'สินค้า {product} ในคลัง {inventory} ไม่พอ ขาดอยู่ {shortfall}', en: 'Not enough {product} in {inventory}: {shortfall} short' },
   },
   OVER_PROCESSED: { th: 'จำนวนเกินกว่าที่เหลืออยู่ในเอกสารต้นทาง', en: 'More than what is left of the source document' },
+  HAS_DEPENDENTS: {
+    th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
+    detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },
+  },
   FEATURE_DISABLED: {
     th: 'ฟังก์ชันนี้ปิดใช้งานอยู่ในการตั้งค่าระบบ', en: 'This feature is switched off in the site settings',
     detailed: { th: '{feature} ปิดใช้งานอยู่ ผู้ดูแลระบบเปิดได้ที่การตั้งค่าระบบ ({setting})', en: '{feature} is switched off; an administrator can switch it on in the site settings ({setting})' },

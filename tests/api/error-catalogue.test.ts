@@ -159,6 +159,15 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       const order = (await call('GET', `/api/tf_order/${ids.order}`)).json().data;
       return call('POST', '/api/tf_delivery/from/tf_order', { ids: [ids.order], lines: [{ source_line_id: order.items[0].id, qty: 3 }] });
     },
+    HAS_DEPENDENTS: async () => {
+      // an order with an approved delivery made from it cannot be cancelled
+      const order = (await call('POST', '/api/tf_order', { doc_no: 'SO-HD', customer_name: 'ลูกค้า', items: [{ description: 'x', qty: 2, price: 10 }] })).json().data;
+      expect((await call('POST', `/api/tf_order/${order.id}/actions/approve`)).statusCode).toBe(200);
+      const made = await call('POST', '/api/tf_delivery/from/tf_order', { ids: [order.id], lines: [{ source_line_id: order.items[0].id, qty: 1 }] });
+      expect(made.statusCode, made.body).toBe(201);
+      expect((await call('POST', `/api/tf_delivery/${made.json().data.id}/actions/approve`)).statusCode).toBe(200);
+      return call('POST', `/api/tf_order/${order.id}/actions/cancel`);
+    },
     INSUFFICIENT_STOCK: async () => {
       // taking out of an inventory that holds none of the product (the real stock schemas are in this folder)
       const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;
