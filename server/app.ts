@@ -31,6 +31,7 @@ import { readAdminOptions, registerAdminRoutes, type AdminServices } from './adm
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { installCancelGuard } from './documents/cancel-guard.ts';
+import { installDefaultCompany } from './documents/default-company.ts';
 import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
@@ -215,6 +216,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   // before the posting: it takes the source headers' locks first (see cancel-guard.ts)
   installCancelGuard(service);
   installDocumentPosting(service);
+  installDefaultCompany(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   installTotalsCheck(service);
   installWithholdingAmounts(service);

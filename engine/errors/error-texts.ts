@@ -161,6 +161,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   custom_field_type: { th: 'ต้องเป็นชนิด {type} เหมือนเดิม เพราะคอลัมน์และข้อมูลเดิมยังเป็นชนิดนั้น', en: 'must stay {type}: the column and its data keep that type' },
   'x-json': { th: 'ข้อมูล JSON ซ้อนกันลึกหรือใหญ่เกินไป', en: 'is too large or too deeply nested' },
   computed: { th: 'ระบบคำนวณช่องนี้จากรายการ จึงกำหนดเองไม่ได้', en: 'is computed from the lines and cannot be set' },
+  company_choice: { th: 'มีหลายบริษัทและยังไม่ได้ตั้งบริษัทตั้งต้นในการตั้งค่าระบบ กรุณาเลือกบริษัทผู้ออกเอกสาร', en: 'there are several companies and no default one: choose the company (or set the default in the site settings)' },
 };
 
 function pick(v: TextParams[string], lang: TextLang): string | null {

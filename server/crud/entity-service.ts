@@ -36,6 +36,12 @@ export type CommitListener = (event: WriteEvent) => void;
 /** Fills server-derived values into a create's or update's input; `before` is the stored record with its lines (null on create). */
 export type Preparer = (entity: EntitySchema, input: Row, before: Row | null) => void;
 export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<void>;
+/**
+ * Fills defaults that need the database or the caller (a document's issuing company) into a create's
+ * body before it is judged, so a required field they give need not be sent. Reads through `k`, outside
+ * the write's transaction; mutates `body` (a copy of what was sent).
+ */
+export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<void>;
 export interface ActionEvent {
   entity: EntitySchema;
   id: number;
@@ -79,6 +85,7 @@ export class EntityService {
   private readonly commitListeners: CommitListener[] = [];
   private readonly actionListeners: ActionListener[] = [];
   private readonly preparers: Preparer[] = [];
+  private readonly createDefaulters: CreateDefaulter[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
@@ -114,6 +121,26 @@ export class EntityService {
   /** Values the server derives from the rest of a write (a document's totals), before it is judged and stored. */
   onPrepare(preparer: Preparer): void {
     this.preparers.push(preparer);
+  }
+
+  /** Defaults a create's body takes before it is judged (see CreateDefaulter). */
+  onCreateDefaults(defaulter: CreateDefaulter): void {
+    this.createDefaulters.push(defaulter);
+  }
+
+  /** Each body that is an object, copied, with the create defaults filled in; anything else as sent (the validator refuses it). */
+  private async withCreateDefaults(entity: EntitySchema, bodies: unknown[], ctx: RequestContext): Promise<unknown[]> {
+    if (!this.createDefaulters.length) return bodies;
+    return Promise.all(bodies.map(async (sent, i) => {
+      if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return sent;
+      const body = { ...(sent as Row) };
+      try {
+        for (const d of this.createDefaulters) await d(this.db.kysely, entity, body, ctx);
+      } catch (err) {
+        throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }, err.params) : err;
+      }
+      return body;
+    }));
   }
 
   /** Reads linked rows as the caller may see them, for link checks and fills (never more than a list would show). */
@@ -408,7 +435,8 @@ export class EntityService {
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
     const trusted = isSystem(ctx);
-    const inputs = bodies.map((sent, i) => {
+    const filled = await this.withCreateDefaults(entity, bodies, ctx);
+    const inputs = filled.map((sent, i) => {
       const body = normalizeDecimalStrings(entity, sent, (n) => this.registry.get(n));
       try {
         this.checkBody(entity, 'create', body);
