@@ -39,9 +39,10 @@ export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<v
 /**
  * Fills defaults that need the database or the caller (a document's issuing company) into a create's
  * body before it is judged, so a required field they give need not be sent. Reads through `k`, outside
- * the write's transaction; mutates `body` (a copy of what was sent).
+ * the write's transaction; mutates `body` (a copy of what was sent). May answer, for a field it could not
+ * fill, the problem to report instead of its plain `required` error (with the body's other problems).
  */
-export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<void>;
+export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<FieldError[] | void>;
 export interface ActionEvent {
   entity: EntitySchema;
   id: number;
@@ -128,18 +129,17 @@ export class EntityService {
     this.createDefaulters.push(defaulter);
   }
 
-  /** Each body that is an object, copied, with the create defaults filled in; anything else as sent (the validator refuses it). */
-  private async withCreateDefaults(entity: EntitySchema, bodies: unknown[], ctx: RequestContext): Promise<unknown[]> {
-    if (!this.createDefaulters.length) return bodies;
-    return Promise.all(bodies.map(async (sent, i) => {
-      if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return sent;
+  /**
+   * Each body that is an object, copied, with the create defaults filled in (anything else as sent: the
+   * validator refuses it), and the problems to report for fields they could not fill.
+   */
+  private async withCreateDefaults(entity: EntitySchema, bodies: unknown[], ctx: RequestContext): Promise<{ body: unknown; hints: FieldError[] }[]> {
+    return Promise.all(bodies.map(async (sent) => {
+      if (!this.createDefaulters.length || !sent || typeof sent !== 'object' || Array.isArray(sent)) return { body: sent, hints: [] };
       const body = { ...(sent as Row) };
-      try {
-        for (const d of this.createDefaulters) await d(this.db.kysely, entity, body, ctx);
-      } catch (err) {
-        throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }, err.params) : err;
-      }
-      return body;
+      const hints: FieldError[] = [];
+      for (const d of this.createDefaulters) hints.push(...((await d(this.db.kysely, entity, body, ctx)) ?? []));
+      return { body, hints };
     }));
   }
 
@@ -409,10 +409,11 @@ export class EntityService {
     return { ...row, ...lines };
   }
 
-  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row): void {
+  /** `hints` replace the plain `required` error of the fields they name (why a create default could not fill it). */
+  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row, hints: FieldError[] = []): void {
     const errors = this.validators.get(entity, mode)(body, current);
     if (!errors.length) return;
-    throw bodyError(errors);
+    throw bodyError(hints.length ? errors.map((e) => (e.code === 'required' && hints.find((h) => h.field === e.field)) || e) : errors);
   }
 
   private assertWritable(entity: EntitySchema, action: CrudAction): void {
@@ -436,10 +437,10 @@ export class EntityService {
     this.policy.assertAllowed(ctx, entity, 'create');
     const trusted = isSystem(ctx);
     const filled = await this.withCreateDefaults(entity, bodies, ctx);
-    const inputs = filled.map((sent, i) => {
+    const inputs = filled.map(({ body: sent, hints }, i) => {
       const body = normalizeDecimalStrings(entity, sent, (n) => this.registry.get(n));
       try {
-        this.checkBody(entity, 'create', body);
+        this.checkBody(entity, 'create', body, undefined, hints);
         const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
         applyInitialState(entity, input, body as Row, trusted);
         for (const p of this.preparers) p(entity, input, null);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { companySetting, softDeleteColumn } from '../../engine/schema/schema-types.ts';
-import { AppError } from '../errors/app-error.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
@@ -18,23 +18,21 @@ type Row = Record<string, unknown>;
  *    entity, `default_company_id`), when the caller may use it;
  * 3. the only company of the business, when there is just one.
  * Otherwise a required company answers 400 VALIDATION_FAILED (code
- * `company_choice`: several companies and no default, choose one); an optional
- * one stays empty. Runs before the body is judged, so the documents' API
+ * `company_choice`: several companies and no default, choose one, in place of
+ * the plain "is required"); an optional one stays empty. Runs before the body is judged, so the documents' API
  * contract (`{customer_id, doc_date, vat_type, items}`) needs no company.
  */
 export function installDefaultCompany(service: EntityService): void {
   service.onCreateDefaults(async (k, entity, body, ctx) => {
     const fields = Object.entries(entity.fields).filter(([name, f]) => f.defaultFrom === 'company' && f.type === 'link' && isEmpty(body[name]));
+    const unfilled: FieldError[] = [];
     for (const [name, f] of fields) {
-      const company = service.entity(f.entity!);
-      const id = await defaultCompany(k, service, company, ctx);
+      const id = await defaultCompany(k, service, service.entity(f.entity!), ctx);
       if (id !== null) body[name] = id;
-      else if (f.required) {
-        throw new AppError('VALIDATION_FAILED', `${name}: there are several companies and no default company; choose one (or set one in the site settings)`, {
-          fields: [{ field: name, code: 'company_choice', message: 'choose the company: there are several and no default' }],
-        });
-      }
+      // reported in place of the field's "is required", with the body's other problems
+      else unfilled.push({ field: name, code: 'company_choice', message: 'choose the company: there are several and no default one (site setting default_company_id)' });
     }
+    return unfilled;
   });
 }
 

@@ -54,6 +54,10 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
     expectError(refused, 400, 'VALIDATION_FAILED');
     expect(refused.json().error.details.fields).toEqual([expect.objectContaining({ field: 'your_company_id', code: 'company_choice' })]);
     expect(refused.json().error.message).toContain('กรุณาเลือกบริษัท');
+    // reported with the body's other problems, in place of the plain "is required"
+    const both = await post('quotation', { ...contract(), customer_id: undefined, doc_date: '2026-02-30' });
+    expectError(both, 400, 'VALIDATION_FAILED');
+    expect(both.json().error.details.fields.map((f: Row) => `${f.field}:${f.code}`).sort()).toEqual(['customer_id:required', 'doc_date:date', 'your_company_id:company_choice'].sort());
     expect((await created('quotation', { ...contract(), your_company_id: second })).your_company_id).toBe(second);
     // an optional company (a billing note's) stays empty rather than refusing
     expect((await created('billing_note', c.billingNoteBody(customer, null))).your_company_id).toBeNull();
