@@ -93,6 +93,59 @@ describe.each(testDialects())('cancelling a document with dependents on %s', (di
     expect((await get('billing_note', draft.id)).status).toBe('draft');
   });
 
+  it('a cancel and a posting from it that cross: exactly one passes, never a live document of a cancelled source', async () => {
+    for (let round = 0; round < 6; round++) {
+      const so = await approvedOrder();
+      const issued = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 100 }] }), 201);
+      await act('billing_note', issued.id, 'issue');
+      const draft = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 100 }] }), 201);
+      // the other bill's cancel runs alongside: it locks the same order first, so nothing deadlocks
+      const [cancel, issue, other] = await Promise.all([
+        c.call('POST', `/api/sales_order/${so.id}/actions/cancel`, c.admin),
+        c.call('POST', `/api/billing_note/${draft.id}/actions/issue`, c.admin),
+        c.call('POST', `/api/billing_note/${issued.id}/actions/cancel`, c.admin),
+      ]);
+      expect(other.statusCode, other.body).toBe(200);
+      const order = await get('sales_order', so.id);
+      const bill = await get('billing_note', draft.id);
+      if (order.status === 'cancelled') {
+        expect(cancel.statusCode, cancel.body).toBe(200);
+        expectError(issue, 409, 'INVALID_TRANSITION');
+        expect(bill.status).toBe('draft');
+      } else {
+        expect(issue.statusCode, issue.body).toBe(200);
+        expectError(cancel, 409, 'HAS_DEPENDENTS');
+        expect(bill.status).toBe('issued');
+      }
+    }
+  });
+
+  it('a posting that waits on a cancel in progress sees the source cancelled (the cancel holds the order\'s lock)', async () => {
+    const so = await approvedOrder();
+    const draft = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    // the order's cancel pauses after its dependents were checked (none yet), before it commits
+    let reached!: () => void;
+    const atPause = new Promise<void>((r) => { reached = r; });
+    let release!: () => void;
+    const paused = new Promise<void>((r) => { release = r; });
+    let armed = true;
+    t.service.onAction(async (_trx, e) => {
+      if (!armed || e.entity.name !== 'sales_order' || e.id !== so.id || e.action !== 'cancel') return;
+      armed = false;
+      reached();
+      await paused;
+    });
+    const cancel = c.call('POST', `/api/sales_order/${so.id}/actions/cancel`, c.admin);
+    await atPause;
+    const issue = c.call('POST', `/api/billing_note/${draft.id}/actions/issue`, c.admin);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    expect((await cancel).statusCode).toBe(200);
+    expectError(await issue, 409, 'INVALID_TRANSITION');
+    expect((await get('billing_note', draft.id)).status).toBe('draft');
+    expect((await get('sales_order', so.id)).status).toBe('cancelled');
+  });
+
   it('a receipt of a bill holds the bill\'s order through the bill only after both are cancelled in turn', async () => {
     const so = await approvedOrder();
     const bn = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id] }), 201);
