@@ -409,11 +409,12 @@ export class EntityService {
     return { ...row, ...lines };
   }
 
-  /** `hints` replace the plain `required` error of the fields they name (why a create default could not fill it). */
-  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row, hints: FieldError[] = []): void {
-    const errors = this.validators.get(entity, mode)(body, current);
+  /** `unfilled`: required fields a create default could not fill, reported with the body's own problems (in place of what it says of them: missing, or null). */
+  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row, unfilled: FieldError[] = []): void {
+    const found = this.validators.get(entity, mode)(body, current);
+    const errors = unfilled.length ? [...found.filter((e) => !unfilled.some((u) => u.field === e.field)), ...unfilled] : found;
     if (!errors.length) return;
-    throw bodyError(hints.length ? errors.map((e) => (e.code === 'required' && hints.find((h) => h.field === e.field)) || e) : errors);
+    throw bodyError(errors);
   }
 
   private assertWritable(entity: EntitySchema, action: CrudAction): void {

@@ -29,8 +29,8 @@ export function installDefaultCompany(service: EntityService): void {
     for (const [name, f] of fields) {
       const id = await defaultCompany(k, service, service.entity(f.entity!), ctx);
       if (id !== null) body[name] = id;
-      // reported in place of the field's "is required", with the body's other problems
-      else unfilled.push({ field: name, code: 'company_choice', message: 'choose the company: there are several and no default one (site setting default_company_id)' });
+      // a required company is reported with the body's other problems; an optional one stays empty
+      else if (f.required) unfilled.push({ field: name, code: 'company_choice', message: 'choose the company: there are several and no default one (site setting default_company_id)' });
     }
     return unfilled;
   });

@@ -54,6 +54,8 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
     expectError(refused, 400, 'VALIDATION_FAILED');
     expect(refused.json().error.details.fields).toEqual([expect.objectContaining({ field: 'your_company_id', code: 'company_choice' })]);
     expect(refused.json().error.message).toContain('กรุณาเลือกบริษัท');
+    // the same for an empty company sent as null (as a form sends it)
+    expect((await post('quotation', { ...contract(), your_company_id: null })).json().error.details.fields).toEqual([expect.objectContaining({ field: 'your_company_id', code: 'company_choice' })]);
     // reported with the body's other problems, in place of the plain "is required"
     const both = await post('quotation', { ...contract(), customer_id: undefined, doc_date: '2026-02-30' });
     expectError(both, 400, 'VALIDATION_FAILED');
