@@ -30,6 +30,8 @@ import { registerFileRoutes } from './files/file-routes.ts';
 import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
+import { installCancelGuard } from './documents/cancel-guard.ts';
+import { installDefaultCompany } from './documents/default-company.ts';
 import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
@@ -211,7 +213,10 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
   installAttributeUsageGuard(service);
   registerAttributeListRoute(app, service, contextOf);
+  // before the posting: it takes the source headers' locks first (see cancel-guard.ts)
+  installCancelGuard(service);
   installDocumentPosting(service);
+  installDefaultCompany(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   installTotalsCheck(service);
   installWithholdingAmounts(service);

@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   IN_USE: { status: 409, message: 'The record is still used by other records' },
   INVALID_TRANSITION: { status: 409, message: 'This action cannot be taken in the record\'s current state' },
   OVER_PROCESSED: { status: 409, message: 'More than what is left of the source document' },
+  HAS_DEPENDENTS: { status: 409, message: 'Documents made from this one are still live; cancel them first' },
   INSUFFICIENT_STOCK: { status: 409, message: 'Not enough stock on hand' },
   FEATURE_DISABLED: { status: 409, message: 'This feature is switched off in the site settings' },
   SCAN_OVER: { status: 409, message: 'The scan is more than the document asks for; it was recorded as an over-scan' },

@@ -69,6 +69,10 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     detailed: { th: 'สินค้า {product} ในคลัง {inventory} ไม่พอ ขาดอยู่ {shortfall}', en: 'Not enough {product} in {inventory}: {shortfall} short' },
   },
   OVER_PROCESSED: { th: 'จำนวนเกินกว่าที่เหลืออยู่ในเอกสารต้นทาง', en: 'More than what is left of the source document' },
+  HAS_DEPENDENTS: {
+    th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
+    detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },
+  },
   FEATURE_DISABLED: {
     th: 'ฟังก์ชันนี้ปิดใช้งานอยู่ในการตั้งค่าระบบ', en: 'This feature is switched off in the site settings',
     detailed: { th: '{feature} ปิดใช้งานอยู่ ผู้ดูแลระบบเปิดได้ที่การตั้งค่าระบบ ({setting})', en: '{feature} is switched off; an administrator can switch it on in the site settings ({setting})' },
@@ -159,6 +163,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   computed: { th: 'ระบบคำนวณช่องนี้จากรายการ จึงกำหนดเองไม่ได้', en: 'is computed from the lines and cannot be set' },
   issue_date_future: { th: 'วันที่เอกสารภาษีต้องเป็นวันที่ออกเอกสาร จึงลงวันที่ล่วงหน้าไม่ได้ (วันนี้คือ {today})', en: 'must not be later than today ({today}): a tax document is dated the day it is issued' },
   issue_date_order: { th: 'ต้องไม่ก่อนวันที่ {last} ของเอกสารเลขที่ {no} ซึ่งออกล่าสุดในชุดเลขเดียวกัน', en: 'must not be earlier than {last}, the date of {no}, the last issued in its series' },
+  company_choice: { th: 'มีหลายบริษัทและยังไม่ได้ตั้งบริษัทตั้งต้นในการตั้งค่าระบบ กรุณาเลือกบริษัทผู้ออกเอกสาร', en: 'there are several companies and no default one: choose the company (or set the default in the site settings)' },
 };
 
 function pick(v: TextParams[string], lang: TextLang): string | null {

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
-import { SYSTEM_FIELDS, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
+import { SYSTEM_FIELDS, companySetting, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 
@@ -138,6 +138,11 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     const site = byName.get('setting_site');
     if (site && f.enabledBy && site.fields[f.enabledBy]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${f.enabledBy}" is not a boolean field of setting_site`);
     if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of setting_site`);
+    if (f.defaultFrom === 'company') {
+      const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
+      if (!target || target.access?.companyField !== 'id') bad(`${at}/defaultFrom`, 'must be on a link to the company entity (access.companyField "id")');
+      else if (site && !companySetting(site, target.name)) bad(`${at}/defaultFrom`, `setting_site has no link field to ${target.name} (the default company)`);
+    }
     for (const cond of ['visibleIf', 'requiredIf'] as const) {
       if (!f[cond]) continue;
       try {

@@ -65,6 +65,13 @@ export interface FieldDef {
    * type from `tax_invoice`); `default` applies while the setting is empty or not one of the options.
    */
   defaultSetting?: string;
+  /**
+   * `"company"` on a link to the company entity (the one whose `access.companyField` is `"id"`): a new
+   * record that leaves it empty takes the caller's company when their user type limits them to one, else the
+   * site setting that links to that entity (`default_company_id`), else the only company there is. Applied by
+   * the server before the record is judged, so a required company need not be sent.
+   */
+  defaultFrom?: 'company';
   /** Conditions in the list filter grammar, evaluated against the record being edited. */
   visibleIf?: Filter;
   requiredIf?: Filter;
@@ -289,4 +296,10 @@ export function fieldOf(entity: Pick<EntitySchema, 'fields'>, name: string): Fie
 /** Field types that own a column in the entity's table. */
 export function hasColumn(field: FieldDef): boolean {
   return field.type !== 'lines';
+}
+
+/** The site setting (a link field of setting_site) that names the default of that company entity (`defaultFrom: "company"`). */
+export function companySetting(site: Pick<EntitySchema, 'fields'>, companyEntity: string): string | null {
+  const found = Object.entries(site.fields).find(([, f]) => f.type === 'link' && f.entity === companyEntity);
+  return found ? found[0] : null;
 }

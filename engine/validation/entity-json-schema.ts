@@ -84,9 +84,11 @@ export function entityJsonSchema(entity: EntitySchema, mode: WriteMode, resolve:
       const c = resolve(child);
       return c ? entityJsonSchema(c, mode === 'patch' ? 'replace' : mode, resolve, true) : {};
     });
-    // a numbering series fills its field on create, so clients may leave it out
+    // a numbering series fills its field on create, so clients may leave it out; so does the server's
+    // default of a `defaultFrom` field (the issuing company), which says so itself when it cannot
     const numbered = entity.numbering?.field === name;
-    if (field.required && hasColumn(field) && mode !== 'patch' && field.default === undefined && !numbered) required.push(name);
+    const serverDefault = mode === 'create' && field.defaultFrom !== undefined;
+    if (field.required && hasColumn(field) && mode !== 'patch' && field.default === undefined && !numbered && !serverDefault) required.push(name);
     if (field.type === 'lines') {
       // the spec's deleteAddressList: ids of lines to remove, with the other lines merged instead of replaced
       properties[`delete_${name}`] = { type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 } };

@@ -36,6 +36,13 @@ export type CommitListener = (event: WriteEvent) => void;
 /** Fills server-derived values into a create's or update's input; `before` is the stored record with its lines (null on create). */
 export type Preparer = (entity: EntitySchema, input: Row, before: Row | null) => void;
 export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<void>;
+/**
+ * Fills defaults that need the database or the caller (a document's issuing company) into a create's
+ * body before it is judged, so a required field they give need not be sent. Reads through `k`, outside
+ * the write's transaction; mutates `body` (a copy of what was sent). May answer, for a field it could not
+ * fill, the problem to report instead of its plain `required` error (with the body's other problems).
+ */
+export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<FieldError[] | void>;
 export interface ActionEvent {
   entity: EntitySchema;
   id: number;
@@ -79,6 +86,7 @@ export class EntityService {
   private readonly commitListeners: CommitListener[] = [];
   private readonly actionListeners: ActionListener[] = [];
   private readonly preparers: Preparer[] = [];
+  private readonly createDefaulters: CreateDefaulter[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
@@ -114,6 +122,25 @@ export class EntityService {
   /** Values the server derives from the rest of a write (a document's totals), before it is judged and stored. */
   onPrepare(preparer: Preparer): void {
     this.preparers.push(preparer);
+  }
+
+  /** Defaults a create's body takes before it is judged (see CreateDefaulter). */
+  onCreateDefaults(defaulter: CreateDefaulter): void {
+    this.createDefaulters.push(defaulter);
+  }
+
+  /**
+   * Each body that is an object, copied, with the create defaults filled in (anything else as sent: the
+   * validator refuses it), and the problems to report for fields they could not fill.
+   */
+  private async withCreateDefaults(entity: EntitySchema, bodies: unknown[], ctx: RequestContext): Promise<{ body: unknown; hints: FieldError[] }[]> {
+    return Promise.all(bodies.map(async (sent) => {
+      if (!this.createDefaulters.length || !sent || typeof sent !== 'object' || Array.isArray(sent)) return { body: sent, hints: [] };
+      const body = { ...(sent as Row) };
+      const hints: FieldError[] = [];
+      for (const d of this.createDefaulters) hints.push(...((await d(this.db.kysely, entity, body, ctx)) ?? []));
+      return { body, hints };
+    }));
   }
 
   /** Reads linked rows as the caller may see them, for link checks and fills (never more than a list would show). */
@@ -382,8 +409,10 @@ export class EntityService {
     return { ...row, ...lines };
   }
 
-  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row): void {
-    const errors = this.validators.get(entity, mode)(body, current);
+  /** `unfilled`: required fields a create default could not fill, reported with the body's own problems (in place of what it says of them: missing, or null). */
+  private checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row, unfilled: FieldError[] = []): void {
+    const found = this.validators.get(entity, mode)(body, current);
+    const errors = unfilled.length ? [...found.filter((e) => !unfilled.some((u) => u.field === e.field)), ...unfilled] : found;
     if (!errors.length) return;
     throw bodyError(errors);
   }
@@ -408,10 +437,11 @@ export class EntityService {
     this.assertWritable(entity, 'create');
     this.policy.assertAllowed(ctx, entity, 'create');
     const trusted = isSystem(ctx);
-    const inputs = bodies.map((sent, i) => {
+    const filled = await this.withCreateDefaults(entity, bodies, ctx);
+    const inputs = filled.map(({ body: sent, hints }, i) => {
       const body = normalizeDecimalStrings(entity, sent, (n) => this.registry.get(n));
       try {
-        this.checkBody(entity, 'create', body);
+        this.checkBody(entity, 'create', body, undefined, hints);
         const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
         applyInitialState(entity, input, body as Row, trusted);
         for (const p of this.preparers) p(entity, input, null);

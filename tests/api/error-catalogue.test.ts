@@ -159,6 +159,23 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       const order = (await call('GET', `/api/tf_order/${ids.order}`)).json().data;
       return call('POST', '/api/tf_delivery/from/tf_order', { ids: [ids.order], lines: [{ source_line_id: order.items[0].id, qty: 3 }] });
     },
+    HAS_DEPENDENTS: async () => {
+      // a sales order with an issued billing note made from it cannot be cancelled
+      const make = async (entity: string, body: unknown) => {
+        const res = await call('POST', `/api/${entity}`, body);
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().data;
+      };
+      const company = await make('your_company', { code: 'EC-CO', name_th: 'บริษัท อีซี จำกัด', tax_id: thaiTaxId(745548888), branch_code: '00000' });
+      const customer = await make('customer', { code: 'EC-C9', customer_type: 'juristic', name_th: 'บริษัท ลูกค้า จำกัด', tax_id: thaiTaxId(745547777) });
+      const product = await make('product', { code: 'EC-P9', name_th: 'สินค้า', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const so = await make('sales_order', { doc_date: '2026-11-20', your_company_id: company.id, customer_id: customer.id, vat_type: 'exclude', items: [{ product_id: product.id, qty: 1, price: 100 }] });
+      expect((await call('POST', `/api/sales_order/${so.id}/actions/approve`)).statusCode).toBe(200);
+      const bill = await call('POST', '/api/billing_note/from/sales_order', { ids: [so.id] });
+      expect(bill.statusCode, bill.body).toBe(201);
+      expect((await call('POST', `/api/billing_note/${bill.json().data.id}/actions/issue`)).statusCode).toBe(200);
+      return call('POST', `/api/sales_order/${so.id}/actions/cancel`);
+    },
     INSUFFICIENT_STOCK: async () => {
       // taking out of an inventory that holds none of the product (the real stock schemas are in this folder)
       const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;

@@ -149,13 +149,14 @@ describe.each(testDialects())('row restrictions on %s', (dialect) => {
       expect(idsOf(await c.call('GET', '/api/inventory', office))).toEqual([invA, invA2]);
     });
 
-    it('creating a billing note for another company, or for none, is refused and writes nothing', async () => {
-      for (const company of [coB, null]) {
-        const b = c.billingNoteBody(customer, company);
-        const res = await c.call('POST', '/api/billing_note', office, b);
-        expectError(res, 403, 'FORBIDDEN');
-        expect(idsOf(await c.call('GET', `/api/billing_note?filter=${q({ bill_no: { _eq: b.bill_no } })}`, c.admin))).toEqual([]);
-      }
+    it('creating a billing note for another company is refused and writes nothing; for none, it is the user\'s company', async () => {
+      const b = c.billingNoteBody(customer, coB);
+      expectError(await c.call('POST', '/api/billing_note', office, b), 403, 'FORBIDDEN');
+      expect(idsOf(await c.call('GET', `/api/billing_note?filter=${q({ bill_no: { _eq: b.bill_no } })}`, c.admin))).toEqual([]);
+      // issue 31 §9: a document that names no company takes the one company the user is limited to
+      const none = await c.call('POST', '/api/billing_note', office, c.billingNoteBody(customer, null));
+      expect(none.statusCode, none.body).toBe(201);
+      expect(none.json().data.your_company_id).toBe(coA);
       expect((await c.call('POST', '/api/billing_note', office, c.billingNoteBody(customer, coA))).statusCode).toBe(201);
     });
 

@@ -140,6 +140,8 @@ export function valuesToBody(entity: EntitySchema, values: FormValues, resolve: 
     // an empty numbered field is filled by the server's series
     if ((v === '' || v === null) && entity.numbering?.field === name) continue;
     if (v === null && f.required && f.default !== undefined) continue;
+    // left empty, the server fills it (schema key defaultFrom: the issuing company) or says to choose one
+    if (v === null && f.defaultFrom !== undefined) continue;
     if (v !== undefined) body[name] = v;
   }
   if (asLine && typeof values.id === 'number') body.id = values.id;

@@ -1,0 +1,102 @@
+/**
+ * Issue 31 §10: each demo role does the job its name says, and no more. Signs
+ * in as each demo account of a freshly seeded demo business: the main calls of
+ * its job answer 200 (or 201), something outside it answers 403.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { loadSeedDir } from '../../seed/demo-seed.ts';
+import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
+
+type Row = Record<string, any>;
+const PASSWORD = 'Demo-password-1';
+
+describe.each(testDialects())('demo roles on %s', (dialect) => {
+  let t: TestApp;
+  const ids: Record<string, number> = {};
+
+  const call = (headers: Record<string, string>, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as never }) });
+  const signIn = async (username: string) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username, password: PASSWORD } });
+    expect(res.statusCode, res.body).toBe(200);
+    return { authorization: `Bearer ${res.json().data.id_token}` };
+  };
+  const idOf = async (entity: string, code: string) => {
+    const res = await call(t.headers, 'GET', `/api/${entity}?filter=${encodeURIComponent(JSON.stringify({ code: { _eq: code } }))}`);
+    return res.json().data[0].id as number;
+  };
+  const expectStatus = async (headers: Record<string, string>, calls: [('GET' | 'POST'), string, unknown?][], status: number) => {
+    for (const [method, url, body] of calls) {
+      const res = await call(headers, method, url, body);
+      expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBe(status);
+    }
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    await seedDemoAccounts(t.db, t.service, PASSWORD, TEST_HASH_LOG_N);
+    for (const code of ['WH-BN', 'WH-BP']) ids[code] = await idOf('inventory', code);
+    ids.TPT = await idOf('your_company', 'TPT');
+    ids.C001 = await idOf('customer', 'C001');
+    ids.product = (await call(t.headers, 'GET', '/api/product?limit=1')).json().data[0].id;
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  it('warehouse staff: stock balances, movements, receipts, deliveries and transfers of WH-BN; not finance', async () => {
+    const h = await signIn('warehouse');
+    await expectStatus(h, [
+      ['GET', '/api/stock/balance'], ['GET', '/api/stock_movement'], ['GET', '/api/stock/movements?direction=in&date=2026-11-20'],
+      ['GET', '/api/goods_receipt'], ['GET', '/api/delivery_order'], ['GET', '/api/internal_product_transfer'],
+    ], 200);
+    const balance = (await call(h, 'GET', '/api/stock/balance')).json().data as Row[];
+    expect(balance.length).toBeGreaterThan(0);
+    expect(new Set(balance.map((r) => r.inventory_id))).toEqual(new Set([ids['WH-BN']]));
+    await expectStatus(h, [['POST', '/api/goods_receipt', { doc_date: '2026-11-20', inventory_id: ids['WH-BN'], items: [{ product_id: ids.product, qty: 1, inventory_id: ids['WH-BN'] }] }]], 201);
+    // another inventory's receipt, the finance documents and the product master are not the warehouse's
+    await expectStatus(h, [
+      ['POST', '/api/goods_receipt', { doc_date: '2026-11-20', inventory_id: ids['WH-BP'], items: [] }],
+      ['GET', '/api/billing_note'], ['GET', '/api/receipt'], ['GET', '/api/tax_invoice'],
+      ['POST', '/api/product', { code: 'WH-NEW', name_th: 'สินค้าใหม่', product_class: 'class_a', unit: 'ชิ้น', price: 1, vat_type: 'vat7' }],
+    ], 403);
+  });
+
+  it('branch accountant: the finance documents of TPT; not stock, not sales', async () => {
+    const h = await signIn('branch');
+    await expectStatus(h, [
+      ['GET', '/api/billing_note'], ['GET', '/api/receipt'], ['GET', '/api/tax_invoice'], ['GET', '/api/credit_note'],
+      ['GET', '/api/debit_note'], ['GET', '/api/withholding_tax'], ['GET', '/api/report/collection_summary?to=2026-11-30'],
+    ], 200);
+    const bills = (await call(h, 'GET', '/api/billing_note?limit=500&fields=your_company_id')).json().data as Row[];
+    expect(bills.length).toBeGreaterThan(0);
+    expect(new Set(bills.map((b) => b.your_company_id))).toEqual(new Set([ids.TPT]));
+    // a receipt without a company is the accountant's company's
+    const receipt = await call(h, 'POST', '/api/receipt', { customer_id: ids.C001, doc_date: '2026-11-20', payment_method: 'cash', items: [{ description: 'รับชำระ', amount: 100 }] });
+    expect(receipt.statusCode, receipt.body).toBe(201);
+    expect(receipt.json().data.your_company_id).toBe(ids.TPT);
+    const invoice = await call(h, 'POST', '/api/tax_invoice', { customer_id: ids.C001, doc_date: '2026-11-20', vat_type: 'exclude', items: [{ product_id: ids.product, qty: 1, price: 100 }] });
+    expect(invoice.statusCode, invoice.body).toBe(201);
+    expect(invoice.json().data.your_company_id).toBe(ids.TPT);
+    await expectStatus(h, [['GET', '/api/stock/balance'], ['GET', '/api/stock_movement'], ['GET', '/api/quotation'], ['GET', '/api/user_role']], 403);
+  });
+
+  it('sales: customers, quotations and sales orders; not stock, not receipts', async () => {
+    const h = await signIn('sales');
+    await expectStatus(h, [['GET', '/api/customer'], ['GET', '/api/quotation'], ['GET', '/api/sales_order']], 200);
+    const body = { customer_id: ids.C001, doc_date: '2026-11-20', vat_type: 'exclude', items: [{ product_id: ids.product, qty: 1, price: 100 }] };
+    await expectStatus(h, [
+      ['POST', '/api/quotation', body], ['POST', '/api/sales_order', body],
+      ['POST', '/api/customer', { code: 'C-SALES', customer_type: 'individual', name_th: 'ลูกค้าใหม่' }],
+    ], 201);
+    await expectStatus(h, [['GET', '/api/stock/balance'], ['GET', '/api/receipt'], ['GET', '/api/tax_invoice'], ['GET', '/api/goods_receipt']], 403);
+  });
+
+  it('viewer: reads everything, changes nothing', async () => {
+    const h = await signIn('viewer');
+    await expectStatus(h, [['GET', '/api/customer'], ['GET', '/api/quotation'], ['GET', '/api/billing_note'], ['GET', '/api/goods_receipt']], 200);
+    await expectStatus(h, [['POST', '/api/customer', { code: 'C-VIEW', customer_type: 'individual', name_th: 'ลูกค้า' }]], 403);
+  });
+});
