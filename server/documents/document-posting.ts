@@ -5,7 +5,8 @@ import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import { columnDefs, decodeRow, scaleOf } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
-import { addProgress, doneOf, holdProgress } from './document-progress.ts';
+import { addProgress, holdProgress } from './document-progress.ts';
+import { lineCapacities, processedState } from './line-capacity.ts';
 import { inBatches } from '../db/batches.ts';
 import { nextNumber } from '../crud/numbering-series.ts';
 import { isEmpty } from '../crud/record-values.ts';
@@ -46,7 +47,6 @@ function sourceOf(target: EntitySchema, line: Row): DocumentSource | undefined {
 async function followStatus(trx: Kysely<any>, service: EntityService, target: EntitySchema, spec: DocumentSource, sourceId: number): Promise<void> {
   const source = service.entity(spec.source);
   const w = source.workflow!;
-  const lines = linesOf(service, source);
   const measure = spec.measure ?? 'qty';
   // a target that declares neither (billing notes of a sales order; deliveries of a production report, whose
   // status its goods receipts drive) counts against the source but leaves its status alone
@@ -55,10 +55,7 @@ async function followStatus(trx: Kysely<any>, service: EntityService, target: En
   const current = String(header?.[w.field]);
   const managed = new Set([...spec.states, spec.partial, spec.complete].filter(Boolean) as string[]);
   if (!header || !managed.has(current)) return;
-  const rows = await trx.selectFrom(lines.entity.name).select(['id', measure]).where(lines.parentField, '=', sourceId).execute();
-  const done = await doneOf(trx, source.name, target.name, rows.map((r) => Number(r.id)));
-  const all = rows.length > 0 && rows.every((r) => (done.get(Number(r.id)) ?? 0) >= Number(r[measure]));
-  const some = rows.some((r) => (done.get(Number(r.id)) ?? 0) > 0);
+  const { all, some } = await processedState(trx, service, source, target, measure, sourceId);
   const next = all && spec.complete ? spec.complete : some && spec.partial ? spec.partial : !some ? spec.states[0]! : current;
   if (next !== current) await trx.updateTable(source.name).set({ [w.field]: next, updated_at: new Date().toISOString() }).where('id', '=', sourceId).execute();
 }
@@ -118,6 +115,9 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   }
   if (!claims.length) return;
   const { lines: srcLineOf, headers } = await sourcesOf(trx, service, claims);
+  // what each source line holds: its quantity, or its part of the source's total (line-capacity.ts)
+  const caps = new Map<DocumentSource, Map<number, number>>();
+  for (const [spec, heads] of headers) caps.set(spec, await lineCapacities(trx, service, service.entity(spec.source), spec.measure ?? 'qty', [...heads.keys()]));
   // lock the counters, one source kind after another in name order (the same order in every posting)
   const held = new Map<DocumentSource, Map<number, number>>();
   for (const spec of [...srcLineOf.keys()].sort((a, b) => a.source.localeCompare(b.source))) {
@@ -150,7 +150,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     // what this document's earlier lines already took of the same source line counts too
     const mine = claimed.get(spec) ?? new Map<number, number>();
     const before = (held.get(spec)!.get(c.sourceLineId) ?? 0) + (mine.get(c.sourceLineId) ?? 0);
-    const limit = Number(srcLine[measure]);
+    const limit = caps.get(spec)!.get(c.sourceLineId) ?? 0;
     if (before + c.amount > limit) {
       const left = limit - before;
       throw new AppError('OVER_PROCESSED', `${where}: ${source.label.en} ${sourceNo} has only ${unscaled(srcLines.entity, measure, left)} ${measure} left on that line, not ${line[measure]}`, {

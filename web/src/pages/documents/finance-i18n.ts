@@ -29,6 +29,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['collection.bills', 'จำนวนใบวางบิล', 'Bills'],
   ['collection.billed', 'ยอดวางบิล', 'Billed'],
   ['collection.received', 'รับชำระแล้ว', 'Received'],
+  ['collection.withheld', 'ภาษีถูกหัก ณ ที่จ่าย', 'Tax withheld'],
   ['collection.outstanding', 'ค้างชำระ', 'Outstanding'],
   ['collection.current', 'ยังไม่ถึงกำหนด', 'Not yet due'],
   ['collection.d1_30', 'เกิน 1–30 วัน', '1–30 days'],
