@@ -117,7 +117,13 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   const { lines: srcLineOf, headers } = await sourcesOf(trx, service, claims);
   // what each source line holds: its quantity, or its part of the source's total (line-capacity.ts)
   const caps = new Map<DocumentSource, Map<number, number>>();
-  for (const [spec, heads] of headers) caps.set(spec, await lineCapacities(trx, service, service.entity(spec.source), spec.measure ?? 'qty', [...heads.keys()]));
+  for (const [spec, heads] of headers) {
+    const measure = spec.measure ?? 'qty';
+    // a quantity is on the lines already read; an amount needs the whole source document
+    caps.set(spec, measure === 'qty'
+      ? new Map([...srcLineOf.get(spec)!].map(([id, r]) => [id, Number(r[measure])]))
+      : await lineCapacities(trx, service, service.entity(spec.source), measure, [...heads.keys()]));
+  }
   // lock the counters, one source kind after another in name order (the same order in every posting)
   const held = new Map<DocumentSource, Map<number, number>>();
   for (const spec of [...srcLineOf.keys()].sort((a, b) => a.source.localeCompare(b.source))) {
