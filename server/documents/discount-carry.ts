@@ -71,7 +71,7 @@ export class DiscountCarry {
       else if (this.shares > 0n) out.discount_amount = toNumber(this.shares);
     }
     const rates = new Set(docs.map((d) => Number(d.wht_rate ?? 0)));
-    if (this.target.fields.wht_rate && rates.size === 1 && nonZero([...rates][0])) out.wht_rate = [...rates][0];
+    if (this.spec.lineFields?.includes('wht_rate') && this.target.fields.wht_rate && rates.size === 1 && nonZero([...rates][0])) out.wht_rate = [...rates][0];
     return out;
   }
 
