@@ -11,7 +11,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['create_from.document', 'เอกสาร', 'Document'],
   ['create_from.description', 'รายละเอียด', 'Description'],
   ['create_from.ordered.qty', 'จำนวนทั้งหมด', 'Quantity'],
-  ['create_from.ordered.amount', 'ยอดทั้งหมด', 'Amount'],
+  ['create_from.ordered.amount', 'ยอดทั้งหมด (หลังส่วนลด รวม VAT)', 'Amount (after discounts, VAT incl.)'],
   ['create_from.done', 'ดำเนินการแล้ว', 'Done'],
   ['create_from.remaining', 'คงเหลือ', 'Remaining'],
   ['create_from.take.qty', 'จำนวนที่นำไป', 'Quantity to take'],
