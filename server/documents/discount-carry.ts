@@ -1,7 +1,9 @@
 import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 import { shareOfTake, type DocumentTotals } from '../../engine/documents/document-math.ts';
-import { toNumber } from '../../engine/documents/decimal-value.ts';
+import { roundDiv, toNumber } from '../../engine/documents/decimal-value.ts';
+import { fieldOf } from '../../engine/schema/schema-types.ts';
+import { scaleOf } from '../db/field-codec.ts';
 import { documentTotals } from '../../engine/documents/document-totals.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { businessClock } from './business-clock.ts';
@@ -17,8 +19,9 @@ const satang = (baht: unknown) => BigInt(Math.round(Number(baht ?? 0) * 100));
  * (quotation → sales order → tax invoice), when the source declares its line discounts among the
  * fields it gives (`lineFields` with "discount_amount"): docs/documents.md, "Carrying discounts".
  *
- * - A line discount in percent is copied as the percent; a fixed one goes with the quantity taken:
- *   its part for those units, the remainder on the take that finishes the line.
+ * - A line taken whole keeps its discount as it is (a percent or an amount). A part of a line takes the
+ *   part of the line's discount for those units (the remainder on the take that finishes the line), as
+ *   an amount, so the parts of the line add up to it exactly.
  * - The document discount: a source taken whole in one document keeps its percent (or amount);
  *   otherwise each line taken brings its share of it (spread over the source's lines in proportion
  *   to their amounts after line discounts, remainder on the last line), in part for a part of the
@@ -33,10 +36,13 @@ export class DiscountCarry {
   private readonly docs = new Map<number, Row>();
   private readonly totals = new Map<number, DocumentTotals>();
   private shares = 0n;
+  private readonly qtyScale: number;
 
   constructor(service: EntityService, private readonly source: EntitySchema, private readonly target: EntitySchema, private readonly spec: DocumentSource) {
     this.linesField = linesOf(service, source).field;
     this.on = Boolean(spec.lineFields?.includes('discount_amount') && target.fields.discount_amount);
+    const qty = fieldOf(linesOf(service, target).entity, 'qty');
+    this.qtyScale = qty ? scaleOf(qty) : 0;
   }
 
   /** A line of `doc` that is not taken in full: the document is then not taken whole. */
@@ -53,12 +59,20 @@ export class DiscountCarry {
     if (this.spec.lineFields?.includes('wht_rate') && !nonZero(line.wht_rate) && nonZero(doc.wht_rate)) copy.wht_rate = doc.wht_rate;
     if (!this.on) return;
     const [whole, before, take] = [BigInt(cap), BigInt(done), BigInt(want)];
-    if (!nonZero(line.discount_percent) && nonZero(line.discount_amount)) {
-      copy.discount_amount = toNumber(shareOfTake(satang(line.discount_amount), whole, before, take));
-    }
     const lines = (doc[this.linesField] as Row[] | undefined) ?? [];
     const i = lines.findIndex((l) => Number(l.id) === Number(line.id));
-    this.shares += shareOfTake(satang(this.totalsOf(doc, lines).items[i]?.document_discount_share), whole, before, take);
+    const totals = this.totalsOf(doc, lines).items[i];
+    if (before > 0n || take < whole) {
+      // a part of the line: its discount goes as the part of the line's discount for those units, so the
+      // parts add up to it (a percent of each part's gross would round each part on its own)
+      if (nonZero(line.discount_percent) || nonZero(line.discount_amount)) {
+        const gross = roundDiv(take * satang(line.price), 10n ** BigInt(this.qtyScale));
+        const part = shareOfTake(satang(totals?.discount), whole, before, take);
+        copy.discount_percent = 0;
+        copy.discount_amount = toNumber(part < gross ? part : gross);
+      }
+    }
+    this.shares += shareOfTake(satang(totals?.document_discount_share), whole, before, take);
   }
 
   /** Header values for the new document (under what the caller sends in `values`). */

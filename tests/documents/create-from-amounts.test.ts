@@ -90,6 +90,23 @@ describe.each(testDialects())('create-from carries every discount on %s', (diale
     expect(first.total_amount + rest.total_amount).toBe(1733.4);
   });
 
+  it('a line invoiced in parts carries its percent discount as the part of it for those units, so the parts add up', async () => {
+    // 3 × 0.30 less 5 % = 0.90 − 0.045 → 0.05 = 0.85 (VAT included); 5 % of each 0.30 would be 0.02 three times
+    const so = await ok(c.call('POST', '/api/sales_order', c.admin, {
+      your_company_id: company, customer_id: customer, vat_type: 'include', items: [{ product_id: products[0], qty: 3, price: 0.3, discount_percent: 5 }],
+    }), 201);
+    expect(so.total_amount).toBe(0.85);
+    await act('sales_order', so.id, 'approve');
+    const parts = [];
+    for (let i = 0; i < 3; i++) {
+      const iv = await from('tax_invoice', 'sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, qty: 1 }] });
+      parts.push(await act('tax_invoice', iv.id, 'issue'));
+    }
+    expect(parts.map((p) => p.items[0].discount_amount)).toEqual([0.02, 0.01, 0.02]);
+    expect(parts.map((p) => p.total_amount)).toEqual([0.28, 0.29, 0.28]);
+    expect((await get('sales_order', so.id)).status).toBe('completed');
+  });
+
   it('over-billing is judged after every discount and with VAT: line 1 holds 963.00, not 1,000 before VAT', async () => {
     const so = await salesOrder();
     const open = await ok(c.call('GET', `/api/billing_note/from/sales_order?ids=${so.id}`, c.admin));
