@@ -13,7 +13,7 @@ type Row = Record<string, unknown>;
 
 /**
  * What each line of a source document holds for documents that take from it, as the scaled
- * integer that the progress counters count (docs/documents.md, "What a line holds"):
+ * integer that the progress counters count (docs/documents.md, "Carrying discounts"):
  * - measure "qty": its quantity;
  * - measure "amount": its part of the source's total, after its own discount and its share of the
  *   document discount, VAT included (`total_share` of the engine). The parts add up exactly to the
