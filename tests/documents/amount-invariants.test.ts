@@ -151,4 +151,41 @@ describe.each(testDialects())('amount invariants over random sequences on %s', (
     await check(`seed ${seed} at the end`);
     for (const b of bills) expect((await ok('GET', `/api/billing_note/${b.id}`)).status).toBe('paid');
   });
+
+  // quotation → sales order → tax invoices in random parts by quantity: the discounts are carried exactly, so
+  // the invoices' amounts after discounts add up to the order's; with VAT included (or none) so do their totals
+  it.each([1, 2, 3, 4, 5, 6])('invoicing in parts, seed %i', async (seed) => {
+    const rnd = random(1000 + seed);
+    const customer = await c.customer();
+    const items = Array.from({ length: rnd.int(1, 3) }, (_, i) => {
+      const line: Row = { product_id: products[i], qty: rnd.int(1, 12), price: rnd.int(1, 99999) / 100 };
+      if (rnd.chance(0.4)) line.discount_percent = rnd.int(1, 2000) / 100;
+      else if (rnd.chance(0.4)) line.discount_amount = rnd.int(1, Math.max(1, satang(line.qty * line.price) - 1)) / 100;
+      return line;
+    });
+    const vat = ['exclude', 'include', 'none'][seed % 3]!;
+    const head: Row = { your_company_id: company, customer_id: customer, vat_type: vat, items, ...(rnd.chance(0.5) ? { discount_percent: rnd.int(1, 1500) / 100 } : {}) };
+    if (!head.discount_percent && rnd.chance(0.6)) head.discount_amount = rnd.int(1, 5000) / 100;
+    if (rnd.chance(0.5)) head.wht_rate = 3;
+    const q = await ok('POST', '/api/quotation', head);
+    await ok('POST', `/api/quotation/${q.id}/actions/approve`);
+    const so = await ok('POST', '/api/sales_order/from/quotation', { ids: [q.id] });
+    expect({ total: so.total_amount, wht: so.wht_amount }).toEqual({ total: q.total_amount, wht: q.wht_amount });
+    await ok('POST', `/api/sales_order/${so.id}/actions/approve`);
+    const invoices: Row[] = [];
+    for (let guard = 0; guard < 20; guard++) {
+      const open = (await ok('GET', `/api/tax_invoice/from/sales_order?ids=${so.id}`)).filter((l: Row) => l.remaining > 0);
+      if (!open.length) break;
+      const lines = open.filter(() => rnd.chance(0.7)).map((l: Row) => ({ source_line_id: l.source_line_id, qty: rnd.int(1, l.remaining) }));
+      const iv = await ok('POST', '/api/tax_invoice/from/sales_order', { ids: [so.id], ...(lines.length && guard < 6 ? { lines } : {}) });
+      invoices.push(await ok('POST', `/api/tax_invoice/${iv.id}/actions/issue`));
+    }
+    expect((await ok('GET', `/api/sales_order/${so.id}`)).status).toBe('completed');
+    const sum = (f: string) => invoices.reduce((a, iv) => a + satang(iv[f]), 0);
+    const afterDiscounts = (d: Row) => satang(d.subtotal) - satang(d.discount_amount);
+    expect(invoices.reduce((a, iv) => a + afterDiscounts(iv), 0), `seed ${seed}: ${invoices.length} invoices`).toBe(afterDiscounts(so));
+    expect(sum('discount_amount')).toBe(satang(so.discount_amount));
+    if (vat !== 'exclude') expect(sum('total_amount')).toBe(satang(so.total_amount));
+    else expect(Math.abs(sum('total_amount') - satang(so.total_amount))).toBeLessThanOrEqual(invoices.length);
+  });
 });
