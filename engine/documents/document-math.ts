@@ -41,6 +41,11 @@ export interface LineTotalsSatang {
   document_discount_share: bigint;
   /** This line's part of amount_before_vat (parts add up exactly to it); the WHT base. */
   amount_before_vat: bigint;
+  /**
+   * This line's part of total_amount (parts add up exactly to it): what the line is worth after every
+   * discount, VAT included. Documents measured by amount (bills, receipts, credit notes) take from it.
+   */
+  total_share: bigint;
   /** Percent applied to this line, or 0. */
   wht_rate: number;
 }
@@ -123,6 +128,38 @@ export function allocate(total: bigint, weights: bigint[]): bigint[] {
   return parts;
 }
 
+/**
+ * Spreads `total` over `weights` in proportion, half-up to the satang, with the rounding remainder
+ * on the last line: each line's running total is rounded (not each part), so the parts add up
+ * exactly, none is negative, each is within a satang of its exact share, and the last line takes
+ * what is left (docs/documents.md, "Carrying discounts").
+ */
+export function spread(total: bigint, weights: bigint[]): bigint[] {
+  const sum = weights.reduce((a, b) => a + b, 0n);
+  if (sum === 0n) return weights.map((_, i) => (i === weights.length - 1 ? total : 0n));
+  let running = 0n;
+  let given = 0n;
+  return weights.map((w, i) => {
+    running += w;
+    const upTo = i === weights.length - 1 ? total : roundDiv(total * running, sum);
+    const part = upTo - given;
+    given = upTo;
+    return part;
+  });
+}
+
+/**
+ * The part of `total` that belongs to `take` more units of a line of `whole` units of which `done`
+ * were already taken: the rounded share of everything taken so far less the rounded share of what
+ * was taken before, so the parts of successive takes add up exactly to `total` once the line is
+ * fully taken (the last take gets the remainder).
+ */
+export function shareOfTake(total: bigint, whole: bigint, done: bigint, take: bigint): bigint {
+  if (whole <= 0n) return 0n;
+  const upTo = (n: bigint) => (n >= whole ? total : roundDiv(total * n, whole));
+  return upTo(done + take) - upTo(done);
+}
+
 /** Totals in satang; throws DecimalInputError (code VALIDATION_FAILED, with the field path) on bad input. */
 export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatang {
   if (!['exclude', 'include', 'none'].includes(input.vat_type)) throw new DecimalInputError('vat_type', 'must be "exclude", "include" or "none"');
@@ -157,8 +194,10 @@ export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatan
     vat_amount = 0n;
   }
 
-  const shares = allocate(discount_amount, lines.map((l) => l.amount));
+  // the document discount is spread with the remainder on the last line, as when a part is carried to another document
+  const shares = spread(discount_amount, lines.map((l) => l.amount));
   const bases = allocate(amount_before_vat, lines.map((l, i) => l.amount - shares[i]!));
+  const totalShares = spread(total_amount, lines.map((l, i) => l.amount - shares[i]!));
   const byRate = new Map<number, bigint>();
   lines.forEach((l, i) => { if (l.wht_rate) byRate.set(l.wht_rate, (byRate.get(l.wht_rate) ?? 0n) + bases[i]!); });
   const wht_groups = [...byRate].sort((a, b) => a[0] - b[0]).map(([rate, base]) => ({ rate, base, amount: roundDiv(base * BigInt(rate), 100n) }));
@@ -167,7 +206,7 @@ export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatan
   return {
     subtotal, discount_amount, amount_before_vat, vat_rate: Number(vatRate) / 100, vat_amount, total_amount,
     wht_amount, net_amount: total_amount - wht_amount, wht_groups,
-    items: lines.map((l, i) => ({ ...l, document_discount_share: shares[i]!, amount_before_vat: bases[i]! })),
+    items: lines.map((l, i) => ({ ...l, document_discount_share: shares[i]!, amount_before_vat: bases[i]!, total_share: totalShares[i]! })),
   };
 }
 
@@ -182,7 +221,7 @@ export function computeDocument(input: DocumentInput): DocumentTotals {
     wht_groups: t.wht_groups.map((g) => ({ rate: g.rate, base: baht(g.base), amount: baht(g.amount) })),
     items: t.items.map((l) => ({
       gross: baht(l.gross), discount: baht(l.discount), amount: baht(l.amount),
-      document_discount_share: baht(l.document_discount_share), amount_before_vat: baht(l.amount_before_vat), wht_rate: l.wht_rate,
+      document_discount_share: baht(l.document_discount_share), amount_before_vat: baht(l.amount_before_vat), total_share: baht(l.total_share), wht_rate: l.wht_rate,
     })),
   };
 }

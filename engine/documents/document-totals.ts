@@ -1,4 +1,5 @@
 import { computeDocument, type DocumentInput, type DocumentTotals } from './document-math.ts';
+import { DecimalInputError, parseDecimal, toNumber } from './decimal-value.ts';
 import { vatRateOn } from './vat-rates.ts';
 
 type Row = Record<string, unknown>;
@@ -27,13 +28,12 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
   const given = header.doc_date ?? header.bill_date;
   const date = typeof given === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(given) ? given : today;
   if (byAmount) {
-    // billing notes, receipts and credit notes carry an amount per line (a part of a source line),
-    // not qty × price: each line counts as one unit at its amount, and VAT is still on the document
-    return computeDocument({
-      vat_type: (header.vat_type ?? 'none') as DocumentInput['vat_type'],
-      vat_rate: vatRateOn(date),
-      items: items.map((l) => ({ qty: 1, price: (l.amount ?? 0) as number })),
-    });
+    // billing notes, receipts and credit notes carry an amount per line (a part of a source line's
+    // total: after every discount, VAT included), not qty × price: each line counts as one unit at its
+    // amount, so the total is exactly the sum of the lines and VAT is the part of it that is VAT
+    const vat = (header.vat_type ?? 'none') === 'none' ? 'none' : 'include';
+    const t = computeDocument({ vat_type: vat, vat_rate: vatRateOn(date), items: items.map((l) => ({ qty: 1, price: (l.amount ?? 0) as number })) });
+    return withheld(t, header.wht_amount);
   }
   return computeDocument({
     vat_type: (header.vat_type ?? 'exclude') as DocumentInput['vat_type'],
@@ -46,6 +46,19 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
       wht_rate: nonZero(l.wht_rate) ? (l.wht_rate as number) : null,
     })),
   });
+}
+
+/**
+ * Tax the customer withheld on a by-amount document (a receipt): typed from its 50 ทวิ, not computed,
+ * since the payer decides it; the document settles its total, of which net_amount came as money.
+ */
+function withheld(t: DocumentTotals, given: unknown): DocumentTotals {
+  if (given === undefined || given === null || given === '') return t;
+  const wht = parseDecimal(given as number | string, 2, 'wht_amount');
+  if (wht < 0n) throw new DecimalInputError('wht_amount', 'must not be negative');
+  const total = parseDecimal(t.total_amount, 2);
+  if (wht > total) throw new DecimalInputError('wht_amount', `is more than the total it is withheld from (${t.total_amount})`);
+  return { ...t, wht_amount: toNumber(wht, 2), net_amount: toNumber(total - wht, 2) };
 }
 
 /** Whether a line's discount amount is the server's (computed from its percent) rather than typed. */

@@ -5,6 +5,8 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { doneOf } from './document-progress.ts';
 import { linesOf, scaled, unscaled } from './document-posting.ts';
+import { capacitiesOf } from './line-capacity.ts';
+import { DiscountCarry } from './discount-carry.ts';
 
 type Row = Record<string, unknown>;
 const MAX_SOURCES = 50;
@@ -90,20 +92,25 @@ export async function createFrom(service: EntityService, targetName: string, sou
     if (foreign.length) throw invalid('lines', `lines ${foreign.join(', ')} are not lines of the chosen documents`);
   }
   const done = await doneOf(service.db.kysely, source.name, target.name, all.map((x) => Number(x.line.id)));
+  const caps = new Map<number, number>();
+  for (const doc of docs) for (const [id, cap] of capacitiesOf(source, srcLines.entity, doc, doc[srcLines.field] as Row[], measure)) caps.set(id, cap);
+  const carry = measure === 'qty' ? new DiscountCarry(service, source, target, spec) : null;
   const out: Row[] = [];
   for (const { doc, line } of all) {
     const id = Number(line.id);
-    if (asked && !asked.has(id)) continue;
-    const left = scaled(srcLines.entity, measure, line[measure]) - (done.get(id) ?? 0);
+    if (asked && !asked.has(id)) { carry?.skip(doc); continue; }
+    const left = (caps.get(id) ?? 0) - (done.get(id) ?? 0);
     const want = asked ? scaled(tgtLines.entity, measure, asked.get(id)) : left;
     if (want > left) {
       throw new AppError('OVER_PROCESSED', `line ${line.line_no} of ${source.label.en} ${doc[source.titleField]} has only ${unscaled(srcLines.entity, measure, left)} ${measure} left, not ${asked!.get(id)}`, {
         source_line_id: id, remaining: unscaled(srcLines.entity, measure, left), asked: asked!.get(id),
       });
     }
+    if (want <= 0 || want < left) carry?.skip(doc);
     if (want <= 0) continue;
     const copy: Row = { source_line_id: id, [measure]: unscaled(tgtLines.entity, measure, want) };
     for (const f of spec.lineFields ?? []) if (f !== measure) copy[f] = line[f] ?? null;
+    carry?.line(doc, line, copy, caps.get(id) ?? 0, done.get(id) ?? 0, want);
     if ((target.document?.from?.length ?? 0) > 1) copy.source_entity = source.name;
     out.push(copy);
   }
@@ -119,7 +126,7 @@ export async function createFrom(service: EntityService, targetName: string, sou
       fields: clash.map((field) => ({ field: `values.${field}`, code: 'source', message: 'comes from the source documents' })),
     });
   }
-  return service.create(targetName, { ...extra, ...header, [tgtLines.field]: out }, ctx);
+  return service.create(targetName, { ...carry?.header(), ...extra, ...header, [tgtLines.field]: out }, ctx);
 }
 
 export interface OpenLine {
@@ -169,8 +176,9 @@ export async function openLines(service: EntityService, targetName: string, sour
     const doc = await service.get(sourceName, id, ctx);
     const lines = (doc[srcLines.field] as Row[]) ?? [];
     const done = await doneOf(service.db.kysely, source.name, target.name, lines.map((l) => Number(l.id)));
+    const caps = capacitiesOf(source, srcLines.entity, doc, lines, measure);
     for (const l of lines) {
-      const total = scaled(srcLines.entity, measure, l[measure]);
+      const total = caps.get(Number(l.id)) ?? 0;
       const taken = done.get(Number(l.id)) ?? 0;
       const product = await productOf(l.product_id);
       out.push({

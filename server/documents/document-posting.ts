@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { addProgress, holdProgress } from './document-progress.ts';
 import { followStatus } from './status-follow.ts';
+import { lineCapacities } from './line-capacity.ts';
 import { inBatches } from '../db/batches.ts';
 import { numberOnPost } from './document-numbering.ts';
 
@@ -97,6 +98,15 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   }
   if (!claims.length) return;
   const { lines: srcLineOf, headers } = await sourcesOf(trx, service, claims);
+  // what each source line holds: its quantity, or its part of the source's total (line-capacity.ts)
+  const caps = new Map<DocumentSource, Map<number, number>>();
+  for (const [spec, heads] of headers) {
+    const measure = spec.measure ?? 'qty';
+    // a quantity is on the lines already read; an amount needs the whole source document
+    caps.set(spec, measure === 'qty'
+      ? new Map([...srcLineOf.get(spec)!].map(([id, r]) => [id, Number(r[measure])]))
+      : await lineCapacities(trx, service, service.entity(spec.source), measure, [...heads.keys()]));
+  }
   // lock the counters, one source kind after another in name order (the same order in every posting)
   const held = new Map<DocumentSource, Map<number, number>>();
   for (const spec of [...srcLineOf.keys()].sort((a, b) => a.source.localeCompare(b.source))) {
@@ -129,7 +139,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     // what this document's earlier lines already took of the same source line counts too
     const mine = claimed.get(spec) ?? new Map<number, number>();
     const before = (held.get(spec)!.get(c.sourceLineId) ?? 0) + (mine.get(c.sourceLineId) ?? 0);
-    const limit = Number(srcLine[measure]);
+    const limit = caps.get(spec)!.get(c.sourceLineId) ?? 0;
     if (before + c.amount > limit) {
       const left = limit - before;
       throw new AppError('OVER_PROCESSED', `${where}: ${source.label.en} ${sourceNo} has only ${unscaled(srcLines.entity, measure, left)} ${measure} left on that line, not ${line[measure]}`, {

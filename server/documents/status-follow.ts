@@ -2,20 +2,15 @@ import { sql, type Kysely } from 'kysely';
 import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { doneOf } from './document-progress.ts';
-import { linesOf } from './document-posting.ts';
+import { processedState } from './line-capacity.ts';
 
 type Row = Record<string, unknown>;
 type Processed = 'none' | 'partial' | 'complete';
 
-/** What posted documents of `target` have processed of the source's lines, all together. */
+/** What posted documents of `target` have processed of the source's lines, all together (measured as posting measures). */
 async function processedOf(trx: Kysely<any>, service: EntityService, source: EntitySchema, target: EntitySchema, spec: DocumentSource, sourceId: number): Promise<Processed> {
-  const lines = linesOf(service, source);
-  const measure = spec.measure ?? 'qty';
-  const rows = await trx.selectFrom(lines.entity.name).select(['id', measure]).where(lines.parentField, '=', sourceId).execute();
-  const done = await doneOf(trx, source.name, target.name, rows.map((r) => Number(r.id)));
-  if (rows.length > 0 && rows.every((r) => (done.get(Number(r.id)) ?? 0) >= Number(r[measure]))) return 'complete';
-  return rows.some((r) => (done.get(Number(r.id)) ?? 0) > 0) ? 'partial' : 'none';
+  const { all, some } = await processedState(trx, service, source, target, spec.measure ?? 'qty', sourceId);
+  return all ? 'complete' : some ? 'partial' : 'none';
 }
 
 /** A tracked field's value; empty (a row older than the field) counts as its default, "nothing processed". */

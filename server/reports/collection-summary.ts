@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { businessToday } from '../../engine/documents/business-time.ts';
-import { documentTotals } from '../../engine/documents/document-totals.ts';
+import { spread } from '../../engine/documents/document-math.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
@@ -20,7 +20,10 @@ export interface CustomerCollection {
   customer_name: string | null;
   bills: number;
   billed: number;
+  /** Money received: what receipts settled less the tax the customer withheld. */
   received: number;
+  /** Tax the customer withheld on those receipts (its 50 ทวิ): settles the bill as money does. */
+  withheld: number;
   outstanding: number;
   ageing: Record<Bucket, number>;
 }
@@ -63,8 +66,9 @@ function dateParam(raw: unknown, name: string): string | null {
  * service as the caller: the same permission and row scope as their list, so a
  * portal customer sees only its own figures.
  *
- * What a bill has received is what posted receipts took of its lines (before
- * VAT), turned into a VAT-inclusive amount the way the receipt computes it.
+ * What a bill has been settled by is what posted receipts took of its lines: a part of the bill's
+ * total, VAT included, summed exactly in satang. Of that, the tax the customer withheld (each
+ * receipt's wht_amount, spread over its lines in proportion) is shown apart from the money received.
  */
 export async function collectionSummary(service: EntityService, query: Row, ctx: RequestContext): Promise<CollectionSummary> {
   const known = new Set(['from', 'to', 'customer_id']);
@@ -93,29 +97,28 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
     bills.push(...rows);
     if (rows.length < MAX_LIMIT) break;
   }
-  const paidPreVat = await receivedBeforeVat(service, bills.map((b) => Number(b.id)));
+  const { settled, withheld } = await settledOf(service, bills.map((b) => Number(b.id)));
   const byCustomer = new Map<number, CustomerCollection>();
   const zero = () => Object.fromEntries(AGEING_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
   for (const b of bills) {
     const id = Number(b.customer_id);
-    const c = byCustomer.get(id) ?? { customer_id: id, customer_name: (b['customer_id.name_th'] as string | undefined) ?? null, bills: 0, billed: 0, received: 0, outstanding: 0, ageing: zero() };
+    const c = byCustomer.get(id) ?? { customer_id: id, customer_name: (b['customer_id.name_th'] as string | undefined) ?? null, bills: 0, billed: 0, received: 0, withheld: 0, outstanding: 0, ageing: zero() };
     const total = satang(b.total_amount);
-    const pre = paidPreVat.get(Number(b.id)) ?? 0;
-    // all of the lines paid is the whole total; part of them is that part with its VAT, as a receipt computes it
-    const received = pre >= satang(b.subtotal) ? total
-      : satang(documentTotals({ vat_type: b.vat_type, bill_date: b.bill_date }, [{ amount: baht(pre) }], to, true).total_amount);
-    const open = Math.max(total - received, 0);
+    const paid = settled.get(Number(b.id)) ?? 0;
+    const tax = withheld.get(Number(b.id)) ?? 0;
+    const open = Math.max(total - paid, 0);
     c.bills += 1;
     c.billed += total;
-    c.received += received;
+    c.received += paid - tax;
+    c.withheld += tax;
     c.outstanding += open;
     c.ageing[bucketOf(to, String(b.due_date ?? b.bill_date))] += open;
     byCustomer.set(id, c);
   }
-  const customers = [...byCustomer.values()].map((c) => ({ ...c, billed: baht(c.billed), received: baht(c.received), outstanding: baht(c.outstanding), ageing: mapBuckets(c.ageing, baht) }));
+  const customers = [...byCustomer.values()].map((c) => ({ ...c, billed: baht(c.billed), received: baht(c.received), withheld: baht(c.withheld), outstanding: baht(c.outstanding), ageing: mapBuckets(c.ageing, baht) }));
   const sum = (f: (c: CustomerCollection) => number) => baht(customers.reduce((s, c) => s + satang(f(c)), 0));
   const totals = {
-    bills: customers.reduce((s, c) => s + c.bills, 0), billed: sum((c) => c.billed), received: sum((c) => c.received), outstanding: sum((c) => c.outstanding),
+    bills: customers.reduce((s, c) => s + c.bills, 0), billed: sum((c) => c.billed), received: sum((c) => c.received), withheld: sum((c) => c.withheld), outstanding: sum((c) => c.outstanding),
     ageing: Object.fromEntries(AGEING_BUCKETS.map((k) => [k, sum((c) => c.ageing[k])])) as Record<Bucket, number>,
   };
   customers.sort((a, b) => b.outstanding - a.outstanding || a.customer_id - b.customer_id);
@@ -126,19 +129,45 @@ function mapBuckets(a: Record<Bucket, number>, f: (n: number) => number): Record
   return Object.fromEntries(AGEING_BUCKETS.map((k) => [k, f(a[k])])) as Record<Bucket, number>;
 }
 
-/** Satang before VAT that posted receipts took of each bill's lines (the bills are already the caller's visible ones). */
-async function receivedBeforeVat(service: EntityService, billIds: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
+/**
+ * Satang that posted receipts settled of each bill (VAT included), and the part of it that was tax
+ * withheld: each receipt's wht_amount spread over all its lines by their amounts (remainder on the
+ * last), so the parts add up to it exactly. The bills are already the caller's visible ones.
+ */
+async function settledOf(service: EntityService, billIds: number[]): Promise<{ settled: Map<number, number>; withheld: Map<number, number> }> {
+  const settled = new Map<number, number>();
+  const withheld = new Map<number, number>();
+  const k = service.db.kysely;
   for (let i = 0; i < billIds.length; i += 500) {
     const chunk = billIds.slice(i, i + 500);
-    const rows = await service.db.kysely.selectFrom('document_progress as p')
+    const rows = await k.selectFrom('document_progress as p')
       .innerJoin('billing_note_item as l', 'l.id', 'p.source_line_id')
       .select(['l.billing_note_id as bill', (eb) => eb.fn.sum<string>('p.done').as('done')])
       .where('p.source_entity', '=', 'billing_note').where('p.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk)
       .groupBy('l.billing_note_id').execute();
-    for (const r of rows) out.set(Number(r.bill), Number(r.done));
+    for (const r of rows) settled.set(Number(r.bill), Number(r.done));
+    // the receipts with tax withheld that took from these bills, and every line each of them took
+    const receipts = await k.selectFrom('document_link as d')
+      .innerJoin('billing_note_item as l', 'l.id', 'd.source_line_id')
+      .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
+      .innerJoin('receipt as r', 'r.id', 'ri.receipt_id')
+      .select(['r.id as id', 'r.wht_amount as wht']).distinct()
+      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.wht_amount', '>', 0)
+      .execute();
+    for (const r of receipts) {
+      const links = await k.selectFrom('document_link as d')
+        .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
+        .leftJoin('billing_note_item as l', (j) => j.onRef('l.id', '=', 'd.source_line_id').on('d.source_entity', '=', 'billing_note'))
+        .select(['l.billing_note_id as bill', 'd.amount as amount']).where('d.target_entity', '=', 'receipt').where('ri.receipt_id', '=', r.id)
+        .orderBy('ri.line_no').orderBy('ri.id').execute();
+      const parts = spread(BigInt(Number(r.wht)), links.map((x) => BigInt(Number(x.amount))));
+      links.forEach((x, j) => {
+        const bill = x.bill === null || x.bill === undefined ? null : Number(x.bill);
+        if (bill !== null && chunk.includes(bill)) withheld.set(bill, (withheld.get(bill) ?? 0) + Number(parts[j]));
+      });
+    }
   }
-  return out;
+  return { settled, withheld };
 }
 
 export function registerCollectionSummary(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {

@@ -44,14 +44,14 @@ describe.each(testDialects())('collection summary on %s', (dialect) => {
     // A1: 1,500 without VAT, due 31 Aug, 600 received → 900 open, 91 days late on 30 Nov
     const a1 = await bill(a, '2026-08-01', '2026-08-31', [1000, 500]);
     await pay(a1, [{ source_line_id: a1.items[0].id, amount: 600 }]);
-    // A2: 6,000 of an order with VAT excluded = 6,420; 2,000 received = 2,140; 4,280 open, 15 days late
+    // A2: 6,420 (VAT included) of an order with VAT excluded; 2,140 received; 4,280 open, 15 days late
     const so = await ok(c.call('POST', '/api/sales_order', c.admin, { doc_date: '2026-10-25', your_company_id: company, customer_id: a, vat_type: 'exclude', items: [{ product_id: product, qty: 10, price: 1000 }] }), 201);
     await act('sales_order', so.id, 'approve');
-    const a2 = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 6000 }] }), 201);
+    const a2 = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 6420 }] }), 201);
     await ok(c.call('PATCH', `/api/billing_note/${a2.id}`, c.admin, { bill_date: '2026-11-01', due_date: '2026-11-15' }));
     const issued = await act('billing_note', a2.id, 'issue');
     expect(issued.total_amount).toBe(6420);
-    await pay(issued, [{ source_line_id: issued.items[0].id, amount: 2000 }]);
+    await pay(issued, [{ source_line_id: issued.items[0].id, amount: 2140 }]);
     // neither a draft nor a cancelled bill is billed
     await act('billing_note', (await bill(a, '2026-11-03', '2026-12-03', [888])).id, 'cancel');
     await bill(a, '2026-11-04', '2026-12-04', [999], false);
@@ -69,11 +69,11 @@ describe.each(testDialects())('collection summary on %s', (dialect) => {
     expect(s).toMatchObject({ from: null, to: '2026-11-30' });
     expect(s.customers.map((r: Row) => r.customer_id)).toEqual([a, b]);
     expect(forA(s)).toEqual({
-      customer_id: a, customer_name: expect.stringMatching(/^บริษัท ลูกค้า C\d+ จำกัด$/), bills: 2, billed: 7920, received: 2740, outstanding: 5180,
+      customer_id: a, customer_name: expect.stringMatching(/^บริษัท ลูกค้า C\d+ จำกัด$/), bills: 2, billed: 7920, received: 2740, withheld: 0, outstanding: 5180,
       ageing: { current: 0, d1_30: 4280, d31_60: 0, d61_90: 0, over_90: 900 },
     });
     expect(s.customers[1]).toMatchObject({ bills: 2, billed: 2850.75, received: 100, outstanding: 2750.75, ageing: { current: 2750.75, d1_30: 0, d31_60: 0, d61_90: 0, over_90: 0 } });
-    expect(s.totals).toEqual({ bills: 4, billed: 10770.75, received: 2840, outstanding: 7930.75, ageing: { current: 2750.75, d1_30: 4280, d31_60: 0, d61_90: 0, over_90: 900 } });
+    expect(s.totals).toEqual({ bills: 4, billed: 10770.75, received: 2840, withheld: 0, outstanding: 7930.75, ageing: { current: 2750.75, d1_30: 4280, d31_60: 0, d61_90: 0, over_90: 900 } });
   });
 
   it('takes the bills dated in the period, and ages on its last day', async () => {

@@ -42,9 +42,9 @@ describe('finance screens end to end', () => {
     await page.getByRole('checkbox', { name: so.doc_no }).check();
     const lines = page.getByTestId('create-from-lines');
     await lines.waitFor();
-    await expect.poll(async () => lines.getByTestId('remaining').allInnerTexts()).toEqual(['2,500.00', '2,000.00']);
+    await expect.poll(async () => lines.getByTestId('remaining').allInnerTexts()).toEqual(['2,675.00', '2,140.00']);
     const inputs = lines.locator('input');
-    await inputs.nth(0).fill('1000');
+    await inputs.nth(0).fill('1070');
     await inputs.nth(1).fill('0');
     // each line names its product by code and name
     const product = (await api('GET', `/api/product/${so.items[0].product_id}`)).data;
@@ -58,15 +58,15 @@ describe('finance screens end to end', () => {
     await page.waitForURL((u) => /\/receipt\/\d+$/.test(u.pathname));
     const id = Number(page.url().split('/').pop());
     const receipt = (await api('GET', `/api/receipt/${id}`)).data;
-    expect(receipt).toMatchObject({ customer_id: customer, status: 'draft', subtotal: 1000, vat_amount: 70, total_amount: 1070, doc_date: '2026-11-22', remark: 'รับชำระงวดแรกตามที่ตกลง' });
-    expect(receipt.items).toEqual([expect.objectContaining({ source_entity: 'sales_order', source_line_id: so.items[0].id, amount: 1000 })]);
-    // the new receipt's form opens with its post action; posted, the order has 1,500 left on that line
+    expect(receipt).toMatchObject({ customer_id: customer, status: 'draft', subtotal: 1070, amount_before_vat: 1000, vat_amount: 70, total_amount: 1070, doc_date: '2026-11-22', remark: 'รับชำระงวดแรกตามที่ตกลง' });
+    expect(receipt.items).toEqual([expect.objectContaining({ source_entity: 'sales_order', source_line_id: so.items[0].id, amount: 1070 })]);
+    // the new receipt's form opens with its post action; posted, the order has 1,605 (1,500 + VAT) left on that line
     await page.getByRole('button', { name: 'บันทึกรับชำระ' }).click();
     await expect.poll(async () => (await api('GET', `/api/receipt/${id}`)).data.status).toBe('posted');
     await page.goto(url('/receipt/sales_order'));
     await page.getByTestId('create-from-customer').selectOption(String(customer));
     await page.getByRole('checkbox', { name: so.doc_no }).check();
-    await expect.poll(async () => page.getByTestId('create-from-lines').getByTestId('remaining').allInnerTexts()).toEqual(['1,500.00', '2,000.00']);
+    await expect.poll(async () => page.getByTestId('create-from-lines').getByTestId('remaining').allInnerTexts()).toEqual(['1,605.00', '2,140.00']);
     expect(errors).toEqual([]);
   });
 

@@ -27,7 +27,8 @@ export function useDocumentTotals(entity: EntitySchema, form: UseFormReturn<Row>
       const lines = (Array.isArray(all[linesField]) ? all[linesField] : []) as Row[];
       let t;
       try { t = documentTotals(all, lines, businessToday(new Date()), byAmount); } catch { return; }
-      for (const f of TOTAL_FIELDS) if (entity.fields[f]) put(f, t[f]);
+      // a receipt's tax withheld is typed (from the customer's 50 ทวิ), not computed: leave the input alone
+      for (const f of TOTAL_FIELDS) if (entity.fields[f] && !(byAmount && f === 'wht_amount')) put(f, t[f]);
       lines.forEach((l, i) => {
         if (!byAmount) put(`${linesField}.${i}.amount`, t.items[i]!.amount);
         if (lineDiscountComputed(l)) put(`${linesField}.${i}.discount_amount`, t.items[i]!.discount);

@@ -10,11 +10,11 @@ import './finance-i18n.ts';
 const BUCKETS = ['current', 'd1_30', 'd31_60', 'd61_90', 'over_90'] as const;
 type Bucket = typeof BUCKETS[number];
 
-interface Figures { bills: number; billed: number; received: number; outstanding: number; ageing: Record<Bucket, number> }
+interface Figures { bills: number; billed: number; received: number; withheld: number; outstanding: number; ageing: Record<Bucket, number> }
 interface CustomerRow extends Figures { customer_id: number; customer_name: string | null }
 interface Summary { from: string | null; to: string; customers: CustomerRow[]; totals: Figures }
 
-const MONEY_COLUMNS = ['billed', 'received', 'outstanding'] as const;
+const MONEY_COLUMNS = ['billed', 'received', 'withheld', 'outstanding'] as const;
 
 /** First day of the month a year before `to`: the default period is the last twelve months. */
 function yearBefore(to: string): string {
