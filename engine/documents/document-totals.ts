@@ -35,7 +35,7 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
     const t = computeDocument({ vat_type: vat, vat_rate: vatRateOn(date), items: items.map((l) => ({ qty: 1, price: (l.amount ?? 0) as number })) });
     return withheld(t, header.wht_amount);
   }
-  return computeDocument({
+  return vatAdjusted(computeDocument({
     vat_type: (header.vat_type ?? 'exclude') as DocumentInput['vat_type'],
     vat_rate: vatRateOn(date),
     ...discount(header),
@@ -45,7 +45,19 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
       // a line's 0 means "as the document", not "none": only a rate of its own overrides
       wht_rate: nonZero(l.wht_rate) ? (l.wht_rate as number) : null,
     })),
-  });
+  }), header.vat_adjustment);
+}
+
+/**
+ * The satang of VAT rounding a document carries from its source (`vat_adjustment`, set by the
+ * server when the document takes the last of a source: docs/documents.md, "Carrying discounts"),
+ * added to its VAT, total and net so every reader of the totals sees the stored figures.
+ */
+function vatAdjusted(t: DocumentTotals, given: unknown): DocumentTotals {
+  if (!nonZero(given)) return t;
+  const adj = parseDecimal(given as number | string, 2, 'vat_adjustment');
+  const add = (v: number) => toNumber(parseDecimal(v, 2) + adj, 2);
+  return { ...t, vat_amount: add(t.vat_amount), total_amount: add(t.total_amount), net_amount: add(t.net_amount) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { fieldOf, hasColumn } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { linesOf } from './document-posting.ts';
+import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { inBatches } from '../db/batches.ts';
-import { linesOf } from './document-posting.ts';
+import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 

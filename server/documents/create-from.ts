@@ -4,7 +4,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { doneOf } from './document-progress.ts';
-import { linesOf, scaled, unscaled } from './document-posting.ts';
+import { linesOf, scaled, unscaled } from './document-lines.ts';
 import { capacitiesOf } from './line-capacity.ts';
 import { DiscountCarry } from './discount-carry.ts';
 

@@ -7,7 +7,7 @@ import { scaleOf } from '../db/field-codec.ts';
 import { documentTotals } from '../../engine/documents/document-totals.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { businessClock } from './business-clock.ts';
-import { linesOf } from './document-posting.ts';
+import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 

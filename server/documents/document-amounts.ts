@@ -7,7 +7,7 @@ import { documentTotals, lineDiscountComputed, TOTAL_FIELDS } from '../../engine
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { businessClock } from './business-clock.ts';
-import { linesOf } from './document-posting.ts';
+import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 

@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
-import { fieldOf } from '../../engine/schema/schema-types.ts';
-import { toScaledInteger } from '../../engine/validation/value-limits.ts';
-import { columnDefs, decodeRow, scaleOf } from '../db/field-codec.ts';
+import { columnDefs, decodeRow } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { addProgress, holdProgress } from './document-progress.ts';
@@ -10,32 +8,10 @@ import { followStatus } from './status-follow.ts';
 import { lineCapacities } from './line-capacity.ts';
 import { inBatches } from '../db/batches.ts';
 import { numberOnPost } from './document-numbering.ts';
+import { linesOf, scaled, unscaled } from './document-lines.ts';
+import { settleVatRemainder } from './vat-remainder.ts';
 
 type Row = Record<string, unknown>;
-
-export interface LinesOf {
-  field: string;
-  entity: EntitySchema;
-  parentField: string;
-}
-
-export function linesOf(service: EntityService, entity: EntitySchema): LinesOf {
-  const field = entity.document!.lines!;
-  const child = service.entity(fieldOf(entity, field)!.entity!);
-  return { field, entity: child, parentField: child.parent!.field };
-}
-
-/** A line field's value as the scaled integer it is stored as (exact sums and comparisons). */
-export function scaled(entity: EntitySchema, field: string, value: unknown): number {
-  const f = fieldOf(entity, field);
-  return value === null || value === undefined ? 0 : toScaledInteger(Number(value), f ? scaleOf(f) : 0);
-}
-
-export function unscaled(entity: EntitySchema, field: string, value: number): number {
-  const f = fieldOf(entity, field);
-  const s = f ? scaleOf(f) : 0;
-  return Number((value / 10 ** s).toFixed(s));
-}
 
 function sourceOf(target: EntitySchema, line: Row): DocumentSource | undefined {
   const from = target.document?.from ?? [];
@@ -160,7 +136,9 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   for (const batch of inBatches(claims, 5)) {
     await trx.insertInto('document_link').values(batch.map((c) => ({ target_entity: target.name, target_line_id: Number(c.line.id), source_entity: c.spec.source, source_line_id: c.sourceLineId, amount: c.amount }))).execute();
   }
-  for (const [spec, ids] of touched) for (const id of ids) await followStatus(trx, service, target, spec, id);
+  await settleVatRemainder(trx, service, e, touched);
+  // sources in id order, the same in every posting, so two postings over the same sources cannot deadlock
+  for (const [spec, ids] of touched) for (const id of [...ids].sort((a, b) => a - b)) await followStatus(trx, service, target, spec, id);
 }
 
 /** Cancelling gives back what the document's posting took, and its sources' statuses follow. */
@@ -191,7 +169,7 @@ async function reverse(trx: Kysely<any>, service: EntityService, e: ActionEvent)
   for (const batch of inBatches(lineIds, 1)) await trx.deleteFrom('document_link').where('target_entity', '=', target.name).where('target_line_id', 'in', batch).execute();
   for (const [name, ids] of touched) {
     const spec = target.document!.from!.find((f) => f.source === name)!;
-    for (const id of ids) await followStatus(trx, service, target, spec, id);
+    for (const id of [...ids].sort((a, b) => a - b)) await followStatus(trx, service, target, spec, id);
   }
 }
 

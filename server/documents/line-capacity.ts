@@ -7,7 +7,7 @@ import { inBatches } from '../db/batches.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { businessClock } from './business-clock.ts';
 import { doneOf } from './document-progress.ts';
-import { linesOf, scaled } from './document-posting.ts';
+import { linesOf, scaled } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 
