@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './app-error.ts';
+import { isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { errorText, languageOf, localizeFieldErrors } from '../../engine/errors/error-texts.ts';
 
@@ -47,6 +48,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err }, 'database busy');
       const busy = new AppError('DATABASE_BUSY');
       return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+      // stopped, restarting or unreachable past PG_UNAVAILABLE_WAIT_MS: a transaction it broke was rolled back
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      const down = new AppError('DATABASE_UNAVAILABLE');
+      return reply.status(down.status).header('retry-after', '5').send(localizedBody(down, request.headers['accept-language']));
     }
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) return reply.status(known.status).send(localizedBody(known, request.headers['accept-language']));

@@ -1,8 +1,31 @@
 import { Server as SocketServer } from 'socket.io';
 import type { FastifyInstance } from 'fastify';
+import type { RedisClientType } from 'redis';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { installSocketDiagnostics } from './socket-diagnostics.ts';
 import type { Principal } from '../auth/principal.ts';
+import { closeRedis, openRedis } from '../ops/redis-link.ts';
+
+/**
+ * The adapter publishes without waiting for the answer (`pubClient.publish(...)` with no catch): a
+ * publish refused while Redis is down would be an unhandled rejection. Events published during an
+ * outage reach this instance's own sockets only; the others hear the ones after it.
+ */
+function publishingSafely(pub: RedisClientType, log: FastifyInstance['log']): RedisClientType {
+  let warned = 0;
+  return new Proxy(pub, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== 'function') return v;
+      if (prop !== 'publish') return (v as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: Error) => {
+        // one line a minute at most: an outage would otherwise write one per event
+        if (Date.now() - warned > 60_000) { warned = Date.now(); log.warn({ err: { message: err.message } }, 'a realtime event was not sent to the other instances (redis is down)'); }
+        return 0;
+      });
+    },
+  });
+}
 
 export interface Realtime {
   io: SocketServer;
@@ -10,6 +33,10 @@ export interface Realtime {
   toUser(userId: number, event: string, payload: unknown): void;
   /** Sends an event to the sockets of one user connected to this instance only. */
   toLocalUser(userId: number, event: string, payload: unknown): void;
+  /** Whether events reach the other instances now: no Redis configured, or both Redis connections up. */
+  linked(): boolean;
+  /** Called when the Redis link is lost (false) and when it is whole again (true). */
+  onLinkChange(listener: (up: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -57,16 +84,25 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       callback(ok ? null : 'this origin may not open a socket', ok);
     },
   });
-  const clients: { quit(): Promise<unknown> }[] = [];
+  const clients: RedisClientType[] = [];
+  const down = new Set<string>();
+  const linkListeners: ((up: boolean) => void)[] = [];
   if (redisUrl) {
     // loaded only when configured (importing redis takes over a second)
-    const [{ createAdapter }, { createClient }] = await Promise.all([import('@socket.io/redis-adapter'), import('redis')]);
-    const pub = createClient({ url: redisUrl });
-    const sub = pub.duplicate();
-    await Promise.all([pub.connect(), sub.connect()]);
+    const { createAdapter } = await import('@socket.io/redis-adapter');
+    // both reconnect by themselves (server/ops/redis-link.ts); the subscriber subscribes again when it is back
+    const link = (role: string) => ({
+      role, log: app.log, failFast: role === 'publisher',
+      onChange: (up: boolean) => {
+        if (up) down.delete(role); else down.add(role);
+        for (const l of linkListeners) l(up && down.size === 0);
+      },
+    });
+    const [pub, sub] = await Promise.all([openRedis(redisUrl, link('publisher')), openRedis(redisUrl, link('subscriber'))]);
+    for (const [role, c] of [['publisher', pub], ['subscriber', sub]] as const) if (!c.isReady) down.add(role);
     clients.push(pub, sub);
     // a deployment's own channel, so two deployments sharing one Redis never hear each other's events
-    io.adapter(createAdapter(pub, sub, { key: redisKey }));
+    io.adapter(createAdapter(publishingSafely(pub, app.log), sub, { key: redisKey }));
   }
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -122,9 +158,11 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
     toLocalUser: (userId, event, payload) => { io.local.to(userRoom(userId)).emit(event, payload); },
+    linked: () => !redisUrl || (down.size === 0 && clients.every((c) => c.isReady)),
+    onLinkChange: (listener) => { linkListeners.push(listener); },
     async close() {
       closeSockets();
-      for (const c of clients.splice(0)) await c.quit().catch(() => undefined);
+      for (const c of clients.splice(0)) await closeRedis(c);
     },
   };
 }
