@@ -21,6 +21,12 @@ export function localizedBody(err: AppError, acceptLanguage: string | undefined)
   return { ...body, error: { ...body.error, message, ...(fields ? { details: { ...d, fields } } : {}) } };
 }
 
+/** A disk out of space or over quota, from Node (ENOSPC, EDQUOT) or SQLite (SQLITE_FULL). */
+function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+}
+
 /** Maps Fastify's own failures (bad JSON, too large, wrong content type) onto the catalogue. */
 function fromFastify(err: FastifyError): AppError | null {
   switch (err.code) {
@@ -54,6 +60,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
       const down = new AppError('DATABASE_UNAVAILABLE');
       return reply.status(down.status).header('retry-after', '5').send(localizedBody(down, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isStorageFull(err)) {
+      // the write that failed removed what it had begun (uploads, backups); SQLite rolled its transaction back
+      request.log.error({ err: { message: err.message, code: err.code } }, 'disk full');
+      const full = new AppError('STORAGE_FULL');
+      return reply.status(full.status).send(localizedBody(full, request.headers['accept-language']));
     }
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) return reply.status(known.status).send(localizedBody(known, request.headers['accept-language']));

@@ -21,7 +21,14 @@ export function dirStorage(dir: string): FileStorage {
     async put(key, content) {
       const file = join(dir, key);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, content, { flag: 'wx' });
+      try {
+        writeFileSync(file, content, { flag: 'wx' });
+      } catch (err) {
+        // a full disk (ENOSPC) leaves the bytes written so far: no half file stays behind (keys are new
+        // UUIDs, so the only file of that name is the one this write began)
+        if ((err as { code?: string }).code !== 'EEXIST') rmSync(file, { force: true });
+        throw err;
+      }
     },
     async get(key) {
       const file = join(dir, key);
