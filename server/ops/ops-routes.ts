@@ -3,6 +3,7 @@ import compress from '@fastify/compress';
 import { constants as zlibConstants } from 'node:zlib';
 import type { RedisClientType } from 'redis';
 import { closeRedis, openRedis } from './redis-link.ts';
+import { requestsInFlight } from './last-resort.ts';
 import { sql } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -64,6 +65,12 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   });
 
   let closing = false;
+  // the requests being served, named by the last-resort handler's log line (server/ops/last-resort.ts)
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (requestsInFlight.size < 10_000) requestsInFlight.add(request.id);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => { requestsInFlight.delete(request.id); done(); });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // shutting down: answer, then close the connection, so the client sends its next request elsewhere
@@ -76,6 +83,7 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   // (about 7 µs of 9.5 µs). Every other line, the request's own logger included, is still redacted.
   const requestLines = app.log.child({}, { redact: { paths: [], censor: '[redacted]' } });
   app.addHook('onResponse', async (request, reply) => {
+    requestsInFlight.delete(request.id);
     // probes (logLevel 'warn') log a line only when they fail
     const level = reply.statusCode >= 500 ? 'error' : request.routeOptions.logLevel === 'warn' ? null : 'info';
     if (level) requestLines[level]({ reqId: request.id, method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
