@@ -28,7 +28,7 @@ import type { DialectName } from '../support/test-databases.ts';
  */
 export const CODES_COVERED_BY_AUTH_TESTS: readonly ErrorCode[] = [];
 /** Codes that need a dependency really failing (Redis stopped, a full disk): produced by tests/faults/. */
-const CODES_COVERED_BY_FAULT_TESTS: readonly ErrorCode[] = ['IMPORT_PROGRESS_UNAVAILABLE', 'STORAGE_FULL'];
+const CODES_COVERED_BY_FAULT_TESTS: readonly ErrorCode[] = ['IMPORT_PROGRESS_UNAVAILABLE', 'STORAGE_FULL', 'FILE_STORAGE_UNAVAILABLE'];
 
 /** Codes only one dialect can produce: another process holding SQLite's write lock has no PostgreSQL twin. */
 const ONLY_ON: Partial<Record<ErrorCode, DialectName>> = { DATABASE_BUSY: 'sqlite' };
