@@ -16,7 +16,7 @@ export interface Stoppable {
 export function stopOnSignals(s: Stoppable, log: FastifyBaseLogger, timeoutMs: number): (reason: string) => void {
   let stopping = false;
   /** `failed`: the stop was not asked for (server/ops/last-resort.ts): exit 1 however cleanly it goes, so a supervisor restarts it. */
-  const stop = (signal: NodeJS.Signals | string, failed = false) => {
+  const stopAs = (signal: string, failed: boolean) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal, timeoutMs }, 'shutting down: refusing new connections, finishing the requests in flight');
@@ -44,7 +44,8 @@ export function stopOnSignals(s: Stoppable, log: FastifyBaseLogger, timeoutMs: n
       setImmediate(() => process.exit());
     })();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  return (reason) => stop(reason, true);
+  // a signal listener is called with the signal's number too: never pass it on as `failed`
+  process.once('SIGTERM', (signal) => stopAs(signal, false));
+  process.once('SIGINT', (signal) => stopAs(signal, false));
+  return (reason) => stopAs(reason, true);
 }
