@@ -58,16 +58,21 @@ export function watch(client: RedisClientType, opts: RedisLinkOptions): void {
 }
 
 /**
- * Connects, waiting at most REDIS_START_WAIT_MS: an instance started while Redis is down serves what
- * needs no Redis (its readiness says 503 naming redis) and links up when Redis comes.
+ * Connects, waiting for the first attempt's outcome (at most REDIS_START_WAIT_MS): an instance started
+ * while Redis is down serves what needs no Redis (its readiness says 503 naming redis) and links up when
+ * Redis comes, as the client keeps trying.
  */
 export async function connectBounded(client: RedisClientType, opts: RedisLinkOptions, ms = REDIS_START_WAIT_MS): Promise<void> {
-  const connecting = client.connect().catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), ms); });
-  const outcome = await Promise.race([connecting, late]);
+  let failed: (() => void) | undefined;
+  const outcome = await Promise.race([
+    client.connect().then(() => 'ready' as const, () => 'failed' as const),
+    new Promise<'failed'>((resolve) => { failed = () => resolve('failed'); client.once('error', failed); }),
+    new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), ms); }),
+  ]);
   clearTimeout(timer);
-  if (outcome === 'late') opts.log.warn({ redis: opts.role }, `redis (${opts.role}) not reachable at start; going on without it, still trying`);
+  if (failed) client.off('error', failed);
+  if (outcome !== 'ready') opts.log.warn({ redis: opts.role }, `redis (${opts.role}) not reachable at start; going on without it, still trying`);
 }
 
 /** Closes politely when connected; a client still trying to reach Redis is stopped at once (quit would wait for it). */

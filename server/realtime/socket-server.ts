@@ -7,22 +7,28 @@ import type { Principal } from '../auth/principal.ts';
 import { closeRedis, openRedis } from '../ops/redis-link.ts';
 
 /**
- * The adapter publishes without waiting for the answer (`pubClient.publish(...)` with no catch): a
- * publish refused while Redis is down would be an unhandled rejection. Events published during an
- * outage reach this instance's own sockets only; the others hear the ones after it.
+ * The adapter calls these without waiting for their answer (`pubClient.publish(...)` with no catch): a
+ * publish refused while Redis is down, or a subscription still queued when the client is stopped, would
+ * be an unhandled rejection. The promise handed back is the client's own, with a handler attached, so
+ * its result is unchanged. Events published during an outage reach this instance's own sockets only;
+ * the others hear the ones after it.
  */
-function publishingSafely(pub: RedisClientType, log: FastifyInstance['log']): RedisClientType {
+const FIRE_AND_FORGET = new Set(['publish', 'subscribe', 'pSubscribe', 'sSubscribe', 'unsubscribe', 'pUnsubscribe', 'sUnsubscribe']);
+function unhandledSafe(client: RedisClientType, log: FastifyInstance['log']): RedisClientType {
   let warned = 0;
-  return new Proxy(pub, {
+  return new Proxy(client, {
     get(target, prop) {
       const v = Reflect.get(target, prop, target) as unknown;
       if (typeof v !== 'function') return v;
-      if (prop !== 'publish') return (v as (...a: unknown[]) => unknown).bind(target);
-      return (...args: unknown[]) => (v as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: Error) => {
-        // one line a minute at most: an outage would otherwise write one per event
-        if (Date.now() - warned > 60_000) { warned = Date.now(); log.warn({ err: { message: err.message } }, 'a realtime event was not sent to the other instances (redis is down)'); }
-        return 0;
-      });
+      if (typeof prop !== 'string' || !FIRE_AND_FORGET.has(prop)) return (v as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        const p = (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        p.catch((err: Error) => {
+          // one line a minute at most: an outage would otherwise write one per event
+          if (prop === 'publish' && Date.now() - warned > 60_000) { warned = Date.now(); log.warn({ err: { message: err.message } }, 'a realtime event was not sent to the other instances (redis is down)'); }
+        });
+        return p;
+      };
     },
   });
 }
@@ -102,7 +108,7 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
     for (const [role, c] of [['publisher', pub], ['subscriber', sub]] as const) if (!c.isReady) down.add(role);
     clients.push(pub, sub);
     // a deployment's own channel, so two deployments sharing one Redis never hear each other's events
-    io.adapter(createAdapter(publishingSafely(pub, app.log), sub, { key: redisKey }));
+    io.adapter(createAdapter(unhandledSafe(pub, app.log), unhandledSafe(sub, app.log), { key: redisKey }));
   }
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;

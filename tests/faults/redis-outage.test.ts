@@ -149,3 +149,25 @@ describe.skipIf(!!skip).each(testDialects())('a Redis outage under load, two ins
     expect((await call(b, 'GET', '/api/return_reason', later)).status).toBe(401);
   }, 60_000);
 });
+
+describe.skipIf(!!skip)('an instance started while Redis is down', () => {
+  it('starts at once, serves, says redis on /api/ready, links up when Redis comes, and stops cleanly', async () => {
+    const redis = await OwnRedis.start();
+    await redis.stop();
+    const { createCrmApp } = await import('../support/crm-fixtures.ts');
+    const started = Date.now();
+    const t = await createCrmApp('sqlite', { redisUrl: redis.url });
+    try {
+      // one failed attempt per connection is waited for, not REDIS_START_WAIT_MS each
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect((await t.app.inject({ method: 'GET', url: '/api/return_reason', headers: t.headers })).statusCode).toBe(200);
+      const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
+      expect({ status: ready.statusCode, failing: ready.json().error?.details?.failing }).toEqual({ status: 503, failing: ['redis'] });
+      await redis.start();
+      await until('/api/ready once Redis is there', 15_000, async () => (await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode, (s) => s === 200);
+    } finally {
+      await t.close();
+      await redis.stop();
+    }
+  }, 40_000);
+});
