@@ -114,6 +114,8 @@ describe.skipIf(!!skip).each(testDialects())('a Redis outage under load, two ins
       expect(ready.body.error).toMatchObject({ code: 'NOT_READY', details: { failing: ['redis'] } });
       expect((await call(base, 'GET', '/api/health')).status).toBe(200);
     }
+    // a write whose after-commit event goes through Redis (an alert for a socket): saved, the event reaches this instance's sockets only
+    expect((await call(a, 'POST', '/api/alert', admin, { user_id: adminId, title: 'ระหว่าง Redis ดับ' })).status).toBe(201);
     // sign-in needs no Redis
     const during = await signIn(b);
     expect((await call(b, 'GET', '/api/return_reason', during)).status).toBe(200);
