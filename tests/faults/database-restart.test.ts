@@ -72,18 +72,19 @@ describe.skipIf(!!skip)('a PostgreSQL restart and outage under load', () => {
 
   /** A write and a read every 50 ms until stopped; every answer's status and code. */
   function burst() {
-    const answers: { kind: string; status: number; code?: string; id?: number; ms: number }[] = [];
+    const answers: { kind: string; status: number; code?: string; id?: number; ms: number; at: number }[] = [];
     let n = 0;
     let on = true;
     const done = (async () => {
       while (on) {
         const i = n++;
+        const at = Date.now();
         const [w, r] = await Promise.all([
           call(base, 'POST', '/api/billing_note', admin, note(i)).catch((e: Error) => ({ status: 0, body: e.message, ms: 0 })),
           call(base, 'GET', '/api/billing_note?limit=5', admin).catch((e: Error) => ({ status: 0, body: e.message, ms: 0 })),
         ]);
-        answers.push({ kind: 'write', status: w.status, code: w.body?.error?.code, id: w.body?.data?.id, ms: w.ms });
-        answers.push({ kind: 'read', status: r.status, code: r.body?.error?.code, ms: r.ms });
+        answers.push({ kind: 'write', status: w.status, code: w.body?.error?.code, id: w.body?.data?.id, ms: w.ms, at });
+        answers.push({ kind: 'read', status: r.status, code: r.body?.error?.code, ms: r.ms, at });
         await new Promise((res) => setTimeout(res, 50));
       }
     })();
@@ -94,8 +95,12 @@ describe.skipIf(!!skip)('a PostgreSQL restart and outage under load', () => {
     const b = burst();
     await new Promise((r) => setTimeout(r, 500));
     await server.stop();
+    // sent while it is down: they wait for it (a restart shorter than PG_UNAVAILABLE_WAIT_MS) and succeed
+    const whileDown = [call(base, 'POST', '/api/billing_note', admin, note(5000)), call(base, 'GET', '/api/billing_note?limit=5', admin)];
     await new Promise((r) => setTimeout(r, 500));
     await server.start();
+    const downAnswers = await Promise.all(whileDown);
+    expect(downAnswers.map((a) => a.status), JSON.stringify(downAnswers.map((a) => a.body))).toEqual([201, 200]);
     await new Promise((r) => setTimeout(r, 1500));
     await b.stop();
     const bad = b.answers.filter((a) => !(a.status === 200 || a.status === 201 || (a.status === 503 && a.code === 'DATABASE_UNAVAILABLE')));

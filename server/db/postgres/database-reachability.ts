@@ -42,7 +42,15 @@ export function patientPool(config: pg.PoolConfig, waitMs: number): pg.Pool {
     const deadline = Date.now() + waitMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await connect();
+        const client = await connect();
+        // an idle connection the server ended (a restart) can be handed out before the pool saw it go: nothing was
+        // sent on it yet, so drop it and take another rather than fail the request
+        const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
+        if (state._queryable === false || state._ending) {
+          client.release(new Error('connection ended while idle'));
+          throw Object.assign(new Error('Connection terminated while idle'), { code: '08006' });
+        }
+        return client;
       } catch (err) {
         const delay = Math.min(100 * 2 ** attempt, 1000);
         if (!isDatabaseUnavailable(err) || Date.now() + delay >= deadline) throw err;
