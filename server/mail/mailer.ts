@@ -15,7 +15,7 @@ export interface OutgoingMail {
   attachments: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
-export const MAIL_TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 15_000, dnsTimeout: 5000 };
+export const MAIL_TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 8000, dnsTimeout: 5000 };
 
 /** Whether sending failed because the mail server could not be reached (rather than refusing the message). */
 export function mailServerUnreachable(err: unknown): boolean {
