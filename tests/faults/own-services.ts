@@ -26,10 +26,13 @@ const which = (bin: string) => spawnSync('sh', ['-c', `command -v ${bin}`]).stat
 
 /** Why the servers cannot be run here, or null when they can. */
 export function missingRedis(): string | null {
-  return which('redis-server') ? null : 'redis-server is not installed';
+  return which('redis-server') && which('redis-cli') ? null : 'redis-server or redis-cli is not installed';
 }
 export function missingPostgres(): string | null {
-  return existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl')) ? null : `initdb/pg_ctl not found in ${PG_BIN} (set PG_BIN_DIR)`;
+  if (!existsSync(join(PG_BIN, 'initdb')) || !existsSync(join(PG_BIN, 'pg_ctl'))) return `initdb/pg_ctl not found in ${PG_BIN} (set PG_BIN_DIR)`;
+  // PostgreSQL refuses to run as root: as root, it runs as the postgres user
+  if (userInfo().uid === 0 && (spawnSync('id', ['-u', 'postgres']).status !== 0 || !which('runuser'))) return 'running as root without a postgres user (or runuser) to run PostgreSQL as';
+  return null;
 }
 
 async function until(what: string, ms: number, check: () => Promise<boolean> | boolean): Promise<void> {
