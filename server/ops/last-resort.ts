@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
+
 interface Log {
   error(obj: object, msg: string): void;
   fatal(obj: object, msg: string): void;
@@ -17,6 +19,8 @@ const CONNECTION_NAMES = /^(SocketClosedUnexpectedlyError|ConnectionTimeoutError
 export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
+  // PostgreSQL ending a connection (a restart: 57P01), or any other sign the database went away
+  if (isDatabaseUnavailable(err)) return true;
   return (typeof e.code === 'string' && CONNECTION_ERRORS.has(e.code)) || (typeof e.name === 'string' && CONNECTION_NAMES.test(e.name))
     || (typeof e.message === 'string' && /Connection terminated unexpectedly/.test(e.message));
 }

@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { sql } from 'kysely';
+import { isDatabaseUnavailable } from '../../server/db/postgres/database-reachability.ts';
 import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildInstance, listen, type Instance } from '../support/crm-fixtures.ts';
 import { ADMIN_PASSWORD, TEST_HASH_LOG_N } from '../support/test-app.ts';
@@ -133,6 +135,34 @@ describe.skipIf(!!skip)('a PostgreSQL restart and outage under load', () => {
     expect(write.status, JSON.stringify(write.body)).toBe(201);
     expect((await call(base, 'GET', '/api/ready')).status).toBe(200);
   }, 60_000);
+
+  it('a connection held by a transaction when the database restarts: the transaction fails as unavailable, nothing is thrown past it', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      let held!: () => void;
+      const holding = new Promise<void>((r) => { held = r; });
+      const tx = inst.db.kysely.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        held();
+        // the connection sits checked out, between statements, while the server ends it
+        await new Promise((r) => setTimeout(r, 1500));
+        await sql`select 1`.execute(trx);
+      });
+      await holding;
+      await server.stop();
+      const outcome = await tx.then(() => null, (err: unknown) => err);
+      await server.start();
+      expect(isDatabaseUnavailable(outcome), String(outcome)).toBe(true);
+      // Node throws an 'error' event nobody listens to: without the listener it would have reached here
+      await new Promise((r) => setTimeout(r, 200));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect((await call(base, 'GET', '/api/billing_note?limit=1', admin)).status).toBe(200);
+  }, 30_000);
 
   it('no billing note lost any of its lines', async () => {
     const c = new pg.Client({ connectionString: server.url('fault') });

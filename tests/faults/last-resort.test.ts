@@ -18,8 +18,9 @@ describe('the last-resort handler', () => {
     expect(r.status, r.stderr + r.stdout).toBe(1);
     const rejection = lines.find((l) => l.msg.startsWith('unhandled promise rejection'));
     expect(rejection).toMatchObject({ level: 50, reqIds: ['req-in-flight-1'], err: { message: 'nobody awaited this' } });
-    const connection = lines.find((l) => l.msg.startsWith('uncaught connection error'));
-    expect(connection).toMatchObject({ level: 50, reqIds: ['req-in-flight-1'] });
+    const connection = lines.filter((l) => l.msg.startsWith('uncaught connection error'));
+    expect(connection.map((l) => l.err?.message)).toEqual(['Socket closed unexpectedly', 'terminating connection due to administrator command']);
+    expect(connection[0]).toMatchObject({ level: 50, reqIds: ['req-in-flight-1'] });
     expect(msgs).toContain('still serving');
     const fatal = lines.find((l) => l.level === 60);
     expect(fatal?.msg).toMatch(/uncaught exception: .*exiting 1/);

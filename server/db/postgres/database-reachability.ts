@@ -38,6 +38,15 @@ export function patientPool(config: pg.PoolConfig, waitMs: number): pg.Pool {
   }
   const pool = new pg.Pool({ ...config, Client: BoundedClient, keepAlive: true, keepAliveInitialDelayMillis: 30_000 });
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  // the pool listens for a client's 'error' only while it is idle: a client held by a request when the server
+  // ends its connection (a restart) would emit 'error' with no listener, which Node throws. Its query fails anyway
+  // (503); the pool drops it at release or, at the latest, at the next checkout (below)
+  const listened = new WeakSet<pg.PoolClient>();
+  const listen = (client: pg.PoolClient) => {
+    if (listened.has(client)) return;
+    listened.add(client);
+    client.on('error', () => undefined);
+  };
   const patient = async (): Promise<pg.PoolClient> => {
     const deadline = Date.now() + waitMs;
     for (let attempt = 0; ; attempt++) {
@@ -50,6 +59,7 @@ export function patientPool(config: pg.PoolConfig, waitMs: number): pg.Pool {
           client.release(new Error('connection ended while idle'));
           throw Object.assign(new Error('Connection terminated while idle'), { code: '08006' });
         }
+        listen(client);
         return client;
       } catch (err) {
         const delay = Math.min(100 * 2 ** attempt, 1000);
