@@ -128,7 +128,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
   installErrorHandler(app);
   await registerSecurityHeaders(app);
-  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes });
+  // the realtime link is made further down; readiness asks it once it exists
+  const links = { realtime: () => true };
+  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes, redisLinked: () => links.realtime() });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
@@ -233,6 +235,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     // database on every request (no cached principal), so a revoked token is refused everywhere; what was
     // cached before the outage, or while another instance's broadcast was missed, is dropped when the link is back
     auth.cacheAllowed = () => realtime.linked();
+    links.realtime = () => realtime.linked();
     realtime.onLinkChange(() => { void auth.invalidate(true); });
     auth.broadcast = async () => {
       if (!realtime.linked()) return;

@@ -19,6 +19,8 @@ export interface OpsOptions {
   overridePollMs?: number;
   /** Compressed answers kept for answers sent again unchanged, in bytes (0: none kept). */
   compressionCacheBytes?: number;
+  /** Whether the instance's other Redis connections (the realtime publisher and subscriber) are up too. */
+  redisLinked?: () => boolean;
 }
 
 /** JSON answers smaller than this go out as they are: compressing them costs more than it saves. */
@@ -126,6 +128,8 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
     };
     const link = async () => {
       if (redis && (!redis.isReady || (await redis.ping()) !== 'PONG')) throw new Error('not connected');
+      // realtime's own connections reconnect on their own schedule: ready once events cross instances again
+      if (redis && opts.redisLinked && !opts.redisLinked()) throw new Error('the realtime connections are not back yet');
     };
     const [d, r] = await Promise.allSettled([within(database(), READY_TIMEOUT_MS), within(link(), READY_TIMEOUT_MS)]);
     const out: string[] = [];

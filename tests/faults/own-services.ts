@@ -3,7 +3,7 @@
  * start (issue 36 §3): the shared ones on 5432 and 6379 serve every other test and are never touched.
  * A missing binary skips the test with the reason printed; every wait is bounded.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -79,10 +79,14 @@ export class OwnPostgres {
   /** The superuser's URL for database `db`. */
   url(db = 'postgres'): string { return `postgres://postgres@127.0.0.1:${this.port}/${db}`; }
 
-  private run(args: string[], timeoutMs: number): void {
+  /** Asynchronous: the server under test runs in this process, and its event loop must go on while PostgreSQL stops or starts. */
+  private run(args: string[], timeoutMs: number): Promise<void> {
     const cmd = this.asUser ? ['runuser', '-u', this.asUser, '--', ...args] : args;
-    const r = spawnSync(cmd[0]!, cmd.slice(1), { timeout: timeoutMs, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+    return new Promise((ok, fail) => {
+      execFile(cmd[0]!, cmd.slice(1), { timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
+        if (err) fail(new Error(`${args.join(' ')} failed (${err.code ?? err.signal}): ${stderr || stdout}`)); else ok();
+      });
+    });
   }
 
   static async create(): Promise<OwnPostgres> {
@@ -95,19 +99,19 @@ export class OwnPostgres {
       chownSync(dir, Number(id.stdout.trim()), Number(gid.stdout.trim()));
     }
     const pg = new OwnPostgres(dir, await freePort(), asUser);
-    pg.run([join(PG_BIN, 'initdb'), '-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], 60_000);
+    await pg.run([join(PG_BIN, 'initdb'), '-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], 60_000);
     await pg.start();
     return pg;
   }
 
   async start(): Promise<void> {
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60`;
-    this.run([join(PG_BIN, 'pg_ctl'), '-D', join(this.dir, 'data'), '-o', opts, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start'], 40_000);
+    await this.run([join(PG_BIN, 'pg_ctl'), '-D', join(this.dir, 'data'), '-o', opts, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start'], 40_000);
   }
 
   /** `fast`: the way an operator's restart stops it (connections ended, transactions rolled back). */
   async stop(): Promise<void> {
-    this.run([join(PG_BIN, 'pg_ctl'), '-D', join(this.dir, 'data'), '-m', 'fast', '-w', '-t', '30', 'stop'], 40_000);
+    await this.run([join(PG_BIN, 'pg_ctl'), '-D', join(this.dir, 'data'), '-m', 'fast', '-w', '-t', '30', 'stop'], 40_000);
   }
 
   async destroy(): Promise<void> {
