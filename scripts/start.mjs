@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds what is missing or stale (in a child process, so this
- * process never loads tsc or Vite), then runs the compiled server here, in
- * this process: SIGINT and SIGTERM reach the server itself.
+ * process never loads tsc or Vite), then runs the compiled server in a child
+ * process it supervises: restarted with backoff if it dies, SIGINT and SIGTERM
+ * passed on (BACKOFFICE_SUPERVISE=0: the server in this process, unsupervised).
  * On the first start of an embedded SQLite database, a child process creates
  * the tables, the accounts and the demo data first (under a temporary name,
  * moved into place when complete: scripts/first-start.mjs): the server then starts as
@@ -31,4 +32,10 @@ if (sqlite !== null && sqlite !== ':memory:' && !existsSync(sqlite)) {
   const status = prepareFirstStart(sqlite, (env) => spawnSync(process.execPath, [...process.execArgv, SERVER_MAIN], { stdio: 'inherit', env: { ...process.env, ...env } }).status);
   if (status !== 0) process.exit(status);
 }
-await import(pathToFileURL(SERVER_MAIN).href);
+if (process.env.BACKOFFICE_SUPERVISE === '0') {
+  await import(pathToFileURL(SERVER_MAIN).href);
+} else {
+  // the server in a child process this one restarts, with backoff, if it dies (scripts/supervise.mjs)
+  const { supervise } = await import('./supervise.mjs');
+  supervise(SERVER_MAIN);
+}

@@ -16,6 +16,8 @@ import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
 import { MemoryImportJobs, RedisImportJobs, type ImportJobStore } from './imports/import-jobs.ts';
+import { FallbackImportJobs, FallbackSignInLimiter } from './ops/redis-fallbacks.ts';
+import { closeRedis, openRedis } from './ops/redis-link.ts';
 import { join } from 'node:path';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
@@ -128,7 +130,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
   installErrorHandler(app);
   await registerSecurityHeaders(app);
-  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes });
+  // the realtime link is made further down; readiness asks it once it exists
+  const links = { realtime: () => true };
+  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes, redisLinked: () => links.realtime() });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
@@ -190,13 +194,12 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   let importJobs: ImportJobStore = new MemoryImportJobs();
   if (opts.redisUrl) {
     // with several instances, failed sign-ins are counted in one place, and an import's progress
-    // can be asked of any instance; loaded only when configured: the redis package takes over a second to import
-    const { createClient } = await import('redis');
-    const redis = createClient({ url: opts.redisUrl });
-    await redis.connect();
-    app.addHook('onClose', async () => { await redis.quit().catch(() => undefined); });
-    limiter ??= new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice');
-    importJobs = new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice');
+    // can be asked of any instance; loaded only when configured: the redis package takes over a second to import.
+    // Its commands fail at once while Redis is down, and each user falls back to this instance (server/ops/redis-fallbacks.ts)
+    const redis = await openRedis(opts.redisUrl, { role: 'sign-in limits and import jobs', log: app.log, failFast: true });
+    app.addHook('onClose', async () => { await closeRedis(redis); });
+    limiter ??= new FallbackSignInLimiter(new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice'), app.log);
+    importJobs = new FallbackImportJobs(new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice'), app.log);
   }
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
   registerSessionRoutes(app, k, opts.registry, policy);
@@ -233,14 +236,21 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     // a sign-out, password or role change on one instance ends the session on all of them at once
     // the sender waits for every peer's acknowledgement (bounded), so its answer comes after they dropped their caches
     realtime.io.on(AUTH_INVALIDATED, (ack?: () => void) => { void auth.invalidate(true); ack?.(); });
+    // while Redis is down no peer hears an invalidation: every instance then reads each session from the
+    // database on every request (no cached principal), so a revoked token is refused everywhere; what was
+    // cached before the outage, or while another instance's broadcast was missed, is dropped when the link is back
+    auth.cacheAllowed = () => realtime.linked();
+    links.realtime = () => realtime.linked();
+    realtime.onLinkChange(() => { void auth.invalidate(true); });
     auth.broadcast = async () => {
+      if (!realtime.linked()) return;
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), AUTH_ACK_MS); });
       try {
         const outcome = await Promise.race([realtime.io.serverSideEmitWithAck(AUTH_INVALIDATED), late]);
         if (outcome === 'late') app.log.warn('a server instance did not acknowledge a session invalidation in time');
       } catch (err) {
-        app.log.warn({ err }, 'a server instance did not acknowledge a session invalidation');
+        app.log.warn({ err: { message: (err as Error).message } }, 'a server instance did not acknowledge a session invalidation');
       } finally {
         clearTimeout(timer);
       }

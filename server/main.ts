@@ -39,7 +39,13 @@ async function main(): Promise<void> {
     await started.db.close();
     return;
   }
-  stopOnSignals(started, started.app.log, config.shutdownTimeoutMs);
+  const { installLastResort } = await import('./ops/last-resort.ts');
+  installLastResort(started.app.log, stopOnSignals(started, started.app.log, config.shutdownTimeoutMs));
+  if (process.env.BACKOFFICE_SUPERVISED === '1' && cluster.isPrimary && process.channel) {
+    // npm start's supervisor (scripts/supervise.mjs) gone, even by kill -9: stop as if told to
+    process.channel.unref();
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  }
   const address = await started.app.listen({ port: config.port, host: config.host });
   log(`serving on ${address} (database: ${started.db.adapter.name})`);
 }

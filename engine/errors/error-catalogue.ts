@@ -33,6 +33,10 @@ export const ERROR_CATALOGUE = {
   WRITES_PAUSED: { status: 503, message: 'Saving is paused while the data is restored; try again shortly' },
   DATABASE_BUSY: { status: 503, message: 'The database is busy with another save; try again in a moment' },
   MAIL_NOT_CONFIGURED: { status: 503, message: 'Email is not set up on this server' },
+  DATABASE_UNAVAILABLE: { status: 503, message: 'The database cannot be reached; nothing was saved, try again in a moment' },
+  IMPORT_PROGRESS_UNAVAILABLE: { status: 503, message: 'The progress of this import cannot be read right now; try again in a moment' },
+  FILE_STORAGE_UNAVAILABLE: { status: 503, message: 'The file storage cannot be reached; nothing was saved, try again in a moment' },
+  STORAGE_FULL: { status: 507, message: 'The server\'s disk is full; nothing was saved' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server; the change was not saved' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

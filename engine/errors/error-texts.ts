@@ -92,7 +92,11 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   BACKUP_TOO_NEW: { th: 'ไฟล์สำรองข้อมูลมาจากระบบรุ่นใหม่กว่า จึงกู้คืนไม่ได้', en: 'The backup comes from a newer version of the product and cannot be restored' },
   WRITES_PAUSED: { th: 'ระบบกำลังกู้คืนข้อมูล งดบันทึกชั่วคราว กรุณาลองใหม่อีกสักครู่', en: 'A restore is running and writes are paused; try again shortly' },
   DATABASE_BUSY: { th: 'ฐานข้อมูลกำลังบันทึกงานอื่นอยู่ ระบบยังไม่ได้บันทึกการเปลี่ยนแปลงนี้ กรุณาลองใหม่อีกครั้งในอีกสักครู่', en: 'The database is busy with another save; nothing was saved, try again in a moment' },
-  MAIL_NOT_CONFIGURED: { th: 'เซิร์ฟเวอร์ยังไม่ได้ตั้งค่าการส่งอีเมล หรือเซิร์ฟเวอร์อีเมลไม่รับข้อความ', en: 'Email is not set up on this server, or the mail server refused the message' },
+  MAIL_NOT_CONFIGURED: { th: 'เซิร์ฟเวอร์ยังไม่ได้ตั้งค่าการส่งอีเมล (SMTP_URL และ MAIL_FROM) หรือติดต่อเซิร์ฟเวอร์อีเมลไม่ได้ ยังไม่ได้ส่งอีเมลฉบับนี้', en: 'Email is not set up on this server (SMTP_URL and MAIL_FROM), or the mail server could not be reached or refused the message; nothing was sent' },
+  DATABASE_UNAVAILABLE: { th: 'ติดต่อฐานข้อมูลไม่ได้ชั่วคราว ระบบยังไม่ได้บันทึกการเปลี่ยนแปลงนี้ กรุณาลองใหม่อีกครั้งในอีกสักครู่', en: 'The database cannot be reached right now; nothing was saved, try again in a moment' },
+  IMPORT_PROGRESS_UNAVAILABLE: { th: 'ขณะนี้อ่านความคืบหน้าของการนำเข้าไม่ได้ การนำเข้ายังทำงานต่อ กรุณาลองดูใหม่อีกสักครู่', en: 'The progress of this import cannot be read right now; the import goes on, look again in a moment' },
+  FILE_STORAGE_UNAVAILABLE: { th: 'ติดต่อที่เก็บไฟล์ไม่ได้ชั่วคราว ระบบยังไม่ได้บันทึกไฟล์นี้ กรุณาลองใหม่อีกครั้งในอีกสักครู่', en: 'The file storage cannot be reached right now; nothing was saved, try again in a moment' },
+  STORAGE_FULL: { th: 'พื้นที่จัดเก็บของเซิร์ฟเวอร์เต็ม ระบบยังไม่ได้บันทึกไฟล์นี้ กรุณาแจ้งผู้ดูแลระบบ', en: 'The server\'s disk is full; nothing was saved, tell the administrator' },
   PAYLOAD_TOO_LARGE: { th: 'ข้อมูลที่ส่งมีขนาดใหญ่เกินไป', en: 'The request is too large' },
   UNSUPPORTED_MEDIA_TYPE: { th: 'ไม่รองรับรูปแบบข้อมูลหรือไฟล์ที่ส่งมา', en: 'The request body must be JSON' },
   RATE_LIMITED: {

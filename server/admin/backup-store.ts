@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from '../db/dialect-adapter.ts';
@@ -91,8 +92,15 @@ export class BackupStore {
     const path = join(this.dir, e.file);
     const entry: BackupEntry = { ...e, size: statSync(path).size, sha256: await sha256Of(path) };
     const tmp = join(this.dir, `${e.id}.json.tmp`);
-    writeFileSync(tmp, JSON.stringify(entry, null, 2));
-    renameSync(tmp, join(this.dir, `${e.id}.json`));
+    try {
+      writeFileSync(tmp, JSON.stringify(entry, null, 2));
+      renameSync(tmp, join(this.dir, `${e.id}.json`));
+    } catch (err) {
+      // the disk filled up at the very end: a backup without its record would be listed nowhere and never removed
+      rmSync(tmp, { force: true });
+      rmSync(path, { force: true });
+      throw err;
+    }
     return entry;
   }
 
@@ -139,9 +147,12 @@ export class BackupStore {
     const tmp = join(this.dir, `${file}.tmp`);
     const out = createGzip();
     const sink = createWriteStream(tmp);
-    out.pipe(sink);
+    // pipeline, not pipe: a write error of the file (ENOSPC on a full disk) must end the backup, not be an
+    // unhandled 'error' event that takes the process down, nor leave a write waiting for 'drain' forever
+    const piped = pipeline(out, sink);
+    piped.catch(() => undefined);
     const write = async (line: string) => {
-      if (!out.write(`${line}\n`)) await once(out, 'drain');
+      if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), piped.then(() => { throw new Error('the backup file closed early'); })]);
     };
     try {
       const counts: Record<string, number> = {};
@@ -166,7 +177,7 @@ export class BackupStore {
         await write(JSON.stringify({ complete: true, counts }));
       });
       out.end();
-      await once(sink, 'close');
+      await piped;
       renameSync(tmp, join(this.dir, file));
       return await this.record({ ...base, file, format: 'jsonl.gz', counts });
     } catch (err) {

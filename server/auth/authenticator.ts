@@ -30,6 +30,12 @@ export class Authenticator {
    */
   broadcast: (() => Promise<void>) | null = null;
 
+  /**
+   * Whether a cached principal may be used now. Set when Redis links the instances: while the link is down
+   * no invalidation from another instance can arrive, so every request reads its session from the database.
+   */
+  cacheAllowed: () => boolean = () => true;
+
   private readonly listeners: (() => void)[] = [];
 
   /** Called after every invalidation, local or from a peer: open sockets are checked again. */
@@ -59,7 +65,7 @@ export class Authenticator {
     });
     const hit = this.cache.get(claims.jti);
     const now = Date.now();
-    if (hit && now - hit.at < this.cacheMs) return hit.principal;
+    if (hit && now - hit.at < this.cacheMs && this.cacheAllowed()) return hit.principal;
     const principal = await loadPrincipal(this.db, claims);
     if (!principal) {
       this.cache.delete(claims.jti);

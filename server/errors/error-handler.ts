@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './app-error.ts';
+import { isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { errorText, languageOf, localizeFieldErrors } from '../../engine/errors/error-texts.ts';
 
@@ -18,6 +19,12 @@ export function localizedBody(err: AppError, acceptLanguage: string | undefined)
   // "some fields are not valid" says which; a conflict's text already names its fields
   if (fields?.length && ['VALIDATION_FAILED', 'UNKNOWN_FIELD', 'READ_ONLY_FIELD'].includes(err.code)) message = `${message}: ${fields.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ')}`;
   return { ...body, error: { ...body.error, message, ...(fields ? { details: { ...d, fields } } : {}) } };
+}
+
+/** A disk out of space or over quota, from Node (ENOSPC, EDQUOT) or SQLite (SQLITE_FULL). */
+function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
 }
 
 /** Maps Fastify's own failures (bad JSON, too large, wrong content type) onto the catalogue. */
@@ -47,6 +54,18 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err }, 'database busy');
       const busy = new AppError('DATABASE_BUSY');
       return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+      // stopped, restarting or unreachable past PG_UNAVAILABLE_WAIT_MS: a transaction it broke was rolled back
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      const down = new AppError('DATABASE_UNAVAILABLE');
+      return reply.status(down.status).header('retry-after', '5').send(localizedBody(down, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isStorageFull(err)) {
+      // the write that failed removed what it had begun (uploads, backups); SQLite rolled its transaction back
+      request.log.error({ err: { message: err.message, code: err.code } }, 'disk full');
+      const full = new AppError('STORAGE_FULL');
+      return reply.status(full.status).send(localizedBody(full, request.headers['accept-language']));
     }
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) return reply.status(known.status).send(localizedBody(known, request.headers['accept-language']));

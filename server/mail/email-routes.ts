@@ -10,7 +10,7 @@ import { bodyError } from '../crud/record-values.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import { renderDocumentPdf } from '../print/document-pdf.ts';
 import { parseId, pdfFileName, printOptionsOf, readDocument } from '../print/print-routes.ts';
-import { Mailer, type MailSettings } from './mailer.ts';
+import { Mailer, mailServerUnreachable, type MailSettings } from './mailer.ts';
 
 export const MAX_RECIPIENTS = 20;
 /** The spec's email length cap. */
@@ -72,7 +72,10 @@ export function registerEmailRoutes(app: FastifyInstance, service: EntityService
         await mailer.send({ to: body.to, cc: body.cc, subject: body.subject || title, text: body.message || title, attachments: [{ filename, content: pdf, contentType: 'application/pdf' }] });
       } catch (err) {
         request.log.error({ err }, 'sending an email failed');
-        throw new AppError('MAIL_NOT_CONFIGURED', 'The mail server did not accept the message; check SMTP_URL and MAIL_FROM');
+        // nothing is recorded as sent: the audit row below is written only after the server accepted the message
+        throw new AppError('MAIL_NOT_CONFIGURED', mailServerUnreachable(err)
+          ? 'The mail server named in SMTP_URL could not be reached; nothing was sent, try again later'
+          : 'The mail server did not accept the message; check SMTP_URL and MAIL_FROM');
       }
       const p = principalOf(ctx);
       await writeAudit(options.db, {

@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import { constants as zlibConstants } from 'node:zlib';
 import type { RedisClientType } from 'redis';
+import { closeRedis, openRedis } from './redis-link.ts';
+import { requestsInFlight } from './last-resort.ts';
 import { sql } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -17,6 +19,8 @@ export interface OpsOptions {
   overridePollMs?: number;
   /** Compressed answers kept for answers sent again unchanged, in bytes (0: none kept). */
   compressionCacheBytes?: number;
+  /** Whether the instance's other Redis connections (the realtime publisher and subscriber) are up too. */
+  redisLinked?: () => boolean;
 }
 
 /** JSON answers smaller than this go out as they are: compressing them costs more than it saves. */
@@ -38,7 +42,8 @@ const READY_TIMEOUT_MS = 2000;
 /** At shutdown, how long a connection without a request in progress may stay open. */
 const IDLE_GRACE_MS = 1000;
 
-const NOT_READY = { success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests' } };
+/** The 503 of /api/ready, naming what is missing ('database', 'schema', 'redis', 'shutdown') so an operator sees which dependency is down. */
+const notReady = (failing: string[]) => ({ success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests', details: { failing } } });
 
 function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -62,6 +67,12 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   });
 
   let closing = false;
+  // the requests being served, named by the last-resort handler's log line (server/ops/last-resort.ts)
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (requestsInFlight.size < 10_000) requestsInFlight.add(request.id);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => { requestsInFlight.delete(request.id); done(); });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // shutting down: answer, then close the connection, so the client sends its next request elsewhere
@@ -74,6 +85,7 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   // (about 7 µs of 9.5 µs). Every other line, the request's own logger included, is still redacted.
   const requestLines = app.log.child({}, { redact: { paths: [], censor: '[redacted]' } });
   app.addHook('onResponse', async (request, reply) => {
+    requestsInFlight.delete(request.id);
     // probes (logLevel 'warn') log a line only when they fail
     const level = reply.statusCode >= 500 ? 'error' : request.routeOptions.logLevel === 'warn' ? null : 'info';
     if (level) requestLines[level]({ reqId: request.id, method: request.method, url: request.url.slice(0, 300), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request completed');
@@ -100,33 +112,39 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
 
   let redis: RedisClientType | null = null;
   if (opts.redisUrl) {
-    const { createClient } = await import('redis');
     // its own connection, so a probe never waits behind the adapter's or the limiter's traffic;
-    // no endless reconnect loop in the background: the probe reports the failure
-    redis = createClient({ url: opts.redisUrl, socket: { reconnectStrategy: (n) => Math.min(n * 200, 2000) } }) as RedisClientType;
-    redis.on('error', (err) => app.log.warn({ err: { message: (err as Error).message } }, 'redis (readiness probe) connection error'));
-    await redis.connect();
-    app.addHook('onClose', async () => { await redis?.quit().catch(() => undefined); });
+    // commands fail at once while Redis is down, so the probe answers 503 naming it without waiting
+    redis = await openRedis(opts.redisUrl, { role: 'readiness probe', log: app.log, failFast: true });
+    app.addHook('onClose', async () => { if (redis) await closeRedis(redis); });
   }
 
   const expectedHash = schemaHash(opts.registry.fileSchemas());
-  const checks = async (): Promise<boolean> => {
-    await sql`select 1`.execute(opts.db.kysely);
-    const row = await opts.db.kysely.selectFrom('schema_state').select('value').where('key', '=', 'hash').executeTakeFirst();
-    if (row?.value !== expectedHash) return false;
-    if (redis && (await redis.ping()) !== 'PONG') return false;
-    return true;
+  /** What is not there: 'database', 'schema' (not synced with this instance's files), 'redis'; each check has READY_TIMEOUT_MS. */
+  const failing = async (log: FastifyBaseLogger): Promise<string[]> => {
+    const database = async () => {
+      await sql`select 1`.execute(opts.db.kysely);
+      const row = await opts.db.kysely.selectFrom('schema_state').select('value').where('key', '=', 'hash').executeTakeFirst();
+      return row?.value === expectedHash ? null : 'schema';
+    };
+    const link = async () => {
+      if (redis && (!redis.isReady || (await redis.ping()) !== 'PONG')) throw new Error('not connected');
+      // realtime's own connections reconnect on their own schedule: ready once events cross instances again
+      if (redis && opts.redisLinked && !opts.redisLinked()) throw new Error('the realtime connections are not back yet');
+    };
+    const [d, r] = await Promise.allSettled([within(database(), READY_TIMEOUT_MS), within(link(), READY_TIMEOUT_MS)]);
+    const out: string[] = [];
+    if (d.status === 'rejected') out.push('database'); else if (d.value) out.push(d.value);
+    if (r.status === 'rejected') out.push('redis');
+    if (out.length) log.warn({ failing: out, err: { message: [d, r].map((x) => (x.status === 'rejected' ? (x.reason as Error).message : '')).filter(Boolean).join('; ') } }, 'readiness check failed');
+    return out;
   };
 
   // liveness: the process answers; nothing else is checked, so a slow database never gets it restarted
   app.get('/api/health', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ success: true }));
-  // readiness: database reachable, schema synced, Redis reachable when configured; no details either way
+  // readiness: database reachable, schema synced, Redis reachable when configured; the answer names what is missing
   app.get('/api/ready', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
-    const ok = !closing && (await within(checks(), READY_TIMEOUT_MS).catch((err: unknown) => {
-      request.log.warn({ err: { message: (err as Error).message } }, 'readiness check failed');
-      return false;
-    }));
-    if (!ok) return reply.status(503).header('cache-control', 'no-store').send(NOT_READY);
+    const missing = closing ? ['shutdown'] : await failing(request.log);
+    if (missing.length) return reply.status(503).header('cache-control', 'no-store').send(notReady(missing));
     return reply.header('cache-control', 'no-store').send({ success: true });
   });
 

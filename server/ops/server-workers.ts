@@ -10,7 +10,7 @@ interface Logger {
  * The primary process of SERVER_WORKERS > 1. It loads no application code: it
  * starts the workers, accepts connections on their shared port and hands them
  * round-robin (node:cluster's default outside Windows), forwards SIGTERM and
- * SIGINT, and replaces a worker that dies outside a shutdown.
+ * SIGINT, and replaces a worker that dies outside a shutdown (after 1 s, doubling to 30 s while it keeps dying).
  *
  * The first worker starts alone and the rest only once it listens: it syncs
  * the schema, seeds and writes the JWT secret file, so the others find all of
@@ -37,12 +37,20 @@ export async function runPrimary(count: number, log: Logger): Promise<void> {
     w.once('exit', (code) => fail(new Error(`server worker ${roles.get(w)} exited with ${code} before it listened`)));
   });
 
+  // a worker dying again and again (a bug hit at every start, a dependency it cannot start without) is
+  // started again after 1 s, doubling to 30 s, not in a tight loop; back to 1 s once one lived a minute
+  const born = new Map<number, number>();
+  const delays = new Map<number, number>();
+  cluster.on('fork', (w) => { const i = roles.get(w); if (i !== undefined) born.set(i, Date.now()); });
   cluster.on('exit', (w, code, signal) => {
     const index = roles.get(w);
     roles.delete(w);
     if (stopping || !started || index === undefined) return;
-    log.error({ worker: index, workerPid: w.process.pid, code, signal }, 'a server worker died; starting another');
-    start(index);
+    const lived = Date.now() - (born.get(index) ?? 0);
+    const delay = lived >= 60_000 ? 1000 : Math.min((delays.get(index) ?? 500) * 2, 30_000);
+    delays.set(index, delay);
+    log.error({ worker: index, workerPid: w.process.pid, code, signal, delayMs: delay }, 'a server worker died; starting another');
+    setTimeout(() => { if (!stopping) start(index); }, delay);
   });
 
   await listening(start(1));

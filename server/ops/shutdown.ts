@@ -13,13 +13,14 @@ export interface Stoppable {
  * database, exit 0. Requests still running after `timeoutMs` have their
  * connections closed, and the process exits 1.
  */
-export function stopOnSignals(s: Stoppable, log: FastifyBaseLogger, timeoutMs: number): void {
+export function stopOnSignals(s: Stoppable, log: FastifyBaseLogger, timeoutMs: number): (reason: string) => void {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  /** `failed`: the stop was not asked for (server/ops/last-resort.ts): exit 1 however cleanly it goes, so a supervisor restarts it. */
+  const stopAs = (signal: string, failed: boolean) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal, timeoutMs }, 'shutting down: refusing new connections, finishing the requests in flight');
-    let clean = true;
+    let clean = !failed;
     const force = setTimeout(() => {
       clean = false;
       log.warn({ timeoutMs }, 'requests still running at the shutdown limit; closing their connections');
@@ -43,6 +44,8 @@ export function stopOnSignals(s: Stoppable, log: FastifyBaseLogger, timeoutMs: n
       setImmediate(() => process.exit());
     })();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // a signal listener is called with the signal's number too: never pass it on as `failed`
+  process.once('SIGTERM', (signal) => stopAs(signal, false));
+  process.once('SIGINT', (signal) => stopAs(signal, false));
+  return (reason) => stopAs(reason, true);
 }

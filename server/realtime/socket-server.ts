@@ -1,8 +1,37 @@
 import { Server as SocketServer } from 'socket.io';
 import type { FastifyInstance } from 'fastify';
+import type { RedisClientType } from 'redis';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { installSocketDiagnostics } from './socket-diagnostics.ts';
 import type { Principal } from '../auth/principal.ts';
+import { closeRedis, openRedis } from '../ops/redis-link.ts';
+
+/**
+ * The adapter calls these without waiting for their answer (`pubClient.publish(...)` with no catch): a
+ * publish refused while Redis is down, or a subscription still queued when the client is stopped, would
+ * be an unhandled rejection. The promise handed back is the client's own, with a handler attached, so
+ * its result is unchanged. Events published during an outage reach this instance's own sockets only;
+ * the others hear the ones after it.
+ */
+const FIRE_AND_FORGET = new Set(['publish', 'subscribe', 'pSubscribe', 'sSubscribe', 'unsubscribe', 'pUnsubscribe', 'sUnsubscribe']);
+function unhandledSafe(client: RedisClientType, log: FastifyInstance['log']): RedisClientType {
+  let warned = 0;
+  return new Proxy(client, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== 'function') return v;
+      if (typeof prop !== 'string' || !FIRE_AND_FORGET.has(prop)) return (v as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        const p = (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        p.catch((err: Error) => {
+          // one line a minute at most: an outage would otherwise write one per event
+          if (prop === 'publish' && Date.now() - warned > 60_000) { warned = Date.now(); log.warn({ err: { message: err.message } }, 'a realtime event was not sent to the other instances (redis is down)'); }
+        });
+        return p;
+      };
+    },
+  });
+}
 
 export interface Realtime {
   io: SocketServer;
@@ -10,6 +39,10 @@ export interface Realtime {
   toUser(userId: number, event: string, payload: unknown): void;
   /** Sends an event to the sockets of one user connected to this instance only. */
   toLocalUser(userId: number, event: string, payload: unknown): void;
+  /** Whether events reach the other instances now: no Redis configured, or both Redis connections up. */
+  linked(): boolean;
+  /** Called when the Redis link is lost (false) and when it is whole again (true). */
+  onLinkChange(listener: (up: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -57,16 +90,25 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
       callback(ok ? null : 'this origin may not open a socket', ok);
     },
   });
-  const clients: { quit(): Promise<unknown> }[] = [];
+  const clients: RedisClientType[] = [];
+  const down = new Set<string>();
+  const linkListeners: ((up: boolean) => void)[] = [];
   if (redisUrl) {
     // loaded only when configured (importing redis takes over a second)
-    const [{ createAdapter }, { createClient }] = await Promise.all([import('@socket.io/redis-adapter'), import('redis')]);
-    const pub = createClient({ url: redisUrl });
-    const sub = pub.duplicate();
-    await Promise.all([pub.connect(), sub.connect()]);
+    const { createAdapter } = await import('@socket.io/redis-adapter');
+    // both reconnect by themselves (server/ops/redis-link.ts); the subscriber subscribes again when it is back
+    const link = (role: string) => ({
+      role, log: app.log, failFast: role === 'publisher',
+      onChange: (up: boolean) => {
+        if (up) down.delete(role); else down.add(role);
+        for (const l of linkListeners) l(up && down.size === 0);
+      },
+    });
+    const [pub, sub] = await Promise.all([openRedis(redisUrl, link('publisher')), openRedis(redisUrl, link('subscriber'))]);
+    for (const [role, c] of [['publisher', pub], ['subscriber', sub]] as const) if (!c.isReady) down.add(role);
     clients.push(pub, sub);
     // a deployment's own channel, so two deployments sharing one Redis never hear each other's events
-    io.adapter(createAdapter(pub, sub, { key: redisKey }));
+    io.adapter(createAdapter(unhandledSafe(pub, app.log), unhandledSafe(sub, app.log), { key: redisKey }));
   }
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -122,9 +164,11 @@ export async function attachRealtime(app: FastifyInstance, auth: Authenticator, 
     io,
     toUser: (userId, event, payload) => { io.to(userRoom(userId)).emit(event, payload); },
     toLocalUser: (userId, event, payload) => { io.local.to(userRoom(userId)).emit(event, payload); },
+    linked: () => !redisUrl || (down.size === 0 && clients.every((c) => c.isReady)),
+    onLinkChange: (listener) => { linkListeners.push(listener); },
     async close() {
       closeSockets();
-      for (const c of clients.splice(0)) await c.quit().catch(() => undefined);
+      for (const c of clients.splice(0)) await closeRedis(c);
     },
   };
 }

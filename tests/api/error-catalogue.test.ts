@@ -27,6 +27,8 @@ import type { DialectName } from '../support/test-databases.ts';
  * every code is produced below.
  */
 export const CODES_COVERED_BY_AUTH_TESTS: readonly ErrorCode[] = [];
+/** Codes that need a dependency really failing (Redis stopped, a full disk): produced by tests/faults/. */
+const CODES_COVERED_BY_FAULT_TESTS: readonly ErrorCode[] = ['IMPORT_PROGRESS_UNAVAILABLE', 'STORAGE_FULL', 'FILE_STORAGE_UNAVAILABLE'];
 
 /** Codes only one dialect can produce: another process holding SQLite's write lock has no PostgreSQL twin. */
 const ONLY_ON: Partial<Record<ErrorCode, DialectName>> = { DATABASE_BUSY: 'sqlite' };
@@ -227,6 +229,16 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
         other.close();
       }
     },
+    DATABASE_UNAVAILABLE: async () => {
+      // what pg throws while PostgreSQL is down (tests/faults/database-restart.test.ts stops a real one)
+      const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      const spies = [vi.spyOn(t.service, 'list'), vi.spyOn(t.service, 'listJson')].map((s) => s.mockRejectedValue(down));
+      try {
+        return await call('GET', '/api/ec_widget');
+      } finally {
+        for (const s of spies) s.mockRestore();
+      }
+    },
     INTERNAL_ERROR: async () => {
       // a list reads through listJson on SQLite and through list elsewhere: both fail here
       const spies = [vi.spyOn(t.service, 'list'), vi.spyOn(t.service, 'listJson')].map((s) => s.mockRejectedValue(new Error('secret kaboom from the database driver')));
@@ -239,12 +251,12 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
   };
 
   it('every catalogue code has a producer here or is listed as covered by the auth tests', () => {
-    const missing = ALL_CODES.filter((c) => !PRODUCERS[c] && !CODES_COVERED_BY_AUTH_TESTS.includes(c));
+    const missing = ALL_CODES.filter((c) => !PRODUCERS[c] && !CODES_COVERED_BY_AUTH_TESTS.includes(c) && !CODES_COVERED_BY_FAULT_TESTS.includes(c));
     expect(Object.values(ONLY_ON).every((d) => testDialects().includes(d!))).toBe(true);
     expect(missing).toEqual([]);
   });
 
-  it.each(ALL_CODES.filter((c) => !CODES_COVERED_BY_AUTH_TESTS.includes(c) && (ONLY_ON[c] ?? dialect) === dialect))('%s: status and envelope', async (code) => {
+  it.each(ALL_CODES.filter((c) => !CODES_COVERED_BY_AUTH_TESTS.includes(c) && !CODES_COVERED_BY_FAULT_TESTS.includes(c) && (ONLY_ON[c] ?? dialect) === dialect))('%s: status and envelope', async (code) => {
     const res = await PRODUCERS[code]!();
     expect({ status: res.statusCode, code: res.json().error?.code }, res.body).toEqual({ status: ERROR_CATALOGUE[code].status, code });
     const body = res.json();

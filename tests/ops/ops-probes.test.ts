@@ -50,14 +50,14 @@ describe.each(testDialects())('operations probes and logs on %s', (dialect) => {
     expect(ready.json()).toEqual({ success: true });
   });
 
-  it('/api/ready answers 503, without details, when the schema is not synced', async () => {
+  it('/api/ready answers 503 naming what is missing (the schema sync here), nothing more, when the schema is not synced', async () => {
     const k = db.kysely;
     const saved = await k.selectFrom('schema_state').select('value').where('key', '=', 'hash').executeTakeFirstOrThrow();
     await k.updateTable('schema_state').set({ value: 'stale' }).where('key', '=', 'hash').execute();
     try {
       const res = await built.app.inject({ method: 'GET', url: '/api/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests' } });
+      expect(res.json()).toEqual({ success: false, error: { code: 'NOT_READY', message: 'The server is not ready to serve requests', details: { failing: ['schema'] } } });
     } finally {
       await k.updateTable('schema_state').set({ value: saved.value }).where('key', '=', 'hash').execute();
     }

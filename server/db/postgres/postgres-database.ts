@@ -5,6 +5,16 @@ import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
 import { positive } from '../../config/app-config.ts';
 import { SplitPoolDialect } from './split-pool-driver.ts';
+import { patientPool } from './database-reachability.ts';
+
+/**
+ * How long a request waits for an unreachable database before answering 503 DATABASE_UNAVAILABLE:
+ * a restart of a few seconds goes unnoticed; kept below SHUTDOWN_TIMEOUT_MS, so a request never outlives a shutdown.
+ */
+function unavailableWaitMs(): number {
+  const shutdown = Number(process.env.SHUTDOWN_TIMEOUT_MS) > 0 ? Number(process.env.SHUTDOWN_TIMEOUT_MS) : 10_000;
+  return Math.min(positive(process.env.PG_UNAVAILABLE_WAIT_MS, 5000, 'PG_UNAVAILABLE_WAIT_MS'), Math.max(shutdown - 1000, 500));
+}
 
 // Dates stay ISO strings ('2026-11-21'), as the API speaks them; int8 is our scaled money.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -87,7 +97,8 @@ export interface PoolSizes { transactions: number; statements: number }
 
 export function openPostgres(url: string, sizes: PoolSizes = { transactions: positive(process.env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'), statements: positive(process.env.PG_READ_POOL_SIZE, 10, 'PG_READ_POOL_SIZE') }): Database {
   const open = (max: number) => {
-    const pool = new pg.Pool({ connectionString: withDefaultUser(url), max });
+    // a restart or outage of the database: checkouts wait for it up to PG_UNAVAILABLE_WAIT_MS, then 503
+    const pool = patientPool({ connectionString: withDefaultUser(url), max }, unavailableWaitMs());
     // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
     // but an unhandled 'error' event would take the process down
     pool.on('error', (err) => console.error(`[backoffice] PostgreSQL connection lost: ${err.message}`));

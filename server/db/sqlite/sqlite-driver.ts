@@ -182,7 +182,9 @@ export class ImmediateSqliteDriver extends SqliteDriver {
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await super.rollbackTransaction(connection);
+      // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL on a full disk, SQLITE_IOERR):
+      // a ROLLBACK then fails ("no transaction is active") and its error would hide the real one
+      if (this.raw.inTransaction) await super.rollbackTransaction(connection);
     } finally {
       this.endWrite();
     }

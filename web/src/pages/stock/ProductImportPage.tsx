@@ -50,10 +50,14 @@ export default function ProductImportPage() {
     setBusy(true); setError(null); setJob(null);
     try { setPreview((await send(file, mode, true)).data as Preview); } catch (e) { setError(e); setPreview(null); } finally { setBusy(false); }
   };
-  const follow = (id: string) => {
+  const follow = (id: string, delay = 300) => {
     timer.current = setTimeout(() => {
-      api.get<{ data: Job }>(`/api/product/import/${id}`).then((r) => { setJob(r.data); if (r.data.state === 'importing') follow(id); }, (e) => setError(e));
-    }, 300);
+      api.get<{ data: Job }>(`/api/product/import/${id}`).then((r) => { setError(null); setJob(r.data); if (r.data.state === 'importing') follow(id); }, (e) => {
+        setError(e);
+        // 503: the progress cannot be read for now (Redis or the database down), the import goes on: keep asking
+        if (e instanceof ApiError && e.status === 503) follow(id, 2000);
+      });
+    }, delay);
   };
   const run = async () => {
     if (!file) return;
