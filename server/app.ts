@@ -40,7 +40,6 @@ import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
-import type { CompressionCache } from './ops/compression-cache.ts';
 import { installStock } from './stock/stock-routes.ts';
 import { registerPrintRoutes } from './print/print-routes.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
@@ -82,10 +81,6 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
-  /** Compressed answers kept for answers sent again unchanged, in bytes (COMPRESSION_CACHE_MB; 0: none kept). */
-  compressionCacheBytes?: number;
-  /** List answers kept until a table they read changes, in bytes (LIST_CACHE_MB; 0: none kept; SQLite only). */
-  listCacheBytes?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -97,7 +92,6 @@ export interface BuiltApp {
   auth: Authenticator;
   realtime: Realtime;
   admin: AdminServices;
-  compression: CompressionCache;
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
@@ -128,17 +122,12 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   });
   installErrorHandler(app);
   await registerSecurityHeaders(app);
-  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes });
+  await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
-  const service = new EntityService(opts.db, opts.registry, policy, opts.listCacheBytes);
-  // for sizing LIST_CACHE_MB: how often a list went out as it was kept
-  app.addHook('onClose', async () => {
-    const kept = service.answers;
-    if (kept && kept.hits + kept.misses > 0) app.log.info({ hits: kept.hits, misses: kept.misses, kept: kept.size, keptBytes: kept.heldBytes }, 'list answers reused');
-  });
+  const service = new EntityService(opts.db, opts.registry, policy);
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
 
   app.addHook('onRequest', async (request) => {
@@ -259,5 +248,5 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     stopAlerts();
     await realtime.close();
   });
-  return { app, service, policy, auth, realtime, admin, compression };
+  return { app, service, policy, auth, realtime, admin };
 }
