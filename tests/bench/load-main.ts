@@ -153,12 +153,12 @@ const BULK_ROWS = 1000;
 function staffList(entity: string, n: number): string {
   const page = 2 + (n % 15);
   const lists: Record<string, string[]> = {
-    product: ['limit=50&meta=1', 'limit=50&search=%E0%B8%9F%E0%B8%B4%E0%B8%A5%E0%B9%8C%E0%B8%A1', `limit=50&filter=${encodeURIComponent('{"product_class":{"_eq":"class_a"}}')}`, 'limit=10&page=2&sort=code'],
-    customer: ['limit=50&meta=1', 'limit=50&search=%E0%B8%AA%E0%B8%A2%E0%B8%B2%E0%B8%A1', 'limit=50&sort=name_th&search=co'],
-    company: ['limit=50&meta=1', 'limit=50&search=a&sort=-id'],
-    contact: ['limit=50&meta=1', 'limit=50&search=a'],
-    return_reason: ['limit=50&meta=1', `limit=50&page=${page}&sort=-id`, 'limit=50&search=L&meta=1'],
-    working_record: ['limit=50&meta=1&sort=-id', `limit=50&page=${page}&sort=-id`, `limit=50&filter=${encodeURIComponent('{"status":{"_eq":"open"}}')}&meta=1`, `limit=50&page=${page}&search=${encodeURIComponent('โหลด')}`],
+    product: ['limit=50&meta=total_count', 'limit=50&search=%E0%B8%9F%E0%B8%B4%E0%B8%A5%E0%B9%8C%E0%B8%A1', `limit=50&filter=${encodeURIComponent('{"product_class":{"_eq":"class_a"}}')}`, 'limit=10&page=2&sort=code'],
+    customer: ['limit=50&meta=total_count', 'limit=50&search=%E0%B8%AA%E0%B8%A2%E0%B8%B2%E0%B8%A1', 'limit=50&sort=name_th&search=co'],
+    company: ['limit=50&meta=total_count', 'limit=50&search=a&sort=-id'],
+    contact: ['limit=50&meta=total_count', 'limit=50&search=a'],
+    return_reason: ['limit=50&meta=total_count', `limit=50&page=${page}&sort=-id`, 'limit=50&search=L&meta=total_count'],
+    working_record: ['limit=50&meta=total_count&sort=-id', `limit=50&page=${page}&sort=-id`, `limit=50&filter=${encodeURIComponent('{"status":{"_eq":"open"}}')}&meta=total_count`, `limit=50&page=${page}&search=${encodeURIComponent('โหลด')}`],
   };
   const choices = lists[entity]!;
   return `/api/${entity}?${choices[n % choices.length]}`;
