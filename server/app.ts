@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import type { Database } from './db/dialect-adapter.ts';
 import { EntityService } from './crud/entity-service.ts';
+import { entitiesNamed } from './crud/write-events.ts';
 import { registerEntityRoutes } from './crud/crud-routes.ts';
 import { registerExportRoute } from './crud/export-route.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
@@ -151,16 +152,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
 
   service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
   service.onWrite(async (trx, e) => {
-    if (!AUTH_ENTITIES.has(e.entity)) return;
     // a role change or deactivation ends every session of that account
     const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
-    if (e.entity === 'user_account' && (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed))) {
+    if (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed)) {
       await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
     }
-  });
+  }, entitiesNamed('user_account'));
 
   // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
-  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) void auth.invalidate(); });
+  service.afterCommit(() => { void auth.invalidate(); }, entitiesNamed(...AUTH_ENTITIES));
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   // rebuilt when the schema version moves, so custom fields and overrides show without a restart

@@ -31,6 +31,9 @@ export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, 
  */
 export type EntitySelector = (entity: EntitySchema) => boolean;
 
+/** For a feature of one entity or a few (an asset's history, the accounts' sessions): the entities it belongs to, by name. */
+export const entitiesNamed = (...names: string[]): EntitySelector => (entity) => names.includes(entity.name);
+
 export interface ActionEvent {
   entity: EntitySchema;
   id: number;
