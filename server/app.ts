@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import type { Database } from './db/dialect-adapter.ts';
 import { EntityService } from './crud/entity-service.ts';
+import { entitiesNamed } from './crud/write-events.ts';
 import { registerEntityRoutes } from './crud/crud-routes.ts';
 import { registerExportRoute } from './crud/export-route.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
@@ -42,7 +43,6 @@ import { registerDocumentRoutes } from './documents/document-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
-import type { CompressionCache } from './ops/compression-cache.ts';
 import { installStock } from './stock/stock-routes.ts';
 import { registerPrintRoutes } from './print/print-routes.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
@@ -84,10 +84,6 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
-  /** Compressed answers kept for answers sent again unchanged, in bytes (COMPRESSION_CACHE_MB; 0: none kept). */
-  compressionCacheBytes?: number;
-  /** List answers kept until a table they read changes, in bytes (LIST_CACHE_MB; 0: none kept; SQLite only). */
-  listCacheBytes?: number;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -99,7 +95,6 @@ export interface BuiltApp {
   auth: Authenticator;
   realtime: Realtime;
   admin: AdminServices;
-  compression: CompressionCache;
 }
 
 /** Paths that answer without a token; everything else under /api and /public needs one. */
@@ -132,17 +127,12 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   await registerSecurityHeaders(app);
   // the realtime link is made further down; readiness asks it once it exists
   const links = { realtime: () => true };
-  const compression = await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, compressionCacheBytes: opts.compressionCacheBytes, redisLinked: () => links.realtime() });
+  await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, redisLinked: () => links.realtime() });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
   const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
-  const service = new EntityService(opts.db, opts.registry, policy, opts.listCacheBytes);
-  // for sizing LIST_CACHE_MB: how often a list went out as it was kept
-  app.addHook('onClose', async () => {
-    const kept = service.answers;
-    if (kept && kept.hits + kept.misses > 0) app.log.info({ hits: kept.hits, misses: kept.misses, kept: kept.size, keptBytes: kept.heldBytes }, 'list answers reused');
-  });
+  const service = new EntityService(opts.db, opts.registry, policy);
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
 
   app.addHook('onRequest', async (request) => {
@@ -166,16 +156,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
 
   service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
   service.onWrite(async (trx, e) => {
-    if (!AUTH_ENTITIES.has(e.entity)) return;
     // a role change or deactivation ends every session of that account
     const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
-    if (e.entity === 'user_account' && (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed))) {
+    if (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed)) {
       await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
     }
-  });
+  }, entitiesNamed('user_account'));
 
   // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
-  service.afterCommit((e) => { if (AUTH_ENTITIES.has(e.entity)) void auth.invalidate(); });
+  service.afterCommit(() => { void auth.invalidate(); }, entitiesNamed(...AUTH_ENTITIES));
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
   // rebuilt when the schema version moves, so custom fields and overrides show without a restart
@@ -269,5 +258,5 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     stopAlerts();
     await realtime.close();
   });
-  return { app, service, policy, auth, realtime, admin, compression };
+  return { app, service, policy, auth, realtime, admin };
 }

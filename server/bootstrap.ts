@@ -97,7 +97,7 @@ async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: S
   }
   const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
   const built = await buildApp({
-    db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail, compressionCacheBytes: config.compressionCacheBytes, listCacheBytes: config.listCacheBytes,
+    db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail, 
     logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
   });
   try {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EntityService } from '../crud/entity-service.ts';
+import { entitiesNamed } from '../crud/write-events.ts';
 import { AppError } from '../errors/app-error.ts';
 
 /** How many live (not archived) products carry a line with this column = id. */
@@ -20,7 +21,7 @@ export async function productsUsing(k: Kysely<any>, column: 'option_id' | 'attri
  */
 export function installAttributeUsageGuard(service: EntityService): void {
   service.onWrite(async (trx, e) => {
-    if (e.action !== 'delete' || (e.entity !== 'attribute_option' && e.entity !== 'product_attribute')) return;
+    if (e.action !== 'delete') return;
     const column = e.entity === 'attribute_option' ? 'option_id' : 'attribute_id';
     const count = await productsUsing(trx, column, e.id);
     if (count > 0) {
@@ -28,5 +29,5 @@ export function installAttributeUsageGuard(service: EntityService): void {
       throw new AppError('IN_USE', `${count} product(s) still use this ${entity.label.en.toLowerCase()}; remove it from them first`,
         { count }, { reason: 'products', entity: entity.label, count });
     }
-  });
+  }, entitiesNamed('attribute_option', 'product_attribute'));
 }

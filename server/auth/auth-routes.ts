@@ -12,6 +12,7 @@ import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 import type { SignInLimits } from './sign-in-limiter.ts';
 import type { PermissionPolicy } from './permission-policy.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
+import { SETTINGS } from '../settings/site-settings.ts';
 
 export interface AuthRouteDeps {
   db: Kysely<any>;
@@ -41,7 +42,7 @@ function listText(v: unknown): string {
 
 /** Site setting `is_single_session`, read on every sign-in so a change applies at once. */
 async function singleSession(db: Kysely<any>): Promise<boolean> {
-  const row = await db.selectFrom('setting_site').select('is_single_session').orderBy('id').limit(1).executeTakeFirst();
+  const row = await db.selectFrom(SETTINGS).select('is_single_session').orderBy('id').limit(1).executeTakeFirst();
   return Number(row?.is_single_session ?? 0) === 1;
 }
 

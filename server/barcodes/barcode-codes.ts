@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { nextNumber } from '../crud/numbering-series.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import { entitiesNamed } from '../crud/write-events.ts';
 import { siteSettings } from '../settings/site-settings.ts';
 
 /** When the site sets no format: product code, the business date and a running number. */
@@ -29,12 +30,12 @@ export function barcodePattern(format: string | null | undefined, productCode: s
  */
 export function installBarcodeCodes(service: EntityService): void {
   service.onWrite(async (trx, e) => {
-    if (e.entity !== 'barcodes' || e.action !== 'create' || !e.after || e.after.code) return;
+    if (e.action !== 'create' || !e.after || e.after.code) return;
     const code = await drawCode(trx, service, e.after);
     await trx.updateTable('barcodes').set({ code }).where('id', '=', e.id).execute();
     // the answer of the create shows the code it was given
     e.after.code = code;
-  });
+  }, entitiesNamed('barcodes'));
 }
 
 async function drawCode(trx: Kysely<any>, service: EntityService, row: Record<string, unknown>): Promise<string> {

@@ -38,10 +38,6 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Server processes sharing the port (SERVER_WORKERS, default 1). */
   serverWorkers: number;
-  /** Compressed answers kept for answers sent again unchanged (COMPRESSION_CACHE_MB, default 4; 0: none kept). */
-  compressionCacheBytes: number;
-  /** List answers kept until a table they read changes (LIST_CACHE_MB, default 16; 0: none kept; SQLite only). */
-  listCacheBytes: number;
   /** Both SMTP_URL and MAIL_FROM set, or neither (email then answers MAIL_NOT_CONFIGURED). */
   mail?: { smtpUrl: string; from: string };
 }
@@ -95,8 +91,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: positive(env.SHUTDOWN_TIMEOUT_MS, 10_000, 'SHUTDOWN_TIMEOUT_MS'),
     mail: mailConfig(env),
     serverWorkers: serverWorkers(env),
-    compressionCacheBytes: wholeNumber(env.COMPRESSION_CACHE_MB, 4, 'COMPRESSION_CACHE_MB') * 1024 * 1024,
-    listCacheBytes: wholeNumber(env.LIST_CACHE_MB, 16, 'LIST_CACHE_MB') * 1024 * 1024,
   };
 }
 

@@ -22,8 +22,6 @@ function requireJsonObject(body: unknown): void {
   if (body === undefined || body === null) throw new AppError('BAD_REQUEST', 'Send the record as a JSON object in the body');
 }
 
-const LIST_HEAD = Buffer.from('{"success":true,"data":');
-
 /**
  * Registers the generic routes of one entity. Routes are per entity (not one
  * parametric route) so that each appears in OpenAPI with its own schema and
@@ -33,15 +31,13 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
   const base = `/api/${entityName}`;
   const entity = () => service.entity(entityName);
 
-  app.get(base, async (request, reply) => {
+  app.get(base, async (request) => {
     const ctx = contextOf(request);
     // the entity permission answers first, so a forbidden list never reports on its fields
     service.policy.assertAllowed(ctx, entity(), 'read');
     const query = service.parseQuery(entity(), request.query as RawListQuery, ctx);
     const meta = (total: number | undefined) => ({ page: query.page, limit: query.limit, offset: query.offset, ...(total !== undefined ? { total_count: total } : {}) });
-    // the rows as the database wrote them in JSON (SQLite): the same answer, put together as bytes
-    const answer = await service.listJson(entityName, query, ctx, { name: 'api-list', make: (rows, total) => Buffer.concat([LIST_HEAD, rows, Buffer.from(`,"meta":${JSON.stringify(meta(total))}}`)]) });
-    if (answer) return reply.type('application/json; charset=utf-8').send(answer);
+    // one path on both dialects: rows decoded by the codec (server/db/field-codec.ts), serialized to JSON here
     const { rows, total } = await service.list(entityName, query, ctx);
     return { success: true, data: rows, meta: meta(total) };
   });

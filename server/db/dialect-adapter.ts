@@ -1,4 +1,3 @@
-import type { ChangeTracker } from './change-tracker.ts';
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { FieldDef } from '../../engine/schema/schema-types.ts';
 
@@ -20,13 +19,6 @@ export interface DialectAdapter {
   isForeignKeyViolation(err: unknown): boolean;
   /** Names of the indexes on a table (to rename derived indexes when the table is renamed). */
   indexNames(k: Kysely<any>, table: string): Promise<string[]>;
-  /**
-   * A SQL expression that gives a row of these columns (table alias, name, field) as the API's
-   * JSON in UTF-8 bytes (a Buffer in JavaScript), so a list's rows need not be decoded and
-   * stringified in JavaScript; absent where the dialect does not offer it, and the rows are
-   * decoded as usual.
-   */
-  rowJson?(alias: string, columns: ReadonlyArray<readonly [string, FieldDef | undefined]>): string;
   /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
   readonly returnsDates: boolean;
 }
@@ -41,8 +33,6 @@ export interface Database {
    * `onWait` is called when another holds it, so the wait can be told in the log.
    */
   alone<T>(name: string, work: () => Promise<T>, onWait?: () => void): Promise<T>;
-  /** Which tables changed and when, for caches of read answers; absent where the dialect cannot tell (PostgreSQL). */
-  readonly changes?: ChangeTracker;
 }
 
 /** The lock under which a database is prepared (server starts, migrations into PostgreSQL, bulk seeding): Database.alone. */

@@ -82,14 +82,13 @@ function listText(deps: Dependent[], max = 10): { th: string; en: string } {
  */
 export function installCancelGuard(service: EntityService): void {
   service.onAction(async (trx, e) => {
-    const d = e.entity.document;
-    if (!d?.lines) return;
+    const d = e.entity.document!;
     const cancelling = e.action === (d.cancelAction ?? 'cancel');
     if (cancelling) await refuseIfDependents(trx, service, e);
     if (d.from?.length && (cancelling || e.action === (d.postAction ?? 'approve'))) {
       await holdSources(trx, service, e, cancelling ? e.before : e.after, !cancelling);
     }
-  });
+  }, (entity) => !!entity.document?.lines);
 }
 
 async function refuseIfDependents(trx: Kysely<any>, service: EntityService, e: ActionEvent): Promise<void> {

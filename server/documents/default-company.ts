@@ -6,7 +6,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { principalOf } from '../auth/principal.ts';
-import { siteSettings } from '../settings/site-settings.ts';
+import { siteSettings, SETTINGS } from '../settings/site-settings.ts';
 
 type Row = Record<string, unknown>;
 
@@ -41,7 +41,7 @@ async function defaultCompany(k: Kysely<any>, service: EntityService, company: E
   const allowed = p?.userType?.is_limit_company_to_access ? p.user.branch_company : null;
   if (allowed?.length === 1) return allowed[0]!;
   const usable = (id: number) => allowed === null || allowed.includes(id);
-  const site = service.registry.get('setting_site');
+  const site = service.registry.get(SETTINGS);
   const setting = site ? companySetting(site, company.name) : null;
   if (setting) {
     const v = (await siteSettings(k, service.registry))[setting];

@@ -56,7 +56,7 @@ export function installTotalsCheck(service: EntityService): void {
   service.onWrite(async (_trx, e) => {
     if (e.action !== 'create' && e.action !== 'update') return;
     const entity = service.entity(e.entity);
-    if (!entity.document?.amounts || !entity.document.byAmount || !e.after) return;
+    if (!e.after) return;
     const lines = linesOf(service, entity);
     const totals = totalsOf(entity, e.after, (e.after[lines.field] as Row[] | undefined) ?? []);
     const wrong = TOTAL_FIELDS.filter((f) => fieldOf(entity, f) && f !== 'vat_rate' && Number(e.after![f] ?? 0) !== totals[f]);
@@ -65,5 +65,5 @@ export function installTotalsCheck(service: EntityService): void {
         fields: wrong.map((field) => ({ field, code: 'computed', message: `is computed from the lines: ${totals[field]}` })),
       });
     }
-  });
+  }, (entity) => !!(entity.document?.amounts && entity.document.byAmount));
 }

@@ -176,14 +176,13 @@ async function reverse(trx: Kysely<any>, service: EntityService, e: ActionEvent)
 /** Hooks posting and reversing into the workflow actions of every document entity that is created from others. */
 export function installDocumentPosting(service: EntityService): void {
   service.onAction(async (trx, e) => {
-    const d = e.entity.document;
-    if (!d) return;
+    const d = e.entity.document!;
     if (e.action === (d.postAction ?? 'approve')) {
       await numberOnPost(trx, e);
       if (d.from?.length) await post(trx, service, e);
     } else if (e.action === (d.cancelAction ?? 'cancel') && d.from?.length) {
       await reverse(trx, service, e);
     }
-  });
+  }, (entity) => !!entity.document);
 }
 

@@ -83,5 +83,5 @@ export function installSettingDefaults(service: EntityService): void {
     if (!Object.keys(values).length) return;
     await trx.updateTable(e.entity).set(values).where('id', '=', e.id).execute();
     Object.assign(e.after, values);
-  });
+  }, (entity) => Object.values(entity.fields).some((f) => !!f.defaultSetting));
 }

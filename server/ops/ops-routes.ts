@@ -9,7 +9,6 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { schemaHash } from '../db/schema-sync.ts';
 import { refreshOverrides } from '../meta/schema-overrides.ts';
-import { CompressionCache, DEFAULT_COMPRESSION_CACHE_BYTES } from './compression-cache.ts';
 
 export interface OpsOptions {
   db: Database;
@@ -17,8 +16,6 @@ export interface OpsOptions {
   redisUrl?: string;
   /** How often each instance looks for a newer runtime-override version (ms); another instance's change applies within this. */
   overridePollMs?: number;
-  /** Compressed answers kept for answers sent again unchanged, in bytes (0: none kept). */
-  compressionCacheBytes?: number;
   /** Whether the instance's other Redis connections (the realtime publisher and subscriber) are up too. */
   redisLinked?: () => boolean;
 }
@@ -56,14 +53,11 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
  * runtime schema overrides picked up from the database (so a change made
  * on one instance applies on all within `overridePollMs`).
  */
-export async function installOps(app: FastifyInstance, opts: OpsOptions): Promise<CompressionCache> {
-  // one cache per compression setting: it is keyed by the bytes and the encoding, not the options
-  const compressed = new CompressionCache(opts.compressionCacheBytes ?? DEFAULT_COMPRESSION_CACHE_BYTES);
+export async function installOps(app: FastifyInstance, opts: OpsOptions): Promise<void> {
   // built web assets arrive precompressed (@fastify/static preCompressed); this covers JSON and the rest
   await app.register(compress, {
     global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'],
     syncThreshold: COMPRESS_SYNC_MAX, brotliOptions: { params: BROTLI_ON_THE_FLY },
-    zlib: compressed.zlib(),
   });
 
   let closing = false;
@@ -106,8 +100,6 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   app.addHook('onClose', async () => {
     clearTimeout(idleCloser);
     clearInterval(idleCloser);
-    // for sizing COMPRESSION_CACHE_MB: how often an answer went out as it was compressed before
-    if (compressed.hits + compressed.misses > 0) app.log.info({ hits: compressed.hits, misses: compressed.misses, kept: compressed.size, keptBytes: compressed.heldBytes }, 'compressed answers reused');
   });
 
   let redis: RedisClientType | null = null;
@@ -159,5 +151,4 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   }, pollMs);
   timer.unref();
   app.addHook('preClose', async () => clearInterval(timer));
-  return compressed;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EntityService } from '../crud/entity-service.ts';
+import { entitiesNamed } from '../crud/write-events.ts';
 import type { Realtime } from './socket-server.ts';
 
 export const ALERT_EVENT = 'update-alert-number';
@@ -24,10 +25,9 @@ export function installAlertNotifier(service: EntityService, realtime: Realtime,
     send(userId, ALERT_EVENT, { notificationNumber: await unreadAlerts(k, userId) });
   };
   service.afterCommit((e) => {
-    if (e.entity !== 'alert') return;
     const users = new Set([e.before?.user_id, e.after?.user_id].filter((u) => u !== null && u !== undefined).map(Number));
     for (const u of users) push(u).catch(opts.onError);
-  });
+  }, entitiesNamed('alert'));
   let last = new Date().toISOString();
   const timer = setInterval(() => {
     const now = new Date().toISOString();

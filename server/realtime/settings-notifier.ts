@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { Realtime } from './socket-server.ts';
+import { SETTINGS } from '../settings/site-settings.ts';
 
 export const SETTINGS_EVENT = 'settings-changed';
 
@@ -16,7 +17,7 @@ export function settingsStamp(value: unknown): string | null {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function currentStamp(k: Kysely<any>): Promise<string | null> {
-  const row = await k.selectFrom('setting_site').select('updated_at').orderBy('id').limit(1).executeTakeFirst();
+  const row = await k.selectFrom(SETTINGS).select('updated_at').orderBy('id').limit(1).executeTakeFirst();
   return settingsStamp(row?.updated_at);
 }
 
@@ -32,9 +33,8 @@ async function currentStamp(k: Kysely<any>): Promise<string | null> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function installSettingsNotifier(service: EntityService, realtime: Realtime, k: Kysely<any>, onError: (err: unknown) => void): void {
   service.afterCommit((e) => {
-    if (e.entity !== 'setting_site') return;
     realtime.io.emit(SETTINGS_EVENT, { stamp: settingsStamp(e.after?.updated_at) });
-  });
+  }, (e) => e.name === SETTINGS);
   realtime.io.on('connection', (socket) => {
     currentStamp(k).then((stamp) => { socket.emit(SETTINGS_EVENT, { stamp }); }, onError);
   });

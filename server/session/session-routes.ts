@@ -10,7 +10,7 @@ import { loadRole, loadUserType, principalOf, type UserTypeInfo } from '../auth/
 import type { RoleInfo } from '../../engine/permissions/customer-role.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
-import { entityEnabled, siteSettings } from '../settings/site-settings.ts';
+import { entityEnabled, siteSettings, SETTINGS } from '../settings/site-settings.ts';
 import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
@@ -116,8 +116,8 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
 
   app.get('/api/settingsite/1', async (request) => {
     contextOf(request);
-    const entity = registry.get('setting_site')!;
-    const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    const entity = registry.get(SETTINGS)!;
+    const row = await k.selectFrom(SETTINGS).selectAll().orderBy('id').limit(1).executeTakeFirst();
     const data: Record<string, unknown> = { id: row ? Number(row.id) : 1 };
     for (const [name, f] of Object.entries(entity.fields)) {
       const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;

@@ -3,14 +3,9 @@ import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fromDb } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
+import { readSingleRowOnce } from '../crud/single-row-reads.ts';
 
 export type SiteSettings = Record<string, unknown>;
-
-/**
- * Read once per transaction: a posting's rules ask for several switches, and what they see
- * must be what the transaction sees. A write of the settings in that transaction forgets it.
- */
-const perTransaction = new WeakMap<Kysely<any>, Promise<SiteSettings>>();
 
 /**
  * The site settings row (a singleton) decoded, with schema defaults for what
@@ -20,25 +15,17 @@ const perTransaction = new WeakMap<Kysely<any>, Promise<SiteSettings>>();
  */
 export function siteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
   if (!k.isTransaction) return readSiteSettings(k, registry);
-  let read = perTransaction.get(k);
-  if (!read) {
-    read = readSiteSettings(k, registry);
-    perTransaction.set(k, read);
-    // a failed read is not kept: the next rule asks again (and meets the same error, or not)
-    read.catch(() => perTransaction.delete(k));
-  }
-  return read;
+  // once per transaction; a write of the settings in that transaction forgets it (crud/single-row-reads.ts)
+  return readSingleRowOnce(k, SETTINGS, () => readSiteSettings(k, registry));
 }
 
-/** After a transaction writes the settings row, its rules read them again. */
-export function forgetSiteSettings(trx: Kysely<any>): void {
-  perTransaction.delete(trx);
-}
+/** The site settings entity: the one module that names it, and reads its row for everyone. */
+export const SETTINGS = 'setting_site';
 
 async function readSiteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
-  const entity = registry.get('setting_site');
+  const entity = registry.get(SETTINGS);
   if (!entity) return {};
-  const row = await k.selectFrom('setting_site').selectAll().orderBy('id').limit(1).executeTakeFirst();
+  const row = await k.selectFrom(SETTINGS).selectAll().orderBy('id').limit(1).executeTakeFirst();
   const out: SiteSettings = {};
   for (const [name, f] of Object.entries(entity.fields)) {
     const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;

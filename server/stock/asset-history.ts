@@ -1,4 +1,5 @@
 import type { EntityService } from '../crud/entity-service.ts';
+import { entitiesNamed } from '../crud/write-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 
@@ -10,7 +11,6 @@ import { toScaledInteger } from '../../engine/validation/value-limits.ts';
  */
 export function installAssetHistory(service: EntityService): void {
   service.onAction(async (trx, e) => {
-    if (e.entity.name !== 'asset') return;
     const a = e.after;
     if (e.action === 'borrow' && (a.holder_staff_id === null || a.holder_staff_id === undefined)) {
       throw new AppError('VALIDATION_FAILED', 'holder_staff_id: who borrows the asset is required', { fields: [{ field: 'holder_staff_id', code: 'required', message: 'is required to borrow' }] });
@@ -31,5 +31,5 @@ export function installAssetHistory(service: EntityService): void {
     if (e.action === 'return') Object.assign(clear, { holder_staff_id: null, borrowed_until: null });
     if (e.action === 'finish_modify') Object.assign(clear, { modify_description: null, modify_cost: null });
     await trx.updateTable('asset').set(clear).where('id', '=', e.id).execute();
-  });
+  }, entitiesNamed('asset'));
 }

@@ -10,8 +10,7 @@ import { entityEnabled, featureDisabled, siteSettings } from '../settings/site-s
 export function installFeatureGate(service: EntityService): void {
   service.onWrite(async (trx, e) => {
     if (e.action !== 'create') return;
-    const entity = service.registry.get(e.entity);
-    if (!entity?.enabledBy) return;
+    const entity = service.entity(e.entity);
     if (!entityEnabled(entity, await siteSettings(trx, service.registry))) throw featureDisabled(entity);
-  });
+  }, (entity) => !!entity.enabledBy);
 }

@@ -232,7 +232,7 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     DATABASE_UNAVAILABLE: async () => {
       // what pg throws while PostgreSQL is down (tests/faults/database-restart.test.ts stops a real one)
       const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-      const spies = [vi.spyOn(t.service, 'list'), vi.spyOn(t.service, 'listJson')].map((s) => s.mockRejectedValue(down));
+      const spies = [vi.spyOn(t.service, 'list')].map((s) => s.mockRejectedValue(down));
       try {
         return await call('GET', '/api/ec_widget');
       } finally {
@@ -240,8 +240,7 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       }
     },
     INTERNAL_ERROR: async () => {
-      // a list reads through listJson on SQLite and through list elsewhere: both fail here
-      const spies = [vi.spyOn(t.service, 'list'), vi.spyOn(t.service, 'listJson')].map((s) => s.mockRejectedValue(new Error('secret kaboom from the database driver')));
+      const spies = [vi.spyOn(t.service, 'list')].map((s) => s.mockRejectedValue(new Error('secret kaboom from the database driver')));
       try {
         return await call('GET', '/api/ec_widget');
       } finally {

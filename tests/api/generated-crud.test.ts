@@ -148,8 +148,7 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().meta.total_count).toBe(1);
     expect(list.json().data.map((r: Row) => r.id)).toEqual([id]);
-    // a list row is the record as a read gives it, without its lines (on SQLite the list's JSON is
-    // written by the database, the read's by the server: server/db/sqlite/sqlite-row-json.ts)
+    // a list row is the record as a read gives it, without its lines (both decoded by server/db/field-codec.ts)
     const whole = (await inject({ method: 'GET', url: `/api/${name}/${id}` })).json().data as Row;
     const lineFields = Object.keys(entity.fields).filter((f) => entity.fields[f]!.type === 'lines');
     expect(list.json().data[0]).toStrictEqual(Object.fromEntries(Object.entries(whole).filter(([k]) => !lineFields.includes(k))));

@@ -3,8 +3,6 @@
  * in-process (fastify.inject, no network), on SQLite (DIALECT=postgres with TEST_DATABASE_URL) with
  * the demo data: medians per kind, and CPU per cycle. N cycles (300); DOCS_ONLY=1 runs only the
  * postings; LISTENERS=1 also prints the time spent in each write and action listener per cycle;
- * LIST_CACHE_MB (16; 0: none) sizes the kept list answers, as in production (with 0 the change-tracking
- * triggers are never put on the tables either, so the pair shows what they cost a posting).
  * For a CPU profile: `node --cpu-prof --cpu-prof-dir=DIR --import tsx tests/bench/posting-profile.ts`
  * and tests/bench/cpu-profile-summary.ts DIR. A tool for finding costs, not a benchmark with targets.
  */
@@ -14,7 +12,7 @@ import { createTestApp } from '../support/test-app.ts';
 import { loadSeedDir } from '../../seed/demo-seed.ts';
 
 const N = Number(process.env.N ?? 300);
-const t = await createTestApp((process.env.DIALECT as 'sqlite') ?? 'sqlite', undefined, { listCacheBytes: Number(process.env.LIST_CACHE_MB ?? 16) * 1024 * 1024 });
+const t = await createTestApp((process.env.DIALECT as 'sqlite') ?? 'sqlite');
 await loadSeedDir(t.service, join(import.meta.dirname, '../../seed/demo'));
 const call = async (method: string, url: string, payload?: unknown, enc = 'identity') => {
   const res = await t.app.inject({ method: method as 'GET', url, headers: { ...t.headers, 'accept-encoding': enc }, ...(payload ? { payload: payload as object } : {}) });
@@ -27,11 +25,13 @@ await call('POST', `/api/goods_receipt/${(await call('POST', '/api/goods_receipt
 const times: Record<string, number[]> = {};
 // per listener: where a write's time goes (the listener's source location names it)
 const spent = new Map<string, number>();
-const wrap = (arr: any[], kind: string) => arr.forEach((fn, i) => {
+// the registered listeners of server/crud/write-events.ts (ListenerList.all), wrapped before any write picks them
+const wrap = (arr: { listener: any }[], kind: string) => arr.forEach((r, i) => {
+  const fn = r.listener;
   const where = `${kind}#${i} ${String(fn).slice(0, 90).replace(/\s+/g, ' ')}`;
-  arr[i] = async (...a: any[]) => { const t0 = performance.now(); try { return await fn(...a); } finally { spent.set(where, (spent.get(where) ?? 0) + performance.now() - t0); } };
+  r.listener = async (...a: any[]) => { const t0 = performance.now(); try { return await fn(...a); } finally { spent.set(where, (spent.get(where) ?? 0) + performance.now() - t0); } };
 });
-if (process.env.LISTENERS) { const sv = t.service as any; wrap(sv.listeners, 'write'); wrap(sv.actionListeners, 'action'); }
+if (process.env.LISTENERS) { const ev = (t.service as any).events; wrap(ev.writes.all, 'write'); wrap(ev.actions.all, 'action'); ev.writes.picked = new WeakMap(); ev.actions.picked = new WeakMap(); }
 const time = async (k: string, f: () => Promise<any>) => { const t0 = performance.now(); const r = await f(); (times[k] ??= []).push(performance.now() - t0); return r; };
 const cpu0 = process.cpuUsage(); const wall0 = performance.now();
 for (let i = 0; i < N; i++) {

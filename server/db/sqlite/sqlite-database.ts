@@ -6,8 +6,6 @@ import { dirname } from 'node:path';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
 import { ImmediateSqliteDialect } from './sqlite-driver.ts';
-import { sqliteRowJson } from './sqlite-row-json.ts';
-import { SqliteChangeTracker } from './sqlite-change-tracker.ts';
 import { wholeNumber } from '../../config/app-config.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
@@ -97,7 +95,6 @@ function withStatementCache(db: BetterSqlite3.Database) {
 export const sqliteAdapter: DialectAdapter = {
   name: 'sqlite',
   returnsDates: false,
-  rowJson: sqliteRowJson,
   columnType(field: FieldDef) {
     switch (field.type) {
       case 'integer': case 'link': case 'boolean': case 'money': case 'decimal': return 'integer';
@@ -173,7 +170,7 @@ export function openSqlite(file: string, settings: SqliteSettings = sqliteSettin
   const kysely = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) as never }, raw, settings.busyTimeoutMs) });
   // alone runs at once: SERVER_WORKERS starts its other workers only after the first one listens
   // (server/ops/server-workers.ts), and separate servers do not share one SQLite file
-  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy(), alone: (_name, work) => work(), changes: new SqliteChangeTracker(raw) };
+  const db: Database = { kysely, adapter: sqliteAdapter, close: () => kysely.destroy(), alone: (_name, work) => work() };
   handles.set(db, raw);
   return db;
 }
