@@ -11,6 +11,9 @@ import './styles.css';
 import { App, preloadRoute } from './App.tsx';
 import { appStore } from './core/app-store.ts';
 import { sessionAtom } from './core/session-atoms.ts';
+import { installMotion } from './core/motion.ts';
+
+installMotion();
 
 // the first screen's code first (usually already on its way: boot.ts), then one render without fallbacks;
 // a chunk that fails to load is shown by the lazy screen's own error path
