@@ -254,6 +254,8 @@ export interface EntitySchema {
   menuGroup?: string;
   /** A boolean field of the site settings (setting_site) that switches the entity on: while off it is not in the menu and new records are refused (FEATURE_DISABLED). */
   enabledBy?: string;
+  /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
+  menuOrder?: number;
   icon?: string;
   titleField: string;
   searchFields?: string[];
