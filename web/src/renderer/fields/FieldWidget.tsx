@@ -8,7 +8,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { Checkbox } from 'primereact/checkbox';
 import type { EntitySchema, FieldDef } from '../../../../engine/schema/schema-types.ts';
 import { loc } from '../../core/i18n.ts';
-import { displayFieldOf, fieldScale } from '../format-value.ts';
+import { displayFieldOf, fieldScale, leastDecimals } from '../format-value.ts';
 import { linkColor } from '../list-columns.ts';
 import { LinkSelect } from './LinkSelect.tsx';
 import { DateInput } from './DateInput.tsx';
@@ -65,7 +65,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 onValueChange={(e) => f.onChange(e.value ?? null)} onBlur={f.onBlur}
                 // typing reports through onChange (onValueChange only on blur): Ctrl+S right after typing keeps the number
                 onChange={(e) => f.onChange(e.value ?? null)}
-                minFractionDigits={scale} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
+                minFractionDigits={leastDecimals(field)} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
                 locale="en-US" disabled={ro} invalid={invalid} className={compact ? 'p-inputtext-sm' : ''}
                 inputClassName={field.type === 'money' ? 'num' : undefined}
                 aria-describedby={describedBy} aria-label={ariaLabel}
