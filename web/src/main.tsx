@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'primereact/resources/themes/lara-light-blue/theme.css';
 import 'primereact/resources/primereact.min.css';
 import 'primeicons/primeicons.css';
 // Sarabun travels with the app: a machine without a Thai font would show empty boxes; unicode-range
@@ -12,8 +11,16 @@ import { App, preloadRoute } from './App.tsx';
 import { appStore } from './core/app-store.ts';
 import { sessionAtom } from './core/session-atoms.ts';
 import { installMotion } from './core/motion.ts';
+import { applyTheme, storedTheme } from './core/theme.ts';
+import { settingsAtom } from './core/app-data.ts';
 
 installMotion();
+// the theme of the site setting `stylesheet`, live: every open screen follows a change (core/theme.ts)
+applyTheme(storedTheme());
+appStore.sub(settingsAtom, () => {
+  const s = appStore.get(settingsAtom);
+  if (s.status === 'loaded') applyTheme(s.data.stylesheet);
+});
 
 // the first screen's code first (usually already on its way: boot.ts), then one render without fallbacks;
 // a chunk that fails to load is shown by the lazy screen's own error path
