@@ -12,6 +12,7 @@ export function installFeatureGate(service: EntityService): void {
     if (e.action !== 'create') return;
     const entity = service.registry.get(e.entity);
     if (!entity?.enabledBy) return;
-    if (!entityEnabled(entity, await siteSettings(trx, service.registry))) throw featureDisabled(entity);
+    const site = await siteSettings(trx, service.registry);
+    if (!entityEnabled(entity, site)) throw featureDisabled(entity, site);
   });
 }
