@@ -12,15 +12,12 @@ import { appStore } from './core/app-store.ts';
 import { sessionAtom } from './core/session-atoms.ts';
 import { installMotion } from './core/motion.ts';
 import { applyTheme, storedTheme } from './core/theme.ts';
-import { settingsAtom } from './core/app-data.ts';
+import { followSettings } from './core/settings-follow.ts';
 
 installMotion();
-// the theme of the site setting `stylesheet`, live: every open screen follows a change (core/theme.ts)
+// the theme of the site setting `stylesheet` and the menu follow the settings live (core/settings-follow.ts)
 applyTheme(storedTheme());
-appStore.sub(settingsAtom, () => {
-  const s = appStore.get(settingsAtom);
-  if (s.status === 'loaded') applyTheme(s.data.stylesheet);
-});
+followSettings(appStore);
 
 // the first screen's code first (usually already on its way: boot.ts), then one render without fallbacks;
 // a chunk that fails to load is shown by the lazy screen's own error path
