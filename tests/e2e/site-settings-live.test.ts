@@ -89,7 +89,7 @@ describe('site settings that change the screen', () => {
     const form = new FormData();
     form.append('file', new Blob([png], { type: 'image/png' }), 'film.png');
     const up = await (await fetch(url('/api/file/upload/product'), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json() as { data: { id: string }[] };
-    const product = (await api('GET', '/api/product?limit=1&sort=code&fields=id,code')).data[0];
+    const product = (await api('GET', '/api/product?limit=1&sort=code&fields=id,code,name_th')).data[0];
     expect((await api('PATCH', `/api/product/${product.id}`, { image: up.data[0]!.id })).success).toBe(true);
     await set({ is_enable_product_image: false });
 
@@ -104,6 +104,15 @@ describe('site settings that change the screen', () => {
     await expect.poll(() => list.getByTestId('thumbnail').count()).toBeGreaterThan(0);
     expect(await notReloaded()).toBe(true);
     await shot(page, 'i37-product-thumbnails');
+
+    // the product picker of another form shows the thumbnail beside each product
+    await page.goto(url('/barcodes/create'));
+    await page.locator('#field-product_id').click();
+    const choice = page.locator('.bo-link-panel li', { hasText: product.name_th });
+    await choice.first().waitFor();
+    await expect.poll(() => choice.first().getByTestId('thumbnail').count()).toBe(1);
+    await shot(page, 'i37-picker-thumbnail');
+    await page.keyboard.press('Escape');
 
     await page.goto(url(`/product/${product.id}`));
     await page.getByText('รูปสินค้า', { exact: true }).first().waitFor();
