@@ -81,6 +81,16 @@ describe('site settings that change the screen', () => {
     await set({ is_enable_manufactured_product: true });
     await expect.poll(() => production.count()).toBe(1);
     expect(await notReloaded()).toBe(true);
+    // receiving from a production report: offered while on, said to be switched off while off (live)
+    await page.goto(url('/goods_receipt/production_report'));
+    await page.getByTestId('create-from').waitFor();
+    await set({ is_enable_manufactured_product: false });
+    await page.getByTestId('source-switched-off').waitFor();
+    expect(await page.getByTestId('source-switched-off').innerText()).toContain('is_enable_manufactured_product');
+    expect(await page.getByTestId('create-from').count()).toBe(0);
+    await shot(page, 'i37-receive-from-production-off');
+    await set({ is_enable_manufactured_product: true });
+    await page.getByTestId('create-from').waitFor();
   });
 
   it('is_enable_product_image: a thumbnail in the product list and the image field in the form, live', async () => {
