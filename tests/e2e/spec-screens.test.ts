@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issues 37 and 38 §9 in headless Chromium: the attribute-value screen, the
@@ -67,6 +67,37 @@ describe('spec screens end to end', () => {
     await page.goto(url(`/barcodes_scan_over/${over.id}`));
     await page.locator('input[value="P001"], :text("P001")').first().waitFor();
     await shot(page, 'i37-demo-scan-over');
+  });
+
+  it('the warehouse clerk\'s inventory list shows its rows, with no red error', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
+    try {
+      const clerk = await context.newPage();
+      const clerkErrors = watchErrors(clerk);
+      await signInInBrowser(clerk, server.baseUrl, 'warehouse', DEMO_PASSWORD);
+      await clerk.goto(url('/inventory'));
+      const list = clerk.getByTestId('entity-list');
+      await list.waitFor();
+      await expect.poll(() => list.locator('tbody tr').count()).toBeGreaterThan(0);
+      expect(await clerk.locator('[role=alert]').count()).toBe(0);
+      expect(await list.locator('tbody').innerText()).toContain('WH-BN');
+      await shot(clerk, 'i38-warehouse-inventory-list');
+      expect(clerkErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('transitions end within the 500 ms deadline, and not at all under reduced motion', async () => {
+    const motion = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bo-motion').trim());
+    await page.goto(url('/customer'));
+    await page.getByTestId('entity-list').waitFor();
+    expect(parseFloat(await motion())).toBeGreaterThan(0);
+    expect(parseFloat(await motion())).toBeLessThanOrEqual(500);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await expect.poll(motion).toBe('0ms');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(motion).not.toBe('0ms');
   });
 
   it('receiving from a purchase order asks for the supplier, not a customer', async () => {
