@@ -34,8 +34,8 @@ async function idOf(service: EntityService, entity: string, code: string): Promi
  * full; the last three months are billed in part and paid in part, so the
  * collection summary has outstanding amounts in every ageing bucket. Orders
  * older than three months are closed once invoiced (their goods went out
- * before the stock ledger's opening balances). Then one credit note and four
- * withholding-tax certificates.
+ * before the stock ledger's opening balances). Then one credit note, one debit
+ * note and four withholding-tax certificates.
  */
 export async function seedFinanceHistory(service: EntityService): Promise<Record<string, number>> {
   const ctx = systemContext;
@@ -132,6 +132,13 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
     }, ctx);
     await act('credit_note', Number(cn.id), 'issue');
     count('credit_note');
+    // one debit note: the customer kept 2 units of the second line that were delivered over the invoice
+    await until(addDays(String(iv.doc_date), 12));
+    const dn = await createFrom(service, 'debit_note', 'tax_invoice', {
+      ids: [iv.id], lines: [{ source_line_id: iv.items[1].id, qty: 2 }], values: { return_reason_id: await idOf(service, 'return_reason', 'OVER-QTY'), remark: 'ลูกค้ารับสินค้าที่ส่งเกินไว้ 2 หน่วย' },
+    }, ctx);
+    await act('debit_note', Number(dn.id), 'issue');
+    count('debit_note');
     // withholding certificates for services bought: transport 1 %, advertising 2 %, services 3 %, rent 5 %
     const certs = [
       { supplier: 'S001', income: '40_8', description: 'ค่าขนส่งสินค้า', rate: 1, paid: 18500 },

@@ -12,6 +12,7 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
 import { loadSeedDir } from '../seed/demo-seed.ts';
 import { seedFinanceHistory } from '../seed/demo-finance.ts';
+import { seedScanOver } from '../seed/demo-scans.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
@@ -128,6 +129,8 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
     seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
     // a year of sales and collection history, made through the document engine's own calls
     for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
+    // and a receipt scanned one past its count: the over-scan screen opens a real record
+    for (const [entity, n] of Object.entries(await seedScanOver(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
     const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
     await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
     log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);

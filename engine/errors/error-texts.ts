@@ -22,6 +22,7 @@ export type TextParams = Record<string, string | number | LabelText | null | und
 /** Messages for `error.code`; `CODE.reason` keys are chosen by `params.reason`. */
 export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorText> = {
   BAD_REQUEST: { th: 'ระบบอ่านคำขอนี้ไม่ได้', en: 'The request could not be read' },
+  'BAD_REQUEST.token_mismatch': { th: 'คำขอส่งโทเคนสองค่าที่ไม่ตรงกัน (Authorization และ x-access-token) กรุณาส่งโทเคนเดียว', en: 'Authorization and x-access-token carry different tokens; send one token' },
   VALIDATION_FAILED: { th: 'ข้อมูลบางช่องไม่ถูกต้อง', en: 'Some fields are not valid' },
   UNKNOWN_FIELD: { th: 'คำขอระบุช่องข้อมูลที่ไม่มีอยู่', en: 'The request names a field that does not exist' },
   READ_ONLY_FIELD: { th: 'คำขอพยายามแก้ไขช่องข้อมูลที่แก้ไขไม่ได้', en: 'The request tries to write a field that cannot be written' },

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
-import { SYSTEM_FIELDS, companySetting, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
+import { SYSTEM_FIELDS, companySetting, enablingSettings, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 
@@ -136,7 +136,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
     // site-setting keys name a field of setting_site (checked when the set has it: a test may load a few schemas)
     const site = byName.get('setting_site');
-    if (site && f.enabledBy && site.fields[f.enabledBy]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${f.enabledBy}" is not a boolean field of setting_site`);
+    for (const setting of enablingSettings(f)) if (site && site.fields[setting]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${setting}" is not a boolean field of setting_site`);
     if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of setting_site`);
     if (f.defaultFrom === 'company') {
       const target = f.type === 'link' ? byName.get(f.entity!) : undefined;

@@ -57,9 +57,9 @@ export interface FieldDef {
   /**
    * A boolean field of the site settings (setting_site) that shows this field: while it is off the
    * form does not show the field (ship-to details on a tax invoice: is_enable_customer_ship_to_details).
-   * The field-level twin of the entity's `enabledBy`.
+   * The field-level twin of the entity's `enabledBy`. Several settings: all must be on.
    */
-  enabledBy?: string;
+  enabledBy?: string | string[];
   /**
    * A field of the site settings whose value is this field's default on a new record (a tax invoice's
    * type from `tax_invoice`); `default` applies while the setting is empty or not one of the options.
@@ -252,8 +252,13 @@ export interface EntitySchema {
   menuKey?: string;
   /** Menu group for navigation; absent means not in the menu (e.g. lines entities). */
   menuGroup?: string;
-  /** A boolean field of the site settings (setting_site) that switches the entity on: while off it is not in the menu and new records are refused (FEATURE_DISABLED). */
-  enabledBy?: string;
+  /**
+   * A boolean field of the site settings (setting_site) that switches the entity on: while off it is not in the menu and new records are refused (FEATURE_DISABLED).
+   * Several settings: all must be on (a production report needs manufactured products and production reports).
+   */
+  enabledBy?: string | string[];
+  /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
+  menuOrder?: number;
   icon?: string;
   titleField: string;
   searchFields?: string[];
@@ -302,4 +307,9 @@ export function hasColumn(field: FieldDef): boolean {
 export function companySetting(site: Pick<EntitySchema, 'fields'>, companyEntity: string): string | null {
   const found = Object.entries(site.fields).find(([, f]) => f.type === 'link' && f.entity === companyEntity);
   return found ? found[0] : null;
+}
+
+/** The site settings an `enabledBy` names, as a list (none when absent). */
+export function enablingSettings(def: { enabledBy?: string | string[] } | undefined): string[] {
+  return def?.enabledBy === undefined ? [] : [def.enabledBy].flat();
 }

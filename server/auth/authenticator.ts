@@ -4,6 +4,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
 import { loadPrincipal, type Principal } from './principal.ts';
 import { TokenError, type TokenService } from './token-service.ts';
+import { requestToken } from './request-token.ts';
 
 const CACHE_MS = 5000;
 
@@ -76,11 +77,9 @@ export class Authenticator {
     return principal;
   }
 
+  /** The token of `Authorization: Bearer` or `x-access-token` (see request-token.ts). */
   static bearer(request: FastifyRequest): string | null {
-    const h = request.headers.authorization;
-    if (!h) return null;
-    const m = /^Bearer\s+(\S+)$/i.exec(h);
-    return m ? m[1]! : null;
+    return requestToken(request);
   }
 }
 

@@ -7,6 +7,7 @@ import { hasColumn, type EntitySchema, type FieldDef } from '../../engine/schema
 import { describeField } from '../../engine/filter/filter-parser.ts';
 import { AppError } from '../errors/app-error.ts';
 import { csvCell } from './export-cells.ts';
+import { postedQuery } from './posted-query.ts';
 import { xlsxStream } from './xlsx-writer.ts';
 import { languageOf } from '../../engine/errors/error-texts.ts';
 import { formatIsoDate, formatIsoDateTime } from '../../engine/format/dates.ts';
@@ -29,18 +30,20 @@ function columnInfo(service: EntityService, entity: EntitySchema, path: string, 
 }
 
 /**
- * GET /api/{entity}/export?format=csv|xlsx&lang=th|en: the list protocol's
+ * GET /api/{entity}/export?format=csv|xlsx&lang=th|en (or POST with the same
+ * parameters as a JSON body): the list protocol's
  * filter/sort/search/fields, streamed page by page. Guarded by the role's
  * export flag and the same row restrictions as the list. CSV keeps field names
  * as its header (scripts read it); XLSX, made for people, has the labels.
  */
 export function registerExportRoute(app: FastifyInstance, service: EntityService, entityName: string, contextOf: ContextOf): void {
-  app.get(`/api/${entityName}/export`, async (request, reply) => {
+  // POST takes the same parameters as a JSON body: a selection of ids or a long filter outgrows a URL
+  app.route({ method: ['GET', 'POST'], url: `/api/${entityName}/export`, handler: async (request, reply) => {
     const ctx = contextOf(request);
     const entity = service.entity(entityName);
     service.policy.assertAllowed(ctx, entity, 'read');
     service.policy.assertAllowed(ctx, entity, 'export');
-    const raw = { ...(request.query as RawListQuery) };
+    const raw = { ...(request.query as RawListQuery), ...postedQuery(request.body) };
     const format = raw.format ?? 'csv';
     const lang = raw.lang ?? 'th';
     if (format !== 'csv' && format !== 'xlsx') throw new AppError('INVALID_QUERY', 'format must be "csv" or "xlsx"');
@@ -85,5 +88,5 @@ export function registerExportRoute(app: FastifyInstance, service: EntityService
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${entityName}.csv"`);
     return reply.send(Readable.from(lines()));
-  });
+  } });
 }

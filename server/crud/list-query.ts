@@ -82,10 +82,15 @@ export function parseListQuery(raw: RawListQuery, entity: EntitySchema, resolver
   let fields: string[][] | null = null;
   const rawFields = single(raw, 'fields');
   if (rawFields) {
-    fields = rawFields.split(',').map((s) => s.trim()).filter(Boolean).map((f) => f.split('.'));
-    for (const path of fields) {
-      try { resolvePath(entity, path, resolver, 'fields'); } catch (err) { asFilterError(err); }
-    }
+    const asked = rawFields.split(',').map((s) => s.trim()).filter(Boolean).map((f) => f.split('.'));
+    // a column the role may not read is left out, so the list still shows the others (filter and sort on it stay refused)
+    fields = asked.filter((path) => {
+      try { resolvePath(entity, path, resolver, 'fields'); return true; } catch (err) {
+        if (err instanceof FilterError && err.code === 'FIELD_FORBIDDEN') return false;
+        return asFilterError(err);
+      }
+    });
+    if (asked.length && !fields.length) fields = [['id']];
   }
 
   const limit = Math.min(positiveInt(raw, 'limit', 1, MAX_LIMIT, true) ?? entity.list?.pageSize ?? DEFAULT_LIMIT, MAX_LIMIT);

@@ -43,7 +43,7 @@ export function registerImportRoutes(app: FastifyInstance, service: EntityServic
     if (mode !== 'all_or_nothing' && mode !== 'valid_rows') throw new AppError('INVALID_QUERY', '"mode" must be all_or_nothing or valid_rows');
     if (q.dry_run !== undefined && q.dry_run !== 'true' && q.dry_run !== 'false') throw new AppError('INVALID_QUERY', '"dry_run" must be true or false');
     const { data, name } = await uploaded(request);
-    const plan = await planImport(service, 'product', await readTableFile(data, name));
+    const plan = await planImport(service, 'product', await readTableFile(data, name), ctx);
     const summary = { mode, total: plan.total, valid: plan.valid.length, invalid: plan.invalidRows, columns: plan.columns, error_count: plan.errors.length, errors: plan.errors.slice(0, SHOWN_ERRORS) };
     if (q.dry_run === 'true') {
       const wouldImport = mode === 'valid_rows' || plan.errors.length === 0 ? plan.valid.length : 0;

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
+import { enablingSettings, type EntitySchema, type FieldDef } from '../../engine/schema/schema-types.ts';
+import { flagOn, siteSettings, type SiteSettings } from '../settings/site-settings.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { fieldErrorText } from '../../engine/errors/error-texts.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
 import { encodeColumns, withDefaults } from '../crud/record-values.ts';
 import type { TableFile } from './table-file.ts';
 
@@ -11,7 +13,8 @@ type Row = Record<string, unknown>;
 /** One problem of one row: the row number in the file (the header is row 1), the column as written there, and why, in Thai and English. */
 export interface ImportError { row: number; column: string; code: string; reason: string; reason_th: string }
 export interface ImportPlan {
-  columns: { header: string; field: string | null }[];
+  /** `ignored`: a column of a field the site settings switch off, passed over. */
+  columns: { header: string; field: string | null; ignored?: boolean }[];
   total: number;
   valid: { row: number; body: Row }[];
   invalidRows: number;
@@ -27,14 +30,23 @@ function problem(row: number, column: string, e: Pick<FieldError, 'code' | 'mess
   return { row, column, code: e.code, reason: fieldErrorText(e, 'en'), reason_th: fieldErrorText(e, 'th') };
 }
 
-/** Header text → field: the field's name, or its Thai or English label (as an export writes them). */
-function mapHeaders(entity: EntitySchema, headers: string[]): ImportPlan['columns'] {
-  const by = new Map<string, string>();
+/**
+ * Header text → field: the field's name, or its Thai or English label (as an export writes them).
+ * A field the site settings switch off (schema key `enabledBy`: the product image while
+ * is_enable_product_image is off) is not imported: its column is passed over, not an error.
+ * An image field, while on, takes the id of a file already uploaded.
+ */
+function mapHeaders(entity: EntitySchema, headers: string[], site: SiteSettings): ImportPlan['columns'] {
+  const by = new Map<string, string | false>();
   for (const [name, f] of Object.entries(entity.fields)) {
-    if (!IMPORTABLE.has(f.type) || f.readOnly) continue;
-    for (const key of [name, f.label.th, f.label.en]) by.set(key.trim().toLowerCase(), name);
+    if (!(IMPORTABLE.has(f.type) || f.type === 'image') || f.readOnly) continue;
+    const on = enablingSettings(f).every((n) => flagOn(site, n));
+    for (const key of [name, f.label.th, f.label.en]) by.set(key.trim().toLowerCase(), on ? name : false);
   }
-  return headers.map((header) => ({ header, field: by.get(header.toLowerCase()) ?? null }));
+  return headers.map((header) => {
+    const field = by.get(header.toLowerCase());
+    return field === false ? { header, field: null, ignored: true } : { header, field: field ?? null };
+  });
 }
 
 /** A cell's text as the value the field takes; what cannot be read is left as text for the validator to name. */
@@ -66,11 +78,11 @@ async function existing(k: Kysely<any>, table: string, column: string, values: u
  * validator (types, required, lengths, patterns, enums), unique fields against
  * the file and the table, links against their tables. Nothing is written.
  */
-export async function planImport(service: EntityService, entityName: string, file: TableFile): Promise<ImportPlan> {
+export async function planImport(service: EntityService, entityName: string, file: TableFile, ctx?: RequestContext): Promise<ImportPlan> {
   const entity = service.entity(entityName);
-  const columns = mapHeaders(entity, file.headers);
+  const columns = mapHeaders(entity, file.headers, await siteSettings(service.db.kysely, service.registry));
   const errors: ImportError[] = [];
-  columns.forEach((c) => { if (!c.field && c.header) errors.push(problem(1, c.header, { code: 'unknown_field', message: 'is not a field of this record' })); });
+  columns.forEach((c) => { if (!c.field && c.header && !c.ignored) errors.push(problem(1, c.header, { code: 'unknown_field', message: 'is not a field of this record' })); });
   const named = new Set(columns.map((c) => c.field).filter(Boolean));
   const missing = Object.entries(entity.fields).filter(([n, f]) => f.required && f.default === undefined && IMPORTABLE.has(f.type) && !f.readOnly && !named.has(n)).map(([n]) => n);
   for (const m of missing) errors.push(problem(1, m, { code: 'required', message: 'is required' }));
@@ -103,6 +115,18 @@ export async function planImport(service: EntityService, entityName: string, fil
     for (const c of candidates) {
       if (c.body[name] !== undefined && taken.has(String(c.body[name])) && first.get(String(c.body[name])) === c.row) {
         errors.push(problem(c.row, headerOf.get(name)!, { code: 'unique', message: 'is already used by another record' }));
+        bad.add(c.row);
+      }
+    }
+  }
+  // an image is a file already uploaded that the importer may see, as on a form
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if ((f.type !== 'image' && f.type !== 'file') || !named.has(name)) continue;
+    for (const c of candidates) {
+      const v = c.body[name];
+      if (v === undefined || v === null) continue;
+      if (!ctx || !service.fileGuard || !(await service.fileGuard(ctx, String(v)))) {
+        errors.push(problem(c.row, headerOf.get(name)!, { code: 'file', message: 'is not a file you uploaded or may see; upload it first' }));
         bad.add(c.row);
       }
     }

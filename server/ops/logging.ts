@@ -12,8 +12,8 @@ import { LogController, type FastifyBaseLogger, type FastifyServerOptions } from
 export const REDACT_PATHS = [
   'password', 'new_password', 'old_password', 'current_password', 'token', 'id_token', 'jwtSecret', 'secret', 'authorization', 'cookie',
   '*.password', '*.new_password', '*.old_password', '*.current_password', '*.token', '*.id_token', '*.jwtSecret', '*.secret', '*.authorization', '*.cookie',
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]',
-  'body.password', 'body.new_password', 'body.token', 'headers.authorization', 'headers.cookie',
+  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'req.headers["x-access-token"]', 'res.headers["set-cookie"]',
+  'body.password', 'body.new_password', 'body.token', 'headers.authorization', 'headers["x-access-token"]', 'headers.cookie',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { pdfMake } from './pdf-fonts.ts';
-import { amountInWords, COPY_MARK, formatDate, formatMoney, type PrintOptions } from './print-format.ts';
+import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
 
 type Row = Record<string, unknown>;
@@ -48,7 +48,9 @@ const bold = (s: string, extra: object = {}) => ({ text: scriptRuns(s, true), ..
 function cellValue(f: FieldDef | undefined, v: unknown, o: PrintOptions): string {
   if (v === null || v === undefined) return '';
   switch (f?.type) {
-    case 'money': case 'decimal': return formatMoney(v);
+    case 'money': return formatMoney(v);
+    // a quantity shows its real decimals ("100", "2.5"), up to its scale
+    case 'decimal': return formatQuantity(v, f.scale ?? 0);
     case 'date': case 'datetime': return formatDate(v, o);
     case 'enum': return f.options?.find((x) => x.value === v)?.label[o.lang] ?? String(v);
     case 'boolean': return v ? WORDS[o.lang].yes : WORDS[o.lang].noValue;
@@ -80,7 +82,8 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
     })]),
   ];
   // free text takes what is left of the width, so a long Thai description wraps inside its cell
-  const widths = ['auto', ...cols.map((c) => (['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x)) ? '*' : 'auto'))];
+  // and so does a linked name (the product): an 'auto' column squeezed by the numbers would break it letter by letter
+  const widths = ['auto', ...cols.map((c) => ((['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x))) || line.fields[c]?.type === 'link' ? '*' : 'auto'))];
   if (!widths.includes('*')) widths[widths.length - 1] = '*';
   return { table: { headerRows: 1, widths, body }, layout: 'lightHorizontalLines', margin: [0, 10, 0, 10] };
 }

@@ -23,6 +23,13 @@ export function formatDate(value: unknown, opts: PrintOptions): string {
   return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
 }
 
+/** A quantity as a person writes it: no trailing zeros ("100", "2.5"), grouped, at most `scale` decimals. */
+export function formatQuantity(value: unknown, scale: number): string {
+  if (value === null || value === undefined || value === '') return '';
+  const n = Number(value);
+  return Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: scale }) : String(value);
+}
+
 export function formatMoney(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const n = Number(value);

@@ -50,30 +50,39 @@ export interface MenuItem {
  * (the create-from screens and the collection summary). Their icons are ones schema files already
  * name, so the pruned icon CSS (server/web/css-pruner.ts) keeps them.
  */
-export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string } }> = [
+// a screen sits right after its entity's item (schema key menuOrder), unless it names its own place (`menuOrder`)
+export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string }; menuOrder?: number }> = [
   { group: 'sales', entity: 'receipt', keyAction: 'receipt', path: '/receipt/sales_order', icon: 'pi pi-wallet', label: { th: 'ใบเสร็จรับเงินจากใบสั่งขาย', en: 'Receipts from sales orders' } },
   { group: 'sales', entity: 'tax_invoice', keyAction: 'tax_invoice', path: '/tax_invoice/sales_order', icon: 'pi pi-receipt', label: { th: 'ใบกำกับภาษีจากใบสั่งขาย', en: 'Tax invoices from sales orders' } },
   { group: 'purchasing_stock', entity: 'goods_receipt', keyAction: 'goods_receipt', path: '/goods_receipt/purchase_order', icon: 'pi pi-download', label: { th: 'รับสินค้าจากใบสั่งซื้อ', en: 'Receive against purchase orders' } },
   { group: 'purchasing_stock', entity: 'delivery_order', keyAction: 'delivery_order', path: '/delivery_order/sales_order', icon: 'pi pi-truck', label: { th: 'ส่งสินค้าจากใบสั่งขาย', en: 'Deliver against sales orders' } },
   { group: 'purchasing_stock', entity: 'internal_product_transfer', keyAction: 'internal_product_transfer', path: '/internal_product_transfer/delivery_order', icon: 'pi pi-arrow-right-arrow-left', label: { th: 'โอนย้ายจากใบส่งสินค้า', en: 'Transfers from delivery orders' } },
-  { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' } },
+  { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' }, menuOrder: 80 },
 ];
 
 /** The staff menu: one group per menuGroup, holding the entities the role may view (and their screens, `screens`). */
 export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean, screens = true): MenuItem[] {
   const groups = new Map<string, MenuItem>();
   const labels = menuGroups();
+  // each item's place in its group: the schema's menuOrder (the order the work is done in); none keeps file order, after
+  const place = new Map<object, number>();
   for (const e of registry.all()) {
     if (!e.menuGroup || !canView(e)) continue;
     const g = groups.get(e.menuGroup) ?? { key: e.menuGroup, label: labels[e.menuGroup] ?? { th: e.menuGroup, en: e.menuGroup }, submenu: [] };
-    g.submenu.push({ keyAction: e.menuKey ?? e.name, label: e.labelPlural ?? e.label, path: `/${e.name}`, icon: e.icon });
+    const item = { keyAction: e.menuKey ?? e.name, label: e.labelPlural ?? e.label, path: `/${e.name}`, icon: e.icon };
+    g.submenu.push(item);
+    place.set(item, e.menuOrder ?? Infinity);
     groups.set(e.menuGroup, g);
   }
   for (const m of screens ? SCREEN_MENU : []) {
     const e = registry.get(m.entity);
     const g = groups.get(m.group);
-    if (e && g && canView(e)) g.submenu.push({ keyAction: m.keyAction, label: m.label, path: m.path, icon: m.icon });
+    if (!e || !g || !canView(e)) continue;
+    const item = { keyAction: m.keyAction, label: m.label, path: m.path, icon: m.icon };
+    g.submenu.push(item);
+    place.set(item, m.menuOrder ?? (e.menuOrder ?? Infinity) + 0.5);
   }
+  for (const g of groups.values()) g.submenu.sort((a, b) => place.get(a)! - place.get(b)! || 0);
   const order = Object.keys(labels);
   return [...groups.values()].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
 }

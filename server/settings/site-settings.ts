@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
-import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { enablingSettings, type EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fromDb } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { readSingleRowOnce } from '../crud/single-row-reads.ts';
@@ -36,11 +36,14 @@ async function readSiteSettings(k: Kysely<any>, registry: SchemaRegistry): Promi
 
 export const flagOn = (s: SiteSettings, name: string): boolean => s[name] === true || s[name] === 1;
 
-/** Is the entity switched on (schema key `enabledBy`, a boolean site setting)? */
+/** Is the entity switched on (schema key `enabledBy`: a boolean site setting, or several that must all be on)? */
 export function entityEnabled(entity: EntitySchema, s: SiteSettings): boolean {
-  return !entity.enabledBy || flagOn(s, entity.enabledBy);
+  return enablingSettings(entity).every((name) => flagOn(s, name));
 }
 
-export function featureDisabled(entity: EntitySchema): AppError {
-  return new AppError('FEATURE_DISABLED', `${entity.labelPlural?.en ?? entity.label.en} are switched off on this site (setting ${entity.enabledBy}); an administrator can switch them on in the site settings`, { setting: entity.enabledBy }, { feature: entity.label.th, setting: entity.enabledBy! });
+/** FEATURE_DISABLED naming the setting that is off (the first of them, when several are). */
+export function featureDisabled(entity: EntitySchema, s: SiteSettings = {}): AppError {
+  const all = enablingSettings(entity);
+  const setting = all.find((name) => !flagOn(s, name)) ?? all[0]!;
+  return new AppError('FEATURE_DISABLED', `${entity.labelPlural?.en ?? entity.label.en} are switched off on this site (setting ${setting}); an administrator can switch them on in the site settings`, { setting }, { feature: entity.label.th, setting });
 }

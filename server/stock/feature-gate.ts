@@ -11,6 +11,7 @@ export function installFeatureGate(service: EntityService): void {
   service.onWrite(async (trx, e) => {
     if (e.action !== 'create') return;
     const entity = service.entity(e.entity);
-    if (!entityEnabled(entity, await siteSettings(trx, service.registry))) throw featureDisabled(entity);
+    const site = await siteSettings(trx, service.registry);
+    if (!entityEnabled(entity, site)) throw featureDisabled(entity, site);
   }, (entity) => !!entity.enabledBy);
 }

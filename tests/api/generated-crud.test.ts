@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSiteSettings } from '../support/site-settings.ts';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
-import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import { enablingSettings, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import { searchFields } from '../../server/crud/record-values.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
 import { createTestApp, SCHEMAS_DIR, type TestApp } from '../support/test-app.ts';
@@ -87,7 +87,7 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
       t.app.inject({ ...opts, headers: t.headers } as never);
 
     // an entity a site setting switches on (enabledBy) is tested switched on
-    if (entity.enabledBy) await setSiteSettings(t.app, t.headers, { [entity.enabledBy]: true });
+    if (entity.enabledBy) await setSiteSettings(t.app, t.headers, Object.fromEntries(enablingSettings(entity).map((n) => [n, true])));
     // create
     const body = await sampleRecord(entity, registry, 1, api);
     const created = await inject({ method: 'POST', url: `/api/${name}`, payload: body });

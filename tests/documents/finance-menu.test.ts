@@ -32,6 +32,15 @@ describe.each(testDialects())('finance menu entries on %s', (dialect) => {
     expect((await paths(clerk.headers)).sort()).toEqual(['/tax_invoice', '/tax_invoice/sales_order']);
   });
 
+  it('the sales group reads in work order, from the schemas\' menuOrder, each screen after its document', async () => {
+    const res = await c.call('GET', '/api/menu', c.admin);
+    const sales = (res.json().data as { key: string; submenu: { path: string }[] }[]).find((g) => g.key === 'sales')!;
+    expect(sales.submenu.map((s) => s.path)).toEqual([
+      '/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order',
+      '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary',
+    ]);
+  });
+
   it('a portal customer\'s menu has none of them', async () => {
     const me = await c.customerUser(await c.customer());
     expect(await paths(me.headers)).not.toContain('/collection_summary');

@@ -130,7 +130,10 @@ describe('finance screens end to end', () => {
     await page.goto(url('/collection_summary'));
     const table = page.getByTestId('collection-table');
     await table.waitFor();
-    const api2 = (await api('GET', `/api/report/collection_summary?from=${await page.getByTestId('collection-from').inputValue()}&to=${await page.getByTestId('collection-to').inputValue()}`)).data;
+    // the period is chosen with the app's Buddhist-era date picker (issue 38 §9), never the browser's date field
+    expect(await page.getByTestId('collection-summary').locator('input[type="date"]').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('collection-to').locator('input').inputValue()).toMatch(/25\d\d/);
+    const api2 = (await api('GET', `/api/report/collection_summary?from=${await page.getByTestId('collection-from').getAttribute('data-value')}&to=${await page.getByTestId('collection-to').getAttribute('data-value')}`)).data;
     expect(api2.customers.length).toBeGreaterThan(0);
     const totals = page.getByTestId('collection-totals');
     const outstanding = totals.locator('[data-col="outstanding"]');

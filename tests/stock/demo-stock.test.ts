@@ -39,7 +39,7 @@ describe.each(testDialects())('demo stock on %s', (dialect) => {
 
   it('turns on the features its data needs: production reports, assets and pack barcodes', async () => {
     const [s] = await get('/api/setting_site?sort=id');
-    expect(s).toMatchObject({ is_use_production_report: true, is_enable_assets: true, is_enable_product_pack: true });
+    expect(s).toMatchObject({ is_enable_manufactured_product: true, is_use_production_report: true, is_enable_assets: true, is_enable_product_pack: true });
   });
 
   it('a demo purchase order is partly received', async () => {

@@ -112,4 +112,32 @@ describe.each(testDialects())('product import on %s', (dialect) => {
     const listed = await c.call('GET', `/api/product?filter=${encodeURIComponent(JSON.stringify({ code: { _starts_with: 'BULK-' } }))}&limit=1&meta=total_count`, c.admin);
     expect(listed.json().meta.total_count).toBe(50_000);
   }, 120_000);
+
+  // issue 37 §1: the product image follows is_enable_product_image in the import too
+  it('an image column is passed over while product images are off, and taken (an uploaded file) while on', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    const { payload, headers } = multipart('p.png', png);
+    const up = await t.app.inject({ method: 'POST', url: '/api/file/upload/product', headers: { ...c.admin, ...headers }, payload });
+    expect(up.statusCode, up.body).toBe(200);
+    const fileId = up.json().data[0].id as string;
+    const file = (prefix: string, image: string) => Buffer.from([
+      'code,name_th,product_class,unit,price,vat_type,รูปสินค้า', `${prefix}-1,สินค้ามีรูป,class_a,ชิ้น,10,vat7,${image}`,
+    ].join('\r\n'));
+    await c.settings({ is_enable_product_image: false });
+    const off = (await upload(file('IMGOFF', fileId), 'p.csv', 'mode=all_or_nothing&dry_run=true')).json().data;
+    expect(off.columns[6]).toEqual({ header: 'รูปสินค้า', field: null, ignored: true });
+    expect(off.error_count).toBe(0);
+    expect(await finished((await upload(file('IMGOFF', fileId), 'p.csv', 'mode=all_or_nothing')).json().data.id)).toMatchObject({ state: 'done', imported: 1 });
+    const [stored] = await c.ok(c.call('GET', `/api/product?filter=${encodeURIComponent('{"code":{"_eq":"IMGOFF-1"}}')}&fields=image`, c.admin)) as unknown as Row[];
+    expect(stored!.image).toBeNull();
+
+    await c.settings({ is_enable_product_image: true });
+    const bad = (await upload(file('IMGBAD', 'no-such-file'), 'p.csv', 'mode=all_or_nothing&dry_run=true')).json().data;
+    expect(bad.errors.map((e: Row) => [e.column, e.code])).toEqual([['รูปสินค้า', 'file']]);
+    const on = await upload(file('IMGON', fileId), 'p.csv', 'mode=all_or_nothing');
+    expect(on.statusCode, on.body).toBe(202);
+    expect(await finished(on.json().data.id)).toMatchObject({ state: 'done', imported: 1 });
+    const [taken] = await c.ok(c.call('GET', `/api/product?filter=${encodeURIComponent('{"code":{"_eq":"IMGON-1"}}')}&fields=image`, c.admin)) as unknown as Row[];
+    expect(taken!.image).toBe(fileId);
+  });
 });

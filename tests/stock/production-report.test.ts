@@ -40,21 +40,32 @@ describe.each(testDialects())('production reports on %s', (dialect) => {
     return groups.flatMap((g) => g.submenu.map((s: Row) => s.path));
   };
 
+  it('needs manufactured products on as well: with is_enable_manufactured_product off it is refused and out of the menu', async () => {
+    await c.settings({ is_enable_manufactured_product: false, is_use_production_report: true });
+    const p = await c.product();
+    const res = await report(p, 10);
+    expectError(res, 409, 'FEATURE_DISABLED');
+    expect(res.json().error.details).toEqual({ setting: 'is_enable_manufactured_product' });
+    expect(await menuPaths()).not.toContain('/production_report');
+    await c.settings({ is_enable_manufactured_product: true });
+    expect(await menuPaths()).toContain('/production_report');
+  });
+
   it('is refused with FEATURE_DISABLED and left out of the menu while is_use_production_report is off', async () => {
-    await c.settings({ is_use_production_report: false });
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: false });
     const p = await c.product();
     const res = await report(p, 10);
     expectError(res, 409, 'FEATURE_DISABLED');
     expect(res.json().error.details).toEqual({ setting: 'is_use_production_report' });
     expect((await c.ok(c.call('GET', '/api/production_report', c.admin))) as unknown as Row[]).toHaveLength(0);
     expect(await menuPaths()).not.toContain('/production_report');
-    await c.settings({ is_use_production_report: true });
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: true });
     expect(await menuPaths()).toContain('/production_report');
     await c.ok(report(p, 10), 201);
   });
 
   it('records what a machine produced and wasted; a goods receipt made from it puts the goods into stock, in part then whole', async () => {
-    await c.settings({ is_use_production_report: true });
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: true });
     const p = await c.product();
     const pd = await c.ok(report(p, 10), 201);
     expect(pd.doc_no).toMatch(/^PD\d{6}-\d{4}$/);
@@ -86,7 +97,7 @@ describe.each(testDialects())('production reports on %s', (dialect) => {
   });
 
   it('prints as a PDF at most the role\'s production_report_print_times times', async () => {
-    await c.settings({ is_use_production_report: true });
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: true });
     const pd = await c.ok(report(await c.product(), 2), 201);
     // a staff role prints a production report once (production_report_print_times 1)
     const printer = (await c.staff('pdp', { production_report: { view: true, print: true } })).headers;
@@ -97,7 +108,7 @@ describe.each(testDialects())('production reports on %s', (dialect) => {
   });
 
   it('a delivery order made from a report ships the produced goods from stock, counted separately from receipts', async () => {
-    await c.settings({ is_use_production_report: true });
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: true });
     const p = await c.product();
     const customer = await c.customer();
     const pd = await c.ok(report(p, 5, { customer_id: customer }), 201);

@@ -8,6 +8,7 @@
  * Screens not opened stay unloaded.
  */
 import { noteEarlyList, sendEarly } from './core/early-requests.ts';
+import { applyTheme, storedTheme } from './core/theme.ts';
 import { listCall } from './core/list-params.ts';
 import { entityOfPath, ROUTES } from './core/route-table.ts';
 import { metaCall, startupCallsOf } from './core/startup-calls.ts';
@@ -29,6 +30,9 @@ function preloadScreens(...screens: string[]): void {
     document.head.appendChild(link);
   }
 }
+
+// the theme's file first of all: the page paints in the last session's theme, not unstyled
+applyTheme(storedTheme());
 
 const path = window.location.pathname.replace(/\/+$/, '') || '/';
 const session = readStoredSession();

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, beforeEach } from 'vitest';
-import { api, ApiError, CANNOT_CONNECT, setLanguageSource, setTokenSource, useFetchForTests } from './http-client.ts';
+import { api, ApiError, CANNOT_CONNECT, download, downloadQuery, setLanguageSource, setTokenSource, URL_QUERY_LIMIT, useFetchForTests } from './http-client.ts';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -95,5 +95,38 @@ describe('http client', () => {
     expect(seen[0]!.headers.get('accept-language')).toBe('th');
     expect(err.message).toBe('มีสาเหตุของเสียอื่นใช้รหัสนี้แล้ว');
     expect(err.fields).toEqual([{ field: 'code', code: 'unique', message: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว' }]);
+  });
+
+  const file = () => new Response('a,b\r\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="product.csv"' } });
+
+  it('downloads a blob by GET with the token in Authorization and x-access-token', async () => {
+    serve(file);
+    const res = await download('http://x.test/api/product/export', { format: 'csv', empty: '' });
+    expect(seen[0]!.method).toBe('GET');
+    expect(seen[0]!.url).toBe('http://x.test/api/product/export?format=csv');
+    expect(seen[0]!.headers.get('authorization')).toBe('Bearer tok-123');
+    expect(seen[0]!.headers.get('x-access-token')).toBe('tok-123');
+    expect(res.fileName).toBe('product.csv');
+    expect(await res.blob.text()).toBe('a,b\r\n');
+  });
+
+  it('downloads a blob by POST with a JSON body', async () => {
+    serve(file);
+    await download('http://x.test/api/product/export', {}, { filter: { id: { _in: [1, 2] } } });
+    expect(seen[0]!.method).toBe('POST');
+    expect(seen[0]!.headers.get('x-access-token')).toBe('tok-123');
+    expect(JSON.parse(bodies[0]!)).toEqual({ filter: { id: { _in: [1, 2] } } });
+  });
+
+  it('a download too long for a URL goes by POST, a short one by GET', async () => {
+    serve(file);
+    const ids = Array.from({ length: 800 }, (_, i) => i + 1);
+    const filter = JSON.stringify({ id: { _in: ids } });
+    expect(filter.length).toBeGreaterThan(URL_QUERY_LIMIT);
+    await downloadQuery('http://x.test/api/product/export', { format: 'csv', filter });
+    await downloadQuery('http://x.test/api/product/export', { format: 'csv', filter: '{"id":{"_in":[1]}}' });
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET']);
+    expect(seen[0]!.url).toBe('http://x.test/api/product/export');
+    expect(JSON.parse(bodies[0]!)).toEqual({ format: 'csv', filter });
   });
 });

@@ -106,12 +106,18 @@ export async function call<T = unknown>(method: Method, path: string, opts: Call
   }
 }
 
-/** A file answer (PDF, CSV, XLSX): its bytes and the name the server suggests. Throws ApiError. */
-export async function download(path: string, searchParams: Record<string, string | number | undefined | null> = {}): Promise<{ blob: Blob; fileName: string | null; headers: Headers }> {
+/**
+ * A file answer (PDF, CSV, XLSX): its bytes and the name the server suggests. Throws ApiError.
+ * With `json` it is a POST carrying that body (a selection of ids or many report
+ * parameters outgrow a URL). As the spec's blob downloads, the token also goes in x-access-token.
+ */
+export async function download(path: string, searchParams: Record<string, string | number | undefined | null> = {}, json?: unknown): Promise<{ blob: Blob; fileName: string | null; headers: Headers }> {
   const sp = new URLSearchParams();
   for (const [k, v] of Object.entries(searchParams)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  const token = tokenSource();
+  const headers: Record<string, string> = { Accept: '*/*', ...(token ? { 'x-access-token': token } : {}) };
   try {
-    const res = await http(path, { method: 'get', searchParams: sp, headers: { Accept: '*/*' } });
+    const res = await http(path, json === undefined ? { method: 'get', searchParams: sp, headers } : { method: 'post', searchParams: sp, json, headers });
     const disposition = res.headers.get('content-disposition') ?? '';
     const m = /filename\*=UTF-8''([^;]+)|filename="([^"]+)"/i.exec(disposition);
     const fileName = m ? decodeURIComponent(m[1] ?? m[2]!) : null;
@@ -119,6 +125,15 @@ export async function download(path: string, searchParams: Record<string, string
   } catch (err) {
     throw await toApiError(err);
   }
+}
+
+/** Past this many characters of query a URL may be cut by a proxy or refused; the download goes as a POST instead. */
+export const URL_QUERY_LIMIT = 2000;
+
+/** A download whose parameters fit in a URL goes by GET; a longer one (a selection of ids, many report parameters) by POST with a JSON body. */
+export function downloadQuery(path: string, params: Record<string, string | number | undefined | null>): ReturnType<typeof download> {
+  const kept = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  return new URLSearchParams(kept as Record<string, string>).toString().length > URL_QUERY_LIMIT ? download(path, {}, kept) : download(path, kept);
 }
 
 /** Hands a blob to the browser as a file to save. */

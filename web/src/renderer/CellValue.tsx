@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { formatCell } from './format-value.ts';
 import { ColorChip } from './ColorChip.tsx';
+import { Thumbnail } from './Thumbnail.tsx';
 
 /**
  * A list cell: enum values and coloured links as colour chips, booleans as
@@ -14,6 +15,7 @@ export function CellValue({ field, value, lang, color }: { field: FieldDef; valu
   if (field.type === 'link' && field.colorField && value !== null && value !== undefined && value !== '') {
     return <ColorChip color={color}>{String(value)}</ColorChip>;
   }
+  if (field.type === 'image') return typeof value === 'string' && value ? <Thumbnail id={value} /> : null;
   if (field.type === 'boolean') {
     return value ? <i className="pi pi-check-circle bo-true" aria-label="✓" /> : <i className="pi pi-minus bo-false" aria-label="—" />;
   }

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
+import { settingsAtom } from '../core/app-data.ts';
+import { fieldEnabled } from './field-enabled.ts';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
@@ -87,7 +89,10 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   const numericIds = useMemo(() => new Set(cols.filter((c) => isNumeric(c.field)).map((c) => c.sortKey)), [cols]);
   // page settings: a column's width in pixels
   const widths = useMemo(() => new Map(cols.filter((c) => c.field.width).map((c) => [c.sortKey, c.field.width!])), [cols]);
-  const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name)])), [cols, hidden]);
+  // a field the site settings switch off (enabledBy: the product image) is not shown, live; the request stays the same
+  const settingsState = useAtomValue(settingsAtom);
+  const site = settingsState.status === 'loaded' ? settingsState.data : null;
+  const columnVisibility = useMemo(() => Object.fromEntries(cols.map((c) => [c.sortKey, !hidden.includes(c.name) && fieldEnabled(c.field, site)])), [cols, hidden, site]);
   const sorting = useMemo(() => sortToState(view.sort), [view.sort]);
   const total = result?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -148,7 +153,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           <ColumnPicker
             label={t('list.columns')}
             value={cols.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}
-            options={cols.map((c) => ({ label: fieldLabel(t, entity.name, c.name, c.field, lang), value: c.name }))}
+            options={cols.filter((c) => fieldEnabled(c.field, site)).map((c) => ({ label: fieldLabel(t, entity.name, c.name, c.field, lang), value: c.name }))}
             onChange={(shown) => update({ hiddenColumns: cols.map((c) => c.name).filter((n) => !shown.includes(n)) })}
           />
         </Suspense>

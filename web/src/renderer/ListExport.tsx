@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
-import { download, saveBlob } from '../core/http-client.ts';
+import { downloadQuery, saveBlob } from '../core/http-client.ts';
 import { ApiError } from '../core/api-error.ts';
 import { useCan } from '../core/permissions.ts';
 import { toast } from '../core/toast-bus.ts';
@@ -25,7 +25,7 @@ export function ListExport({ entity, query }: ListExportProps) {
   const run = async (format: 'csv' | 'xlsx') => {
     setBusy(true);
     try {
-      const { blob, fileName } = await download(`/api/${entity.name}/export`, { ...query, format, lang });
+      const { blob, fileName } = await downloadQuery(`/api/${entity.name}/export`, { ...query, format, lang });
       saveBlob(blob, fileName ?? `${entity.name}.${format}`);
     } catch (err) {
       toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));

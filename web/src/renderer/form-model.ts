@@ -75,12 +75,9 @@ export function settingDefault(field: FieldDef, settings: Record<string, unknown
   return !field.options || field.options.some((o) => o.value === v) ? v : undefined;
 }
 
-/** Is the field switched on by the site settings (schema key `enabledBy`)? Unknown settings (not loaded yet) leave it shown. */
-export function fieldEnabled(field: FieldDef | undefined, settings: Record<string, unknown> | null | undefined): boolean {
-  if (!field?.enabledBy || !settings) return true;
-  const v = settings[field.enabledBy];
-  return v === true || v === 1 || v === '1';
-}
+import { fieldEnabled } from './field-enabled.ts';
+
+export { fieldEnabled };
 
 function toInput(field: FieldDef, value: unknown, resolve: Resolve): unknown {
   if (value === null || value === undefined) return emptyValue(field);

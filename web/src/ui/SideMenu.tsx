@@ -36,6 +36,11 @@ function haystack(label: { th: string; en: string } | undefined, shown: string, 
   return `${shown} ${label?.th ?? ''} ${label?.en ?? ''} ${path}`.toLowerCase();
 }
 
+/** The menu path of the page shown: the longest item path the page is, or is under. */
+export function activeMenuPath(paths: readonly string[], pathname: string): string | undefined {
+  return paths.filter((p) => pathname === p || pathname.startsWith(`${p}/`)).sort((a, b) => b.length - a.length)[0];
+}
+
 /**
  * The side menu: groups that fold (remembered locally; the current page's group
  * opens by itself), the current item scrolled into view, and a quick search over
@@ -53,7 +58,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const [first, second] = pathname.split('/').filter(Boolean);
   const fill = (path: string) => (first === 'customerpage' && second ? path.replace('{customerId}', second) : path);
-  const currentGroup = groups.find((g) => g.submenu.some((s) => { const p = fill(s.path); return pathname === p || pathname.startsWith(`${p}/`); }))?.key;
+  // one item lights up: the one whose path names most of the page (/tax_invoice/sales_order, not also /tax_invoice)
+  const activePath = activeMenuPath(groups.flatMap((g) => g.submenu.map((s) => fill(s.path))), pathname);
+  const currentGroup = groups.find((g) => g.submenu.some((s) => fill(s.path) === activePath))?.key;
 
   useEffect(() => { localStorage.setItem(OPEN_KEY, JSON.stringify(open)); }, [open]);
   // the current page's item is in view, in an open group
@@ -100,7 +107,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
               <ul>
                 {items.map((s) => (
                   <li key={s.keyAction}>
-                    <NavLink to={fill(s.path)} className={({ isActive }) => (isActive ? 'active' : '')} onClick={onNavigate}>
+                    <NavLink to={fill(s.path)} className={() => (fill(s.path) === activePath ? 'active' : '')} aria-current={fill(s.path) === activePath ? 'page' : undefined} onClick={onNavigate}>
                       {s.text}
                     </NavLink>
                   </li>

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { useParams } from 'react-router-dom';
 import type { RouteEntry } from '../core/route-table.ts';
 import { PortalGuard } from '../pages/portal-guard.tsx';
+import { SourceSwitchedOff } from '../pages/documents/SourceSwitchedOff.tsx';
 import { lazyScreen } from './lazy-screen.tsx';
 // not lazy: a few hundred bytes that most screens' chunks import anyway (a lazy import of it moved nothing)
 import NotFound from './NotFound.tsx';
@@ -66,7 +67,7 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
     case 'stock': return <StockScreen screen={entry.screen!} />;
-    case 'createFrom': return <CreateFromPage target={entry.entity!} source={entry.source!} titleKey={entry.titleKey} />;
+    case 'createFrom': return <SourceSwitchedOff source={entry.source!} titleKey={entry.titleKey}><CreateFromPage target={entry.entity!} source={entry.source!} titleKey={entry.titleKey} /></SourceSwitchedOff>;
     case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;

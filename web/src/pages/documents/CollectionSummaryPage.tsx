@@ -5,6 +5,7 @@ import { api, ApiError } from '../../core/http-client.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { formatMoney } from './money-format.ts';
+import { DateInput } from '../../renderer/fields/DateInput.tsx';
 import './finance-i18n.ts';
 
 const BUCKETS = ['current', 'd1_30', 'd31_60', 'd61_90', 'over_90'] as const;
@@ -28,7 +29,7 @@ function yearBefore(to: string): string {
  * the server's, computed exactly; this screen only lays them out, money right-aligned.
  */
 export default function CollectionSummaryPage({ titleKey }: { titleKey: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [to, setTo] = useState('');
   const [from, setFrom] = useState('');
   const [data, setData] = useState<Summary | null>(null);
@@ -58,8 +59,11 @@ export default function CollectionSummaryPage({ titleKey }: { titleKey: string }
     <section className="bo-page" data-testid="collection-summary">
       <PageTitle>{t(titleKey)}</PageTitle>
       <div>
-        <label className="bo-picker"><span>{t('collection.from')}</span><input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} data-testid="collection-from" /></label>
-        <label className="bo-picker"><span>{t('collection.to')}</span><input type="date" value={to} onChange={(e) => e.target.value && setTo(e.target.value)} data-testid="collection-to" /></label>
+        {/* the app's own date picker (Buddhist-era years in Thai), not the browser's, whose format follows the machine */}
+        <label className="bo-picker" data-testid="collection-from" data-value={from}><span>{t('collection.from')}</span>
+          <DateInput value={from} lang={i18n.language} ariaLabel={t('collection.from')} onChange={(v) => setFrom(v && to && v > to ? to : v)} /></label>
+        <label className="bo-picker" data-testid="collection-to" data-value={to}><span>{t('collection.to')}</span>
+          <DateInput value={to} lang={i18n.language} ariaLabel={t('collection.to')} onChange={(v) => { if (v) setTo(v); }} /></label>
       </div>
       <p className="bo-muted">{t('collection.ageing_note')}</p>
       {error && <p role="alert" className="bo-error-text">{error}</p>}

@@ -150,13 +150,13 @@ export default function CreateFromPage({ target, source, titleKey }: CreateFromP
           {party && <label className="bo-picker">
             <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
             <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
-              <option value="">{t('create_from.pick_customer')}</option>
+              <option value="">{t('create_from.pick_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
               {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
             </select>
           </label>}
 
           {customer && !docs && <Spinner />}
-          {docs && docs.length === 0 && <p className="bo-muted">{t('create_from.none_open')}</p>}
+          {docs && docs.length === 0 && <p className="bo-muted">{party ? t('create_from.none_open_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') }) : t('create_from.none_open')}</p>}
           {docs && docs.length > 0 && (
             <>
               <h2>{t('create_from.documents')}</h2>

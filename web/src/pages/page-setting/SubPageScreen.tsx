@@ -3,9 +3,9 @@ import { useParams } from 'react-router-dom';
 import { fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
-import NotAvailableYet from '../../ui/NotAvailableYet.tsx';
 
 const EntityScreen = lazy(() => import('../../renderer/EntityScreen.tsx'));
+const AttributeValueScreen = lazy(() => import('./AttributeValueScreen.tsx'));
 
 /** Menu group → the pages (entities) in it that this user can open, all of them customisable in page settings. */
 async function pagesByGroup(): Promise<Map<string, Map<string, string>>> {
@@ -21,7 +21,8 @@ async function pagesByGroup(): Promise<Map<string, Map<string, string>>> {
  * The spec's /{pageKey}/{subPageKey}[/{submenuDetailId}[/{attributeId}]] (docs/page-settings.md):
  * pageKey is a menu group whose pages have settings and subPageKey one of its pages, so
  * /master_data/return_reason is that page's list (with its page settings) and
- * /master_data/return_reason/12 its record 12. Any other two-segment path keeps its old
+ * /master_data/return_reason/12 its record 12 and /master_data/return_reason/12/name_th the
+ * value of that one field of it (AttributeValueScreen). Any other two-segment path keeps its old
  * meaning (/{entity}/{id} of a schema the route table does not list) or is not found.
  */
 export default function SubPageScreen() {
@@ -32,7 +33,7 @@ export default function SubPageScreen() {
   const kind = groups.get(pageKey)?.get(subPageKey);
   const isSubPage = kind !== undefined;
   let screen: React.ReactNode;
-  if (isSubPage && attributeId !== undefined) screen = <NotAvailableYet titleKey={`route.${subPageKey}`} />; // attribute values of a record: not built yet
+  if (isSubPage && attributeId !== undefined && submenuDetailId !== undefined) screen = <AttributeValueScreen pageKey={pageKey} subPageKey={subPageKey} recordId={submenuDetailId} attribute={attributeId} />;
   else if (isSubPage && submenuDetailId !== undefined) screen = <EntityScreen entity={subPageKey} mode="detail" titleKey={`route.${subPageKey}`} id={submenuDetailId} />;
   else if (isSubPage) screen = <EntityScreen entity={subPageKey} mode={kind === 'singleton' ? 'singleton' : 'list'} titleKey={`route.${subPageKey}`} />;
   else if (submenuDetailId === undefined) screen = <EntityScreen entity={pageKey} mode="detail" dynamic id={subPageKey} />;

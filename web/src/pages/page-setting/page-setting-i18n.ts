@@ -55,6 +55,13 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['ps.picker_any', '(ทั้งหมด)', '(any)'],
   ['ps.picker_yes', 'ใช่', 'Yes'],
   ['ps.picker_no', 'ไม่ใช่', 'No'],
+  ['ps.attr.value', 'ค่า', 'Value'],
+  ['ps.attr.empty', '(ว่าง)', '(empty)'],
+  ['ps.attr.unknown', '"{{attribute}}" ไม่ใช่ช่องข้อมูลของหน้านี้', '"{{attribute}}" is not a field of this page'],
+  ['ps.attr.lines', '{{count}} รายการ', '{{count}} lines'],
+  ['ps.attr.open_record', 'เปิดทั้งรายการ', 'Open the whole record'],
+  ['ps.attr.page_settings', 'ตั้งค่าหน้าจอนี้', 'Settings of this page'],
+  ['ps.attr.record', 'รายการ #{{id}}', 'Record #{{id}}'],
   ['ps.picker_columns', 'ข้อมูลที่แสดงในตัวเลือก (ไม่เกิน {{max}})', 'Shown in each choice (at most {{max}})'],
 ];
 

@@ -8,6 +8,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { ErrorBox, formatDate } from '../admin/admin-common.tsx';
 import { useEntitySchema } from '../../core/use-entity-schema.ts';
 import { loc } from '../../core/i18n.ts';
+import { DateInput } from '../../renderer/fields/DateInput.tsx';
 import './stock-i18n.ts';
 
 type Movement = Record<string, unknown> & { id: number; qty: number; doc_path: string | null };
@@ -55,7 +56,7 @@ export default function MovementsPage({ direction }: { direction: 'in' | 'out' }
       <p className="bo-muted" style={{ marginTop: 0 }}>{direction === 'in' ? t('stock.incoming_hint') : t('stock.outgoing_hint')}</p>
       <div className="bo-toolbar">
         <Button icon="pi pi-angle-left" text onClick={() => setDate(shift(date, -1))} aria-label={t('stock.prev_day')} />
-        <label>{t('stock.date')} <input type="date" className="p-inputtext p-component" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} data-testid="movement-date" /></label>
+        <label data-testid="movement-date" data-value={date}>{t('stock.date')} <DateInput value={date} lang={i18n.language} ariaLabel={t('stock.date')} onChange={(v) => { if (v) setDate(v); }} /></label>
         <Button icon="pi pi-angle-right" text onClick={() => setDate(shift(date, 1))} aria-label={t('stock.next_day')} />
         <Button label={t('stock.today')} text onClick={() => setDate(today())} />
         <span className="bo-muted">{formatDate(date, i18n.language)}</span>

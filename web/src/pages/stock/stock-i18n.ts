@@ -25,7 +25,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['scan.note', 'หมายเหตุการสแกน', 'Scan note'],
   ['scan.camera', 'สแกนด้วยกล้อง', 'Scan with the camera'],
   ['scan.camera_stop', 'ปิดกล้อง', 'Stop the camera'],
-  ['scan.camera_unavailable', 'เบราว์เซอร์นี้สแกนด้วยกล้องไม่ได้ (ไม่มี BarcodeDetector) ใช้เครื่องสแกนหรือพิมพ์รหัสแทน', 'This browser cannot scan with the camera (no BarcodeDetector); use a scanner or type the code'],
+  ['scan.camera_unavailable', 'เบราว์เซอร์นี้ใช้กล้องสแกนบาร์โค้ดไม่ได้ ใช้เครื่องสแกนหรือพิมพ์รหัสแทน', 'This browser cannot scan barcodes with the camera; use a scanner or type the code'],
   ['scan.only_draft', 'สแกนได้เฉพาะเอกสารที่เป็นร่าง', 'Only a draft can be scanned into'],
   ['scan.counted', 'นับแล้ว', 'Counted'],
   ['scan.added', 'เพิ่มรายการใหม่', 'New line added'],

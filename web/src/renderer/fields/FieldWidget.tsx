@@ -3,12 +3,14 @@ import { Controller, useWatch, type Control } from 'react-hook-form';
 import { linkFilterSource } from '../../../../engine/schema/schema-types.ts';
 import { useAtomValue } from 'jotai';
 import { sessionAtom } from '../../core/session-atoms.ts';
+import { settingsAtom } from '../../core/app-data.ts';
+import { fieldEnabled } from '../field-enabled.ts';
 import { InputNumber } from 'primereact/inputnumber';
 import { Dropdown } from 'primereact/dropdown';
 import { Checkbox } from 'primereact/checkbox';
 import type { EntitySchema, FieldDef } from '../../../../engine/schema/schema-types.ts';
 import { loc } from '../../core/i18n.ts';
-import { displayFieldOf, fieldScale } from '../format-value.ts';
+import { displayFieldOf, fieldScale, leastDecimals } from '../format-value.ts';
 import { linkColor } from '../list-columns.ts';
 import { LinkSelect } from './LinkSelect.tsx';
 import { DateInput } from './DateInput.tsx';
@@ -42,11 +44,19 @@ const TEXT_TYPES: Record<string, { type: string; inputMode?: 'email' | 'url' | '
 };
 
 /** One control per field type; every control gets its accessible name from a label or aria-label. */
+/** The linked entity's image field a picker shows as thumbnails, while the site settings show it (enabledBy). */
+function imageFieldOf(target: EntitySchema | undefined, site: Record<string, unknown> | null): string | undefined {
+  if (!site) return undefined;
+  return Object.entries(target?.fields ?? {}).find(([, f]) => f.type === 'image' && !f.hidden && fieldEnabled(f, site))?.[0];
+}
+
 export function FieldWidget({ name, field, control, related, lang, id, invalid, describedBy, ariaLabel, compact, disabled, uploadCategory, onUploaded, labelFields }: FieldWidgetProps) {
   const cls = `p-inputtext p-component ${compact ? 'p-inputtext-sm' : ''} ${invalid ? 'p-invalid' : ''}`;
   const aria = { 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy, 'aria-label': ariaLabel };
   const ro = disabled || field.readOnly;
   const session = useAtomValue(sessionAtom);
+  const siteState = useAtomValue(settingsAtom);
+  const site = siteState.status === 'loaded' ? siteState.data : null;
   return (
     <Controller
       name={name}
@@ -65,7 +75,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 onValueChange={(e) => f.onChange(e.value ?? null)} onBlur={f.onBlur}
                 // typing reports through onChange (onValueChange only on blur): Ctrl+S right after typing keeps the number
                 onChange={(e) => f.onChange(e.value ?? null)}
-                minFractionDigits={scale} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
+                minFractionDigits={leastDecimals(field)} maxFractionDigits={Math.max(scale, 0)} useGrouping={field.type !== 'integer'}
                 locale="en-US" disabled={ro} invalid={invalid} className={compact ? 'p-inputtext-sm' : ''}
                 inputClassName={field.type === 'money' ? 'num' : undefined}
                 aria-describedby={describedBy} aria-label={ariaLabel}
@@ -111,6 +121,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
                 defaultColor={field.colorField ? linkColor(field, target, null) : undefined}
                 labelFields={labelFields?.filter((c) => !target || target.fields[c])}
+                imageField={imageFieldOf(target, site)}
                 columns={field.pickerColumns?.filter((c) => !target || target.fields[c])} />} />
             );
           }

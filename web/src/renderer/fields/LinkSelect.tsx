@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/http-client.ts';
+import { Thumbnail } from '../Thumbnail.tsx';
 
 export interface LinkSelectProps {
   entity: string;
@@ -25,13 +26,15 @@ export interface LinkSelectProps {
   columns?: string[];
   /** Fields whose values, joined, label the value and each option instead of the display field (site setting: the product dropdown). */
   labelFields?: string[];
+  /** An image field of the linked entity shown as a thumbnail in each choice (the product image, when the site shows them). */
+  imageField?: string;
 }
 
-type Option = { id: number; label: string; color?: string; extra?: string[] };
+type Option = { id: number; label: string; color?: string; extra?: string[]; image?: string };
 const ROW = 36;
 
 /** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
-export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter, columns, labelFields }: LinkSelectProps) {
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter, columns, labelFields, imageField }: LinkSelectProps) {
   const filterText = filter ? JSON.stringify(filter) : undefined;
   const { t } = useTranslation();
   const listId = useId();
@@ -41,7 +44,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
   const labelOf = (row: Record<string, unknown>, fallback: unknown) => shown.map((c) => row[c]).filter((v) => v !== null && v !== undefined && v !== '').map(String).join(' ') || String(fallback);
   const fields = ['id', ...new Set([displayField, ...shown]), ...(colorField ? [colorField] : [])].join(',');
   const extraCols = (columns ?? []).filter((c) => c !== displayField && c !== 'id');
-  const listFieldsParam = extraCols.length ? `${fields},${extraCols.join(',')}` : fields;
+  const listFieldsParam = [fields, ...extraCols, ...(imageField ? [imageField] : [])].join(',');
   const cell = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : typeof v === 'boolean' ? (v ? '✓' : '✗') : String(v));
   const colorOf = (row: Record<string, unknown>) => (colorField ? (typeof row[colorField] === 'string' && row[colorField] ? String(row[colorField]) : defaultColor) : undefined);
   const [query, setQuery] = useState('');
@@ -73,7 +76,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
         searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: displayField, filter: filterText },
         signal: ctl.signal,
       }).then((r) => {
-        setOptions(r.data.map((row) => ({ id: Number(row.id), label: labelOf(row, row.id), color: colorOf(row), extra: extraCols.map((c) => cell(row[c])) })));
+        setOptions(r.data.map((row) => ({ id: Number(row.id), label: labelOf(row, row.id), color: colorOf(row), extra: extraCols.map((c) => cell(row[c])), image: imageField && typeof row[imageField] === 'string' ? String(row[imageField]) : undefined })));
         setActive(0);
       }, () => undefined).finally(() => { if (!ctl.signal.aborted) setLoading(false); });
     }, 200);
@@ -148,6 +151,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
                   onMouseDown={(e) => { e.preventDefault(); choose(o); }}
                   onMouseEnter={() => setActive(v.index)}
                 >
+                  {imageField && (o.image ? <Thumbnail id={o.image} /> : <span className="bo-thumb bo-thumb-empty" aria-hidden="true" />)}
                   {o.color && <span className="bo-swatch" style={{ background: o.color }} aria-hidden="true" />}
                   {o.label}
                   {o.extra?.map((x, i) => <span key={i} className="bo-link-extra" data-column={extraCols[i]}> · {x}</span>)}

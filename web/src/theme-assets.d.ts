@@ -1,0 +1,5 @@
+/** Vite answers `?url` imports with the built file's address. */
+declare module '*?url' {
+  const href: string;
+  export default href;
+}
