@@ -25,7 +25,6 @@ const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
 const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
-const CreateFromPage = lazy(() => import('../pages/documents/CreateFromPage.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
@@ -66,7 +65,6 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
     case 'stock': return <StockScreen screen={entry.screen!} />;
-    case 'createFrom': return <CreateFromPage target={entry.entity!} source={entry.source!} titleKey={entry.titleKey} />;
     case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
