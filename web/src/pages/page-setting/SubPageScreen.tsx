@@ -4,7 +4,7 @@ import { fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
 import NotAvailableYet from '../../ui/NotAvailableYet.tsx';
-import { findCreateFrom } from '../documents/CreateFromRoute.tsx';
+import { findCreateFrom } from '../documents/find-create-from.ts';
 import type { CreateFromScreen } from '../../../../engine/documents/create-from-labels.ts';
 
 const EntityScreen = lazy(() => import('../../renderer/EntityScreen.tsx'));

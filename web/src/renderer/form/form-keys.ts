@@ -21,7 +21,9 @@ function isEmpty(el: HTMLElement): boolean {
 
 /** Puts the focus on the form's first empty field (or its first field), unless the person is already typing somewhere in it. */
 export function focusFirstEmpty(form: HTMLElement, preferId?: string | null): void {
-  if (form.contains(document.activeElement) && document.activeElement !== form) return;
+  // someone is already typing (in this form, or in a panel of it such as the scan box): leave the focus there
+  const active = document.activeElement;
+  if (active && active !== form && (form.contains(active) || active.matches('input, textarea, select'))) return;
   const fields = focusableFields(form);
   const preferred = preferId ? fields.find((f) => f.id === preferId) : undefined;
   const target = preferred ?? fields.find(isEmpty) ?? fields[0];
