@@ -278,7 +278,8 @@ export default function EntityForm(props: EntityFormProps) {
   const title = singleton ? entityLabel : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${docTitle}`;
   const readOnlyEntity = entity.kind === 'ledger';
   const saveable = !stateLock.locked || Object.keys(entity.fields).some((f) => !locked.has(f));
-  const canSave = !readOnlyEntity && mayEdit && saveable;
+  // a posted document shows บันทึก only once a field it still allows (a remark) was changed
+  const canSave = !readOnlyEntity && mayEdit && saveable && (!stateLock.locked || dirty);
   keys.current.canSave = canSave;
 
   // the form opens on its first empty field (or where the person was before a create reopened it as an edit)
@@ -323,7 +324,7 @@ export default function EntityForm(props: EntityFormProps) {
   const actions = record && !loadError && (
     <FormActions entity={entity} record={record} type={type} id={id} modal={modal} singleton={singleton} formId={formId}
       dirty={formState.isDirty && !formState.isSubmitSuccessful} submitting={formState.isSubmitting}
-      mayEdit={mayEdit} locked={stateLock.locked} saveable={saveable} readOnly={readOnlyEntity}
+      mayEdit={mayEdit} locked={stateLock.locked} saveable={canSave} readOnly={readOnlyEntity}
       onDelete={() => setConfirmDelete(true)} onLeave={() => (modal ? requestClose() : navigate(listPath))}
       onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} reload={() => void reload()} />
   );

@@ -28,6 +28,7 @@ const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
+const CreateFromLookup = lazy(() => import('../pages/documents/CreateFromRoute.tsx').then((m) => ({ default: m.CreateFromLookup })));
 
 /** The code a route entry renders first, loaded ahead of the first render (App.tsx preloadRoute). */
 export function preloadEntry(entry: RouteEntry | 'shell' | 'dynamicList' | 'dynamicDetail'): Promise<unknown> {
@@ -58,7 +59,7 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'customerBills': return <PortalGuard><CustomerBills /></PortalGuard>;
     case 'customerBill': return <PortalGuard><CustomerBill /></PortalGuard>;
     case 'entityList': return <EntityScreen entity={entry.entity!} mode="list" titleKey={entry.titleKey} />;
-    case 'entityDetail': return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
+    case 'entityDetail': return <EntityDetail entry={entry} />;
     case 'singleton': return <EntityScreen entity={entry.entity!} mode="singleton" titleKey={entry.titleKey} />;
     case 'loading': return <LoadingPage />;
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
@@ -82,4 +83,11 @@ export function SubPageRouteScreen() {
 
 export function NotFoundScreen() {
   return <NotFound />;
+}
+
+/** /{entity}/{id}, or /{target}/{source} when the word is not an id: the create-from screen the schema declares (document.from[]). */
+function EntityDetail({ entry }: { entry: RouteEntry }) {
+  const { id } = useParams();
+  if (id !== undefined && !/^\d+$/.test(id)) return <CreateFromLookup target={entry.entity!} source={id} />;
+  return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
 }

@@ -1,8 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { CreateFromScreen } from '../../../../engine/documents/create-from-labels.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
+import NotFound from '../../ui/NotFound.tsx';
+import { findCreateFrom } from './find-create-from.ts';
 
 const CreateFromPage = lazy(() => import('./CreateFromPage.tsx'));
 
@@ -17,4 +19,17 @@ export default function CreateFromRoute({ screen }: { screen: CreateFromScreen }
       <CreateFromPage key={`${screen.path}?${pre}`} target={screen.target} source={screen.source} title={title} preselect={Number.isInteger(pre) && pre > 0 ? pre : undefined} />
     </Suspense>
   );
+}
+
+/** /{entity}/{word}: the create-from screen of `target` from `source` when its schema declares one, else not found. */
+export function CreateFromLookup({ target, source }: { target: string; source: string }) {
+  const [screen, setScreen] = useState<CreateFromScreen | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    setScreen(undefined);
+    void findCreateFrom(target, source).then((s) => live && setScreen(s));
+    return () => { live = false; };
+  }, [target, source]);
+  if (screen === undefined) return <Spinner />;
+  return screen ? <CreateFromRoute screen={screen} /> : <NotFound />;
 }
