@@ -283,7 +283,8 @@ export default function EntityForm(props: EntityFormProps) {
   keys.current.canSave = canSave;
 
   // the form opens on its first empty field (or where the person was before a create reopened it as an edit)
-  const shown = !!record && !loadError;
+  // (not on a posted document: its one editable remark would pull the page away from what it shows)
+  const shown = !!record && !loadError && !stateLock.locked && canSave;
   useEffect(() => {
     if (!shown || !formRef.current) return;
     const again = pendingFocus?.entity === entity.name ? pendingFocus.fieldId : null;
