@@ -4,6 +4,7 @@ import { i18n } from '../../core/i18n.ts';
 const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['create_from.customer', 'ลูกค้า', 'Customer'],
   ['create_from.pick_customer', 'เลือกลูกค้า', 'Choose a customer'],
+  ['create_from.pick_party', 'เลือก{{party}}', 'Choose: {{party}}'],
   ['create_from.documents', 'เอกสารที่ยังดำเนินการไม่ครบ', 'Open documents'],
   ['create_from.none_open', 'ลูกค้ารายนี้ไม่มีเอกสารที่ยังเปิดอยู่', 'This customer has no open documents'],
   ['create_from.lines', 'รายการที่จะนำไปสร้าง', 'Lines to take'],
