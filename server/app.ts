@@ -40,6 +40,7 @@ import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
+import { registerDocumentChainRoutes } from './documents/document-chain-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
@@ -214,6 +215,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   installWithholdingAmounts(service);
   installTaxInvoiceRules(service);
   registerDocumentRoutes(app, service, contextOf);
+  registerDocumentChainRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });

@@ -200,6 +200,15 @@ export interface AccessKeys {
 export interface DocumentSource {
   /** The source entity (a document with the same lines conventions). */
   source: string;
+  /**
+   * The create-from screen's title and menu entry (its route is always `/{target}/{source}`); absent:
+   * "{target} จาก {source}" (`createFromTitle` in engine/documents/create-from-labels.ts).
+   */
+  label?: LocalizedText;
+  /** The button on a posted source that opens that screen with the source chosen ("รับชำระ"); absent: "สร้าง{target}". */
+  action?: LocalizedText;
+  /** Listed in the staff menu, in the target's menu group with its icon, for roles that may view the target. */
+  menu?: boolean;
   /** Source states it may be created from (the first is where the source returns when nothing is processed any more). */
   states: string[];
   /** Header fields copied from the source; with several sources they must agree. */

@@ -78,6 +78,11 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
       paths[`/api/${e.name}/{id}/email`] = {
         post: { tags: [tag], summary: `Email a ${e.label.en} as a PDF attachment (email flag)`, parameters: idParam, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: addresses, cc: addresses, subject: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 5000 }, lang: { enum: ['th', 'en'] } } } } } }, responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 503: errorResponse } },
       };
+      if (e.document?.lines && (e.document.from?.length || registry.all().some((t) => t.document?.from?.some((f) => f.source === e.name)))) {
+        paths[`/api/${e.name}/{id}/related`] = {
+          get: { tags: [tag], summary: `The documents a ${e.label.en} was made from, those made from it, and the create-from screens it can open now (read in the caller's scope)`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },
+        };
+      }
       for (const spec of e.document?.from ?? []) {
         const lines = { type: 'array', maxItems: 1000, items: { type: 'object', required: ['source_line_id'], properties: { source_line_id: { type: 'integer', minimum: 1 }, qty: { type: 'number', exclusiveMinimum: 0 }, amount: { type: 'number', exclusiveMinimum: 0 } } } };
         paths[`/api/${e.name}/from/${spec.source}`] = {

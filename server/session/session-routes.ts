@@ -14,6 +14,7 @@ import { entityEnabled, siteSettings, SETTINGS } from '../settings/site-settings
 import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
+import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
 import { isAdministrator } from '../admin/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
@@ -47,18 +48,22 @@ export interface MenuItem {
 
 /**
  * Screens that are not an entity's list, each shown to whoever may view the entity it works on
- * (the create-from screens and the collection summary). Their icons are ones schema files already
- * name, so the pruned icon CSS (server/web/css-pruner.ts) keeps them.
+ * (the collection summary). The create-from screens come from the schemas' `document.from[].menu`
+ * (engine/documents/create-from-labels.ts). Icons are ones schema files already name, so the pruned
+ * icon CSS (server/web/css-pruner.ts) keeps them.
  */
 // a screen sits right after its entity's item (schema key menuOrder), unless it names its own place (`menuOrder`)
 export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string }; menuOrder?: number }> = [
-  { group: 'sales', entity: 'receipt', keyAction: 'receipt', path: '/receipt/sales_order', icon: 'pi pi-wallet', label: { th: 'ใบเสร็จรับเงินจากใบสั่งขาย', en: 'Receipts from sales orders' } },
-  { group: 'sales', entity: 'tax_invoice', keyAction: 'tax_invoice', path: '/tax_invoice/sales_order', icon: 'pi pi-receipt', label: { th: 'ใบกำกับภาษีจากใบสั่งขาย', en: 'Tax invoices from sales orders' } },
-  { group: 'purchasing_stock', entity: 'goods_receipt', keyAction: 'goods_receipt', path: '/goods_receipt/purchase_order', icon: 'pi pi-download', label: { th: 'รับสินค้าจากใบสั่งซื้อ', en: 'Receive against purchase orders' } },
-  { group: 'purchasing_stock', entity: 'delivery_order', keyAction: 'delivery_order', path: '/delivery_order/sales_order', icon: 'pi pi-truck', label: { th: 'ส่งสินค้าจากใบสั่งขาย', en: 'Deliver against sales orders' } },
-  { group: 'purchasing_stock', entity: 'internal_product_transfer', keyAction: 'internal_product_transfer', path: '/internal_product_transfer/delivery_order', icon: 'pi pi-arrow-right-arrow-left', label: { th: 'โอนย้ายจากใบส่งสินค้า', en: 'Transfers from delivery orders' } },
   { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' }, menuOrder: 80 },
 ];
+
+/** The menu entries of the create-from screens the schemas list in the menu: in the target's group, with its icon. */
+function createFromMenu(registry: SchemaRegistry): typeof SCREEN_MENU {
+  return createFromScreens(registry.all(), (n) => registry.get(n)).filter((s) => s.menu).flatMap((s) => {
+    const e = registry.get(s.target)!;
+    return e.menuGroup ? [{ group: e.menuGroup, entity: e.name, keyAction: e.menuKey ?? e.name, path: s.path, icon: e.icon ?? 'pi pi-file', label: s.label }] : [];
+  });
+}
 
 /** The staff menu: one group per menuGroup, holding the entities the role may view (and their screens, `screens`). */
 export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean, screens = true): MenuItem[] {
@@ -74,7 +79,7 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
     place.set(item, e.menuOrder ?? Infinity);
     groups.set(e.menuGroup, g);
   }
-  for (const m of screens ? SCREEN_MENU : []) {
+  for (const m of screens ? [...createFromMenu(registry), ...SCREEN_MENU] : []) {
     const e = registry.get(m.entity);
     const g = groups.get(m.group);
     if (!e || !g || !canView(e)) continue;

@@ -100,7 +100,7 @@ describe('CRM end to end', () => {
     await page.locator('#contact-field-email').fill('somsri@example.co.th');
     await dismissToasts(page);
     await shot(page, '21-contact-modal');
-    await page.locator('#contact-field-email').press('Enter'); // Enter saves
+    await page.locator('#contact-field-email').press('Control+s'); // Ctrl+S saves (Enter moves to the next field, issue 38 §6)
     await contactBox.waitFor({ state: 'detached' });
     await expect.poll(() => contacts.locator('tbody tr').first().textContent()).toContain('สมศรี ใจดี');
     const contact = await api('GET', `/api/contact?filter=${encodeURIComponent(JSON.stringify({ customer_id: { _eq: companyId } }))}`);
@@ -189,7 +189,7 @@ describe('CRM end to end', () => {
     await page.locator('#working_record-field-detail').fill('ลูกค้าขอให้ส่งตัวอย่างฟิล์มเพิ่ม 2 ม้วน');
     await dismissToasts(page);
     await shot(page, '25-working-record-create');
-    await page.locator('#working_record-field-subject').press('Enter'); // Enter saves
+    await page.locator('#working_record-field-subject').press('Control+s'); // Ctrl+S saves
     // the box turns into the edit of the new record, numbered by the server
     await page.waitForURL(/\/working_record\/\d+$/);
     const wrId = Number(page.url().split('/').pop());
@@ -209,7 +209,7 @@ describe('CRM end to end', () => {
     await page.locator('#alert-field-message').fill('นัดส่งตัวอย่างภายในสัปดาห์นี้');
     await dismissToasts(page);
     await shot(page, '26-alert-modal');
-    await page.locator('#alert-field-title').press('Enter');
+    await page.locator('#alert-field-title').press('Control+s');
     await alertBox.waitFor({ state: 'detached' });
     await expect.poll(() => alerts.locator('tbody tr').first().textContent()).toContain('ส่งตัวอย่างฟิล์มให้คุณสมศรี');
     // the socket pushes the new unread count: the badge moves with no reload

@@ -44,6 +44,9 @@ describe('documents end to end', () => {
     const id = made.data.id as number;
     await page.goto(url(`/quotation/${id}`));
     await page.getByRole('button', { name: 'อนุมัติ' }).click();
+    // posting asks once, naming what it does (issue 38 §7)
+    await page.getByRole('dialog').getByText('แก้ไขไม่ได้อีก', { exact: false }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'อนุมัติ' }).click();
     await expect.poll(async () => (await api('GET', `/api/quotation/${id}`)).data.status).toBe('approved');
     await page.getByRole('button', { name: 'อนุมัติ' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'ยกเลิกเอกสาร' }).waitFor();

@@ -84,6 +84,7 @@ describe('scanning a goods receipt end to end', () => {
     await shot(page, '60-goods-receipt-scanned');
 
     await page.getByRole('button', { name: 'อนุมัติ' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'อนุมัติ' }).click();
     await expect.poll(async () => (await api('GET', `/api/goods_receipt/${gr.data.id}`)).data.status).toBe('approved');
     expect(await balance()).toBe(before + 10);
     const doc = (await api('GET', `/api/goods_receipt/${gr.data.id}`)).data;

@@ -140,7 +140,7 @@ describe('web app end to end', () => {
     await page.waitForURL('**/customer/create');
     await page.locator('#field-code').fill('E2E-01');
     await page.locator('#field-email').fill('not-an-email');
-    await page.locator('#field-code').press('Enter'); // Enter submits
+    await page.locator('#field-code').press('Control+s'); // Ctrl+S submits (Enter moves to the next field, issue 38 §6)
     const nameError = page.locator('#field-name_th-error');
     await nameError.waitFor();
     expect(await nameError.textContent()).toBe('กรุณากรอกข้อมูลช่องนี้');

@@ -7,6 +7,9 @@ import { appStore } from './core/app-store.ts';
 import { i18n } from './core/i18n.ts';
 import { ROUTES, SPEC_SUB_PAGE_PATHS } from './core/route-table.ts';
 import { Spinner } from './ui/Spinner.tsx';
+// features add their panels to the generic form (renderer/form/form-panels.ts)
+import './pages/stock/stock-form-panels.tsx';
+import './pages/documents/document-form-panels.tsx';
 import { RouteScreen, ShellLayout, SignInScreen, DynamicEntityScreen, NotFoundScreen, SubPageRouteScreen, preloadEntry } from './ui/route-screens.tsx';
 
 interface RouteHandle { preload: () => Promise<unknown>; shell?: boolean }

@@ -1,38 +1,36 @@
-import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAtomValue } from 'jotai';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
-import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { api, ApiError } from '../core/http-client.ts';
-import { loc } from '../core/i18n.ts';
-import { entityLabel as entityText, fieldLabel } from '../core/labels.ts';
+import { entityLabel as entityText } from '../core/labels.ts';
 import { readRecord } from '../core/record-api.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
 import { settingsAtom } from '../core/app-data.ts';
 import { clearToasts, toast } from '../core/toast-bus.ts';
 import type { UploadedFile } from '../core/file-api.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
-import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
-import { DocumentOutput } from './DocumentOutput.tsx';
+import { workflowLock } from './WorkflowActions.tsx';
 import { useDocumentTotals } from './use-document-totals.ts';
+import { useCan } from '../core/permissions.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
 import { compileConditions, defaultValues, formSections, recordToValues, removedLineIds, type FormValues, type Resolve } from './form-model.ts';
 import { entityResolver } from './entity-resolver.ts';
-import { FieldWidget } from './fields/FieldWidget.tsx';
-import { LinesGrid } from './fields/LinesGrid.tsx';
-import { fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
+import { fileMetadataValues } from './file-metadata.ts';
 import { RelatedList } from './RelatedList.tsx';
+import { FormFields } from './form/FormFields.tsx';
+import { FormActions } from './form/FormActions.tsx';
+import { formPanels } from './form/form-panels.ts';
+import { useFillFrom } from './form/use-fill-from.ts';
+import { enterMoves, focusFirstEmpty } from './form/form-keys.ts';
 
-/** Documents scanned into with a barcode scanner: their form carries the scan panel (web/src/pages/stock). */
-const SCANNED = new Set(['goods_receipt', 'delivery_order']);
-const ScanPanel = lazy(() => import('../pages/stock/ScanPanel.tsx'));
-const BarcodeLabelsButton = lazy(() => import('../pages/stock/BarcodeLabelsButton.tsx'));
+export { fillFromMap } from './form/use-fill-from.ts';
 
 export interface EntityFormProps {
   meta: EntityMeta;
@@ -58,21 +56,19 @@ export interface EntityFormProps {
   onDeleted?: () => void;
 }
 
-function messageAt(errors: FieldErrors<FormValues>, name: string): string | undefined {
-  return (errors[name] as { message?: string } | undefined)?.message;
-}
-
 /** The forms on screen, innermost last: only the top one answers Esc and Ctrl+S. */
 const formStack: symbol[] = [];
 
-/** Link fields that others copy from (`fillFrom`): link name → [{field, from}]. */
-export function fillFromMap(entity: EntitySchema): Record<string, Array<{ field: string; from: string }>> {
-  const out: Record<string, Array<{ field: string; from: string }>> = {};
-  for (const [name, f] of Object.entries(entity.fields)) {
-    if (!f.fillFrom || !entity.fields[f.fillFrom.link]) continue;
-    (out[f.fillFrom.link] ??= []).push({ field: name, from: f.fillFrom.field });
-  }
-  return out;
+/** The field that had the focus when a create was saved: the form reopened as an edit puts it back there. */
+let pendingFocus: { entity: string; fieldId: string | null } | null = null;
+
+/** After a save re-renders the form, the focus stays in it: on the same field when it is still there. */
+function keepFocus(form: HTMLFormElement | null, fieldId: string | null): void {
+  requestAnimationFrame(() => {
+    if (!form || form.contains(document.activeElement)) return;
+    const el = fieldId ? document.getElementById(fieldId) : null;
+    if (el && form.contains(el)) el.focus(); else focusFirstEmpty(form);
+  });
 }
 
 /** Page forms and route-level modals: leaving the route with unsaved changes asks first (a router has one blocker). */
@@ -114,7 +110,6 @@ export default function EntityForm(props: EntityFormProps) {
   const resolverRef = useRef(resolver);
   resolverRef.current = resolver;
   const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
-  const fills = useMemo(() => fillFromMap(entity), [entity]);
   const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
   // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
   const stateLock = workflowLock(entity, record);
@@ -125,7 +120,9 @@ export default function EntityForm(props: EntityFormProps) {
   const [deleting, setDeleting] = useState(false);
   const [visible, setVisible] = useState(true);
   const leaving = useRef(false);
-  const lastFill = useRef<Record<string, unknown>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  // a role without edit sees the record, not the buttons that would change it (the server refuses the same)
+  const mayEdit = useCan(entity.menuKey ?? entity.name, 'edit');
 
   const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id, settings: site }), ...(prefill ?? {}) }), [entity, session.id, prefill, site]);
   const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
@@ -161,30 +158,7 @@ export default function EntityForm(props: EntityFormProps) {
     if (r.success) { setRecord(r.data); reset(recordToValues(entity, r.data, resolve)); }
   }, [id, entity, reset, resolve]);
 
-  // fillFrom, live: choosing a link copies the linked row's fields (still editable); a value typed by hand is kept
-  useEffect(() => {
-    if (Object.keys(fills).length === 0) return;
-    const sub = form.watch((all, { name, type: ev }) => {
-      if (!name || ev !== 'change' || !fills[name]) return;
-      const linkId = all[name];
-      if (typeof linkId !== 'number') return;
-      const target = entity.fields[name]!.entity!;
-      const pairs = fills[name]!;
-      api.get<{ data: Record<string, unknown> }>(`/api/${target}/${linkId}`, { searchParams: { fields: ['id', ...new Set(pairs.map((p) => p.from))].join(',') } })
-        .then((r) => {
-          if (getValues(name) !== linkId) return; // chosen again meanwhile
-          for (const { field, from } of pairs) {
-            const now = getValues(field);
-            const untouched = now === '' || now === null || now === undefined || now === lastFill.current[field];
-            if (!untouched) continue;
-            const v = r.data[from] ?? '';
-            lastFill.current[field] = v;
-            setValue(field, v, { shouldDirty: true, shouldValidate: formState.isSubmitted });
-          }
-        }, (e: ApiError) => console.error(`fillFrom ${target}/${linkId} failed:`, e.message));
-    });
-    return () => sub.unsubscribe();
-  }, [form, fills, entity, getValues, setValue, formState.isSubmitted]);
+  useFillFrom(entity, form);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {
@@ -211,6 +185,7 @@ export default function EntityForm(props: EntityFormProps) {
   }, [formState.isDirty, formState.isSubmitSuccessful, close]);
 
   const onSubmit = async (body: FormValues) => {
+    const focused = document.activeElement instanceof HTMLElement && formRef.current?.contains(document.activeElement) ? document.activeElement.id || null : null;
     try {
       if (type === 'create') {
         const res = await api.post<{ data: FormValues }>(`/api/${entity.name}`, body);
@@ -223,6 +198,7 @@ export default function EntityForm(props: EntityFormProps) {
           onSaved?.(res.data, 'create');
         } else if (!modal) {
           onSaved?.(res.data, 'create');
+          pendingFocus = { entity: entity.name, fieldId: focused };
           navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
         } else {
           setCurrent({ type: 'edit', id: Number(res.data.id) });
@@ -236,7 +212,7 @@ export default function EntityForm(props: EntityFormProps) {
         clearToasts('error');
         toast('success', t('common.saved'), `${entityLabel} ${String(res.data[entity.titleField] ?? '')}`);
         onSaved?.(res.data, 'edit');
-        if (modal) close();
+        if (modal) close(); else keepFocus(formRef.current, focused);
       }
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(500, String(err));
@@ -250,8 +226,8 @@ export default function EntityForm(props: EntityFormProps) {
   const submit = handleSubmit(onSubmit, onInvalid);
   const submitRef = useRef(submit);
   submitRef.current = submit;
-  const keys = useRef({ requestClose, confirmOpen: false });
-  keys.current = { requestClose, confirmOpen: confirmClose || confirmDelete };
+  const keys = useRef({ requestClose, confirmOpen: false, canSave: true });
+  keys.current = { requestClose, confirmOpen: confirmClose || confirmDelete, canSave: keys.current.canSave };
 
   // Ctrl+S saves; in a modal Esc closes (asking first when there are unsaved changes). Only the top form listens.
   useEffect(() => {
@@ -259,7 +235,7 @@ export default function EntityForm(props: EntityFormProps) {
     formStack.push(me);
     const h = (e: KeyboardEvent) => {
       if (formStack[formStack.length - 1] !== me) return;
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') { e.preventDefault(); void submitRef.current(); return; }
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') { e.preventDefault(); if (keys.current.canSave) void submitRef.current(); return; }
       if (modal && e.key === 'Escape' && !keys.current.confirmOpen && !document.querySelector('.p-dropdown-panel, .p-multiselect-panel')) {
         e.preventDefault();
         keys.current.requestClose();
@@ -297,10 +273,25 @@ export default function EntityForm(props: EntityFormProps) {
     }
   }, [entity, getValues, setValue]);
 
-  const title = singleton
-    ? entityLabel
-    : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${String(record?.[entity.titleField] ?? `#${id}`)}`;
+  // a draft numbered on posting has no number yet: it is called a draft, never by its internal id
+  const docTitle = String(record?.[entity.titleField] ?? '') || t('form.draft');
+  const title = singleton ? entityLabel : type === 'create' ? t('form.create_title', { entity: entityLabel }) : `${entityLabel}: ${docTitle}`;
   const readOnlyEntity = entity.kind === 'ledger';
+  const saveable = !stateLock.locked || Object.keys(entity.fields).some((f) => !locked.has(f));
+  // a posted document shows บันทึก only once a field it still allows (a remark) was changed
+  const canSave = !readOnlyEntity && mayEdit && saveable && (!stateLock.locked || dirty);
+  keys.current.canSave = canSave;
+
+  // the form opens on its first empty field (or where the person was before a create reopened it as an edit)
+  // (not on a posted document: its one editable remark would pull the page away from what it shows)
+  const shown = !!record && !loadError && !stateLock.locked && canSave;
+  useEffect(() => {
+    if (!shown || !formRef.current) return;
+    const again = pendingFocus?.entity === entity.name ? pendingFocus.fieldId : null;
+    pendingFocus = null;
+    const timer = setTimeout(() => { if (formRef.current) focusFirstEmpty(formRef.current, again); }, 0);
+    return () => clearTimeout(timer);
+  }, [shown, entity.name, id]);
 
   let body: React.ReactNode;
   if (loadError) {
@@ -308,52 +299,7 @@ export default function EntityForm(props: EntityFormProps) {
   } else if (!record) {
     body = <Spinner />;
   } else {
-    const fieldsForm = (
-      <form id={formId} className="bo-form" onSubmit={(e) => { e.stopPropagation(); void submit(e); }} noValidate aria-label={title} data-form-type={type} data-entity={entity.name}>
-        {sections.map((s) => {
-          const shown = s.fields.filter((n) => conditions.visible(n, values) && !entity.fields[n]!.hidden);
-          if (shown.length === 0) return null;
-          return (
-            <fieldset key={s.key} className="bo-section">
-              {s.label && <legend>{loc(s.label, lang)}</legend>}
-              <div className={`bo-grid cols-${modal ? Math.min(s.columns, 2) : s.columns}`}>
-                {shown.map((name) => {
-                  const field = entity.fields[name]!;
-                  const fid = `${modal ? `${entity.name}-` : ''}field-${name}`;
-                  const err = messageAt(formState.errors, name);
-                  const required = conditions.required(name, values) && !(type === 'create' && entity.numbering?.field === name);
-                  const help = field.help ? loc(field.help, lang) : type === 'create' && entity.numbering?.field === name ? t('form.numbered') : undefined;
-                  const describedBy = [err ? `${fid}-error` : '', help ? `${fid}-help` : ''].filter(Boolean).join(' ') || undefined;
-                  if (field.type === 'lines') {
-                    const child = related[field.entity!];
-                    if (!child) return null;
-                    return (
-                      <div key={name} className="bo-field bo-field-wide" data-field={name}>
-                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity || locked.has(name)} />
-                      </div>
-                    );
-                  }
-                  const wide = field.type === 'text' || field.type === 'json';
-                  return (
-                    <div key={name} className={`bo-field ${wide ? 'bo-field-wide' : ''} ${field.type === 'boolean' ? 'bo-field-check' : ''}`} data-field={name}>
-                      <label htmlFor={fid}>
-                        {fieldLabel(t, entity.name, name, field, lang)}
-                        {required && <span className="bo-required" aria-hidden="true"> *</span>}
-                      </label>
-                      <FieldWidget name={name} field={field} control={control} related={related} lang={lang} id={fid}
-                        invalid={!!err} describedBy={describedBy} disabled={readOnlyEntity || locked.has(name)}
-                        uploadCategory={uploadCategoryOf(entity, field)} onUploaded={onUploaded} />
-                      {help && !err && <small id={`${fid}-help`} className="bo-help">{help}</small>}
-                      {err && <small id={`${fid}-error`} className="p-error bo-field-error" role="alert">{err}</small>}
-                    </div>
-                  );
-                })}
-              </div>
-            </fieldset>
-          );
-        })}
-      </form>
-    );
+    const disabled = (name: string) => readOnlyEntity || !mayEdit || locked.has(name);
     const relatedLists = !singleton && (entity.related?.length ?? 0) > 0 && (
       type === 'edit' && id !== undefined
         ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} def={r} />)
@@ -361,36 +307,27 @@ export default function EntityForm(props: EntityFormProps) {
     );
     body = (
       <>
-        {fieldsForm}
+        <form id={formId} ref={formRef} className="bo-form" noValidate aria-label={title} data-form-type={type} data-entity={entity.name}
+          onSubmit={(e) => { e.stopPropagation(); e.preventDefault(); if (canSave) void submit(e); }}
+          // Enter goes to the next field (and adds a line after a line's last field); only Ctrl+S saves
+          onKeyDown={(e) => { if (formRef.current) enterMoves(e, formRef.current); }}>
+          <FormFields entity={entity} related={related} sections={sections} values={values} control={control} errors={formState.errors}
+            type={type} modal={modal} visible={conditions.visible} required={conditions.required} disabled={disabled} onUploaded={onUploaded} />
+        </form>
         {relatedLists && <div className="bo-related-group">{relatedLists}</div>}
-        {type === 'edit' && id !== undefined && SCANNED.has(entity.name) && record && (
-          <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={() => void reload()} /></Suspense>
-        )}
-        {type === 'edit' && id !== undefined && entity.name === 'barcodes' && record && (
-          <Suspense fallback={null}><div className="bo-toolbar"><BarcodeLabelsButton ids={[id]} /></div></Suspense>
-        )}
+        {type === 'edit' && id !== undefined && formPanels(entity, 'body').map(({ key, Component }) => (
+          <Component key={key} entity={entity} id={id} record={record} reload={() => void reload()} />
+        ))}
       </>
     );
   }
 
   const actions = record && !loadError && (
-    <div className="bo-form-actions">
-      {type === 'edit' && !singleton && !readOnlyEntity && !stateLock.locked && (
-        <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={() => setConfirmDelete(true)} />
-      )}
-      {type === 'edit' && (
-        <WorkflowActions entity={entity} record={record} dirty={formState.isDirty && !formState.isSubmitSuccessful}
-          onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} />
-      )}
-      {type === 'edit' && !modal && <DocumentOutput entity={entity} record={record} />}
-      <span className="bo-toolbar-spacer" />
-      <span className="bo-muted bo-shortcuts">{modal ? t('form.shortcuts_modal') : t('form.shortcuts')}</span>
-      {!singleton && (
-        <Button type="button" label={modal ? t('common.close') : t('common.cancel')} severity="secondary" outlined
-          onClick={() => (modal ? requestClose() : navigate(listPath))} />
-      )}
-      {!readOnlyEntity && <Button type="submit" form={formId} icon="pi pi-check" label={t('common.save')} loading={formState.isSubmitting} />}
-    </div>
+    <FormActions entity={entity} record={record} type={type} id={id} modal={modal} singleton={singleton} formId={formId}
+      dirty={formState.isDirty && !formState.isSubmitSuccessful} submitting={formState.isSubmitting}
+      mayEdit={mayEdit} locked={stateLock.locked} saveable={canSave} readOnly={readOnlyEntity}
+      onDelete={() => setConfirmDelete(true)} onLeave={() => (modal ? requestClose() : navigate(listPath))}
+      onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} reload={() => void reload()} />
   );
 
   const dialogs = (
@@ -445,7 +382,7 @@ export default function EntityForm(props: EntityFormProps) {
   if (loadError || !record) return <>{body}</>;
   return (
     <section className="bo-page bo-form-page">
-      <PageTitle actions={!singleton && <Button type="button" icon="pi pi-arrow-left" label={t('common.back')} text onClick={() => navigate(listPath)} />}>{title}</PageTitle>
+      <PageTitle actions={!singleton && <Button type="button" icon="pi pi-arrow-left" label={t('form.back_to_list')} text onClick={() => navigate(listPath)} />}>{title}</PageTitle>
       {body}
       {actions}
       {dialogs}

@@ -17,6 +17,9 @@ import { listSearchParams, useEntityList } from '../core/use-entity-list.ts';
 import { ListExport } from './ListExport.tsx';
 import { DEFAULT_PAGE_SIZE, listRequestOf } from './list-request.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
+import { useCan } from '../core/permissions.ts';
+import { ChainRowMenu } from './ChainRowMenu.tsx';
+import { hasChain } from './document-chain.ts';
 import { defaultHidden, listColumns, listFields, type ListColumn } from './list-columns.ts';
 import { CellValue } from './CellValue.tsx';
 import { ColumnPickerPending } from './ColumnPickerPending.tsx';
@@ -117,7 +120,10 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
 
   const filterNames = entity.list?.filters ?? (entity.list?.columns ?? []).filter((n) => entity.fields[n]);
   const title = entityLabel(t, entity, true);
-  const canCreate = entity.kind !== 'ledger';
+  // a role without edit sees no "create" (the server refuses it anyway)
+  const mayEdit = useCan(entity.menuKey ?? entity.name, 'edit');
+  const canCreate = entity.kind !== 'ledger' && mayEdit;
+  const rowMenu = hasChain(entity);
   const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
   // the modal box keeps its identity when a create turns into an edit of the new record
   const created = useRef<number | null>(null);
@@ -181,6 +187,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
                     </th>
                   );
                 })}
+                {rowMenu && <th scope="col" className="bo-row-menu-cell"><span className="bo-sr-only">{t('list.row_actions')}</span></th>}
               </tr>
             ))}
           </thead>
@@ -191,10 +198,11 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={numericIds.has(cell.column.id) ? 'bo-num-cell' : undefined}><table.FlexRender cell={cell} /></td>
                 ))}
+                {rowMenu && <td className="bo-row-menu-cell"><ChainRowMenu entity={entity.name} id={Number(row.original.id)} title={String(row.original[entity.titleField] ?? '')} /></td>}
               </tr>
             ))}
             {result && result.rows.length === 0 && (
-              <tr><td colSpan={table.getVisibleLeafColumns().length} className="bo-empty">{t('list.empty')}</td></tr>
+              <tr><td colSpan={table.getVisibleLeafColumns().length + (rowMenu ? 1 : 0)} className="bo-empty">{t('list.empty')}</td></tr>
             )}
           </tbody>
         </table>

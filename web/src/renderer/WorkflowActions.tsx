@@ -36,6 +36,19 @@ export function workflowLock(entity: EntitySchema, record: Row | null): { locked
 /** Actions that end the document's life ask first, with the spec's confirm dialog. */
 const ASKS_FIRST = /cancel|void|reject/;
 
+/** An action that posts: it moves the record into a locked state (it cannot be edited afterwards). */
+export function postsRecord(entity: EntitySchema, tr: WorkflowTransition): boolean {
+  return !!entity.workflow?.states.find((s) => s.value === tr.to)?.locked;
+}
+
+/** The record's numbering company, when its number is drawn on posting per company (a tax invoice): the link field. */
+function numberedPer(entity: EntitySchema): string | null {
+  const n = entity.numbering;
+  if (n?.assignOn !== 'post') return null;
+  const per = n.per?.[0];
+  return per && entity.fields[per]?.type === 'link' ? per : null;
+}
+
 /**
  * The buttons of a record's workflow: the declared actions its current state
  * allows (the server checks the same), and "amend" for a cancelled document.
@@ -45,11 +58,28 @@ export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowAc
   const navigate = useNavigate();
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<WorkflowTransition | null>(null);
+  const [company, setCompany] = useState<string | null>(null);
   const w = entity.workflow;
   if (!w || record.id === undefined) return null;
   const lang = i18n.language === 'en' ? 'en' : 'th';
   const state = String(record[w.field] ?? '');
   const possible = w.transitions.filter((tr) => tr.from.includes(state));
+  const docNo = String(record[entity.titleField] ?? '');
+  const ask = (tr: WorkflowTransition) => {
+    setAsking(tr);
+    const per = numberedPer(entity);
+    const target = per ? entity.fields[per]!.entity : undefined;
+    if (per && target && record[per] !== null && record[per] !== undefined) {
+      // "the next number of TPT": the company's code (or its name) as people know it
+      api.get<{ data: Row }>(`/api/${target}/${String(record[per])}`, { searchParams: { fields: 'id,code' } })
+        .then((r) => setCompany(String(r.data.code ?? '') || null), () => setCompany(null));
+    } else setCompany(null);
+  };
+  const question = (tr: WorkflowTransition): string => {
+    if (ASKS_FIRST.test(tr.action)) return `${tr.label[lang]} ${docNo}?`;
+    if (numberedPer(entity)) return t('document.confirm_post_numbered', { action: tr.label[lang], company: company ?? '…' });
+    return t('document.confirm_post', { action: tr.label[lang], doc: docNo || t('form.draft') });
+  };
   const cancelled = entity.document && entity.fields.amended_from && w.transitions.find((tr) => tr.action === (entity.document!.cancelAction ?? 'cancel'))?.to === state;
 
   const run = async (tr: WorkflowTransition) => {
@@ -83,14 +113,14 @@ export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowAc
       {possible.map((tr) => (
         <Button key={tr.action} type="button" label={tr.label[lang]} outlined severity={ASKS_FIRST.test(tr.action) ? 'danger' : undefined}
           disabled={dirty || busy !== null} loading={busy === tr.action} title={dirty ? t('document.save_first') : undefined}
-          onClick={() => (ASKS_FIRST.test(tr.action) ? setAsking(tr) : void run(tr))} />
+          onClick={() => (ASKS_FIRST.test(tr.action) || postsRecord(entity, tr) ? ask(tr) : void run(tr))} />
       ))}
       {cancelled && <Button type="button" icon="pi pi-copy" label={t('document.amend')} outlined disabled={busy !== null} loading={busy === 'amend'} onClick={() => void amend()} />}
       <ConfirmDialog
         visible={asking !== null}
         header={asking?.label[lang]}
-        message={`${asking?.label[lang] ?? ''} ${String(record[entity.titleField] ?? '')}?`}
-        confirmLabel={asking?.label[lang].toUpperCase()}
+        message={asking ? question(asking) : ''}
+        confirmLabel={asking?.label[lang]}
         busy={busy !== null}
         onConfirm={() => asking && void run(asking)}
         onCancel={() => setAsking(null)}

@@ -71,6 +71,8 @@ export default function AppShell() {
 
   return (
     <div className="bo-app">
+      {/* the first Tab stop: straight to the screen, past the header and the menu */}
+      <a className="bo-skip-link" href="#main" onClick={(e) => { e.preventDefault(); const m = document.getElementById('main'); const f = m?.querySelector<HTMLElement>('input:not([disabled]), select, textarea, button, a[href]'); (f ?? m)?.focus(); }}>{t('app.skip_to_content')}</a>
       <Header onToggleMenu={() => setMenuOpen((o) => !o)} />
       {loading || expired ? (
         <LoadingScreen />
@@ -78,7 +80,7 @@ export default function AppShell() {
         <div className={`bo-body ${menuOpen ? 'menu-open' : 'menu-closed'}`}>
           {menuOpen && <SideMenu onNavigate={() => { if (narrow()) setMenuOpen(false); }} />}
           {menuOpen && <button type="button" className="bo-menu-backdrop" aria-label={t('common.close')} onClick={() => setMenuOpen(false)} />}
-          <main className="bo-main" id="main">
+          <main className="bo-main" id="main" tabIndex={-1}>
             <Outlet />
           </main>
         </div>

@@ -26,10 +26,10 @@ const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
 const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
-const CreateFromPage = lazy(() => import('../pages/documents/CreateFromPage.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
+const CreateFromLookup = lazy(() => import('../pages/documents/CreateFromRoute.tsx').then((m) => ({ default: m.CreateFromLookup })));
 
 /** The code a route entry renders first, loaded ahead of the first render (App.tsx preloadRoute). */
 export function preloadEntry(entry: RouteEntry | 'shell' | 'dynamicList' | 'dynamicDetail'): Promise<unknown> {
@@ -60,14 +60,13 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'customerBills': return <PortalGuard><CustomerBills /></PortalGuard>;
     case 'customerBill': return <PortalGuard><CustomerBill /></PortalGuard>;
     case 'entityList': return <EntityScreen entity={entry.entity!} mode="list" titleKey={entry.titleKey} />;
-    case 'entityDetail': return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
+    case 'entityDetail': return <EntityDetail entry={entry} />;
     case 'singleton': return <EntityScreen entity={entry.entity!} mode="singleton" titleKey={entry.titleKey} />;
     case 'loading': return <LoadingPage />;
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
     case 'stock': return <StockScreen screen={entry.screen!} />;
-    case 'createFrom': return <SourceSwitchedOff source={entry.source!} titleKey={entry.titleKey}><CreateFromPage target={entry.entity!} source={entry.source!} titleKey={entry.titleKey} /></SourceSwitchedOff>;
     case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
@@ -85,4 +84,11 @@ export function SubPageRouteScreen() {
 
 export function NotFoundScreen() {
   return <NotFound />;
+}
+
+/** /{entity}/{id}, or /{target}/{source} when the word is not an id: the create-from screen the schema declares (document.from[]). */
+function EntityDetail({ entry }: { entry: RouteEntry }) {
+  const { id } = useParams();
+  if (id !== undefined && !/^\d+$/.test(id)) return <CreateFromLookup target={entry.entity!} source={id} />;
+  return <EntityScreen entity={entry.entity!} mode="detail" titleKey={entry.titleKey} />;
 }

@@ -35,7 +35,10 @@ export interface CreateFromPageProps {
   target: string;
   /** The documents it is made from (sales_order, purchase_order …). */
   source: string;
-  titleKey: string;
+  /** The screen's title: the schema's `from[].label` in the user's language. */
+  title: string;
+  /** A source document to start with (`?source=12`, the source form's action button): its party and it are chosen. */
+  preselect?: number;
 }
 
 /**
@@ -56,7 +59,7 @@ function partyOf(source: EntitySchema | null): { field: string; entity: string }
   return null;
 }
 
-export default function CreateFromPage({ target, source, titleKey }: CreateFromPageProps) {
+export default function CreateFromPage({ target, source, title, preselect }: CreateFromPageProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const lang = i18n.language === 'en' ? 'en' : 'th';
@@ -84,9 +87,14 @@ export default function CreateFromPage({ target, source, titleKey }: CreateFromP
   useEffect(() => {
     if (!sourceSchema) return;
     if (!party) { setCustomers([]); setCustomer(ALL); return; }
+    // opened from a source document: its customer (or supplier) is chosen at once
+    if (preselect !== undefined) {
+      api.get<{ data: Row }>(`/api/${source}/${preselect}`, { searchParams: { fields: `id,${party.field}` } })
+        .then((r) => { if (r.data[party.field] !== null && r.data[party.field] !== undefined) setCustomer(String(r.data[party.field])); }, () => undefined);
+    }
     api.get<{ data: Row[] }>(`/api/${party.entity}`, { searchParams: { fields: 'id,code,name_th', sort: 'code', limit: 500 } })
       .then((r) => setCustomers(r.data), (e: ApiError) => setError(e.message));
-  }, [sourceSchema, party]);
+  }, [sourceSchema, party, preselect, source]);
 
   const spec: DocumentSource | undefined = useMemo(() => targetSchema?.document?.from?.find((f) => f.source === source), [targetSchema, source]);
   const measure = spec?.measure ?? 'qty';
@@ -100,8 +108,11 @@ export default function CreateFromPage({ target, source, titleKey }: CreateFromP
     const filter = JSON.stringify({ ...(party && customer !== ALL ? { [party.field]: { _eq: Number(customer) } } : {}), [sourceSchema.workflow.field]: { _in: open } });
     const fields = [...new Set(['id', sourceSchema.titleField, 'doc_date', 'total_amount', sourceSchema.workflow.field])].filter((f) => f === 'id' || sourceSchema.fields[f]);
     api.get<{ data: Row[] }>(`/api/${source}`, { searchParams: { filter, fields: fields.join(','), sort: sourceSchema.defaultSort ?? '-id', limit: 200 } })
-      .then((r) => setDocs(r.data), (e: ApiError) => setError(e.message));
-  }, [customer, spec, sourceSchema, source, party]);
+      .then((r) => {
+        setDocs(r.data);
+        if (preselect !== undefined && r.data.some((d) => Number(d.id) === preselect)) setPicked([preselect]);
+      }, (e: ApiError) => setError(e.message));
+  }, [customer, spec, sourceSchema, source, party, preselect]);
 
   // what is open on the ticked documents' lines; what to take starts at all of it
   useEffect(() => {
@@ -141,7 +152,7 @@ export default function CreateFromPage({ target, source, titleKey }: CreateFromP
 
   return (
     <section className="bo-page" data-testid="create-from">
-      <PageTitle>{t(titleKey)}</PageTitle>
+      <PageTitle>{title}</PageTitle>
       {error && <p role="alert" className="bo-error-text">{error}</p>}
       {(!customers || !targetSchema || !sourceSchema) && !error && <Spinner />}
       {customers && targetSchema && sourceSchema && (
@@ -150,7 +161,8 @@ export default function CreateFromPage({ target, source, titleKey }: CreateFromP
           {party && <label className="bo-picker">
             <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
             <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
-              <option value="">{t('create_from.pick_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
+              {/* named by the source's own field: a purchase order's supplier is not "a customer" */}
+              <option value="">{sourceSchema.fields[party.field] ? t('create_from.pick_party', { party: sourceSchema.fields[party.field]!.label[lang] }) : t('create_from.pick_customer')}</option>
               {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
             </select>
           </label>}

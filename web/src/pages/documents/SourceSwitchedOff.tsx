@@ -12,8 +12,8 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
  * manufactured products are off) says so instead of offering the source's
  * documents; it follows the settings live.
  */
-export function SourceSwitchedOff({ source, titleKey, children }: { source: string; titleKey: string; children: React.ReactNode }) {
-  const { t, i18n } = useTranslation();
+export function SourceSwitchedOff({ source, title, children }: { source: string; title: string; children: React.ReactNode }) {
+  const { i18n } = useTranslation();
   const schema = useEntitySchema(source);
   const settings = useAtomValue(settingsAtom);
   const entity = schema.status === 'ready' ? schema.meta.entity : null;
@@ -22,7 +22,7 @@ export function SourceSwitchedOff({ source, titleKey, children }: { source: stri
   const lang = i18n.language === 'en' ? 'en' : 'th';
   return (
     <section className="bo-page" data-testid="source-switched-off">
-      <PageTitle>{t(titleKey)}</PageTitle>
+      <PageTitle>{title}</PageTitle>
       <p className="bo-muted">{errorText('FEATURE_DISABLED', { feature: entity.label[lang], setting: off }, lang)}</p>
     </section>
   );

@@ -3,9 +3,12 @@ import { useParams } from 'react-router-dom';
 import { fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
+import { findCreateFrom } from '../documents/find-create-from.ts';
+import type { CreateFromScreen } from '../../../../engine/documents/create-from-labels.ts';
 
 const EntityScreen = lazy(() => import('../../renderer/EntityScreen.tsx'));
 const AttributeValueScreen = lazy(() => import('./AttributeValueScreen.tsx'));
+const CreateFromRoute = lazy(() => import('../documents/CreateFromRoute.tsx'));
 
 /** Menu group → the pages (entities) in it that this user can open, all of them customisable in page settings. */
 async function pagesByGroup(): Promise<Map<string, Map<string, string>>> {
@@ -28,8 +31,19 @@ async function pagesByGroup(): Promise<Map<string, Map<string, string>>> {
 export default function SubPageScreen() {
   const { pageKey = '', subPageKey = '', submenuDetailId, attributeId } = useParams();
   const [groups, setGroups] = useState<Map<string, Map<string, string>> | null>(null);
+  // /{target}/{source}: a create-from screen the target's schema declares (document.from[])
+  const [createFrom, setCreateFrom] = useState<CreateFromScreen | null | undefined>(undefined);
   useEffect(() => { let live = true; void pagesByGroup().then((g) => live && setGroups(g)); return () => { live = false; }; }, []);
-  if (!groups) return <Spinner />;
+  const maybeCreateFrom = submenuDetailId === undefined && /^[a-z][a-z0-9_]*$/.test(subPageKey);
+  useEffect(() => {
+    let live = true;
+    setCreateFrom(undefined);
+    if (maybeCreateFrom) void findCreateFrom(pageKey, subPageKey).then((c) => live && setCreateFrom(c));
+    else setCreateFrom(null);
+    return () => { live = false; };
+  }, [pageKey, subPageKey, maybeCreateFrom]);
+  if (!groups || createFrom === undefined) return <Spinner />;
+  if (createFrom) return <Suspense fallback={<Spinner />}><CreateFromRoute screen={createFrom} /></Suspense>;
   const kind = groups.get(pageKey)?.get(subPageKey);
   const isSubPage = kind !== undefined;
   let screen: React.ReactNode;

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Controller, useWatch, type Control } from 'react-hook-form';
 import { linkFilterSource } from '../../../../engine/schema/schema-types.ts';
 import { useAtomValue } from 'jotai';
@@ -57,6 +58,7 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
   const session = useAtomValue(sessionAtom);
   const siteState = useAtomValue(settingsAtom);
   const site = siteState.status === 'loaded' ? siteState.data : null;
+  const { t } = useTranslation();
   return (
     <Controller
       name={name}
@@ -96,6 +98,8 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 inputId={id} inputRef={f.ref} value={f.value ?? null} onChange={(e) => f.onChange(e.value ?? '')} onBlur={f.onBlur}
                 options={field.options!.map((o) => ({ value: o.value, label: loc(o.label, lang), color: o.color }))}
                 optionLabel="label" optionValue="value" showClear={!field.required} disabled={ro} invalid={invalid}
+                // the clear icon is not a Tab stop, and says "ล้าง" in Thai
+                pt={{ clearIcon: { tabIndex: -1, 'aria-label': t('common.clear') } as never }}
                 className={`bo-dropdown ${compact ? 'p-inputtext-sm' : ''}`} ariaLabel={ariaLabel} aria-describedby={describedBy}
                 itemTemplate={(o: { label: string; color?: string }) => <span className="bo-option">{o.color && <span className="bo-swatch" style={{ background: o.color }} />}{o.label}</span>}
                 valueTemplate={(o: { label: string; color?: string } | null, p) => o

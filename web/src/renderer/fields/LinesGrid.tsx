@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,14 @@ function errorAt(errors: FieldErrors<FormValues>, path: string[]): string | unde
   return (cur as { message?: string } | undefined)?.message;
 }
 
+/** The column's class: numbers right-aligned; the product (a link) and text columns take the room a name needs. */
+function colClass(f: EntitySchema['fields'][string]): string | undefined {
+  if (isNumeric(f)) return 'bo-num-cell';
+  if (f.type === 'link') return 'bo-line-link';
+  if (f.type === 'string' || f.type === 'text') return 'bo-line-text';
+  return undefined;
+}
+
 /** An editable grid of a lines field: add and remove rows; long grids render only the visible rows. */
 export function LinesGrid({ name, label, child, control, related, errors, disabled }: LinesGridProps) {
   const { t, i18n } = useTranslation();
@@ -47,15 +55,25 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
   const items = virtual ? virtualizer.getVirtualItems().map((v) => v.index) : rows.map((_, i) => i);
   const padTop = virtual ? virtualizer.getVirtualItems()[0]?.start ?? 0 : 0;
   const padBottom = virtual ? virtualizer.getTotalSize() - (virtualizer.getVirtualItems().at(-1)?.end ?? 0) : 0;
+  // a line added by the person (button, or Enter on the last line's last field): the focus goes to its first field (สินค้า)
+  const rootRef = useRef<HTMLDivElement>(null);
+  const focusNew = useRef(false);
+  useEffect(() => {
+    if (!focusNew.current) return;
+    focusNew.current = false;
+    const last = [...(rootRef.current?.querySelectorAll<HTMLElement>('[data-line-row]') ?? [])].at(-1);
+    last?.querySelector<HTMLElement>('input:not([disabled]), select, textarea')?.focus();
+  }, [rows.length]);
+  const addLine = () => { focusNew.current = true; append(defaultValues(child) as never); if (virtual) virtualizer.scrollToIndex(rows.length); };
 
   return (
-    <div className="bo-lines" role="group" aria-label={label}>
+    <div className="bo-lines" role="group" aria-label={label} ref={rootRef} data-lines-grid={name}>
       <div className={`bo-table-wrap ${virtual ? 'bo-lines-virtual' : ''}`} ref={scrollRef}>
         <table className="bo-table bo-lines-table">
           <thead>
             <tr>
               <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
-              {cols.map(([n, f]) => <th key={n} scope="col" className={isNumeric(f) ? 'bo-num-cell' : undefined} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              {cols.map(([n, f]) => <th key={n} scope="col" className={colClass(f)} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
               <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
             </tr>
           </thead>
@@ -64,13 +82,14 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
             {items.map((i) => {
               const row = rows[i]!;
               return (
-                <tr key={row._key}>
+                <tr key={row._key} data-line-row={i}>
                   <td className="bo-line-no">{i + 1}</td>
                   {cols.map(([n, f]) => {
                     const err = errorAt(errors, [name, String(i), n]);
                     const id = `${name}-${i}-${n}`;
                     return (
-                      <td key={n}>
+                      // data-label: the column's name, shown beside the control when a line is a card (a phone)
+                      <td key={n} className={colClass(f)} data-label={loc(f.label, lang)}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
                           labelFields={f.type === 'link' ? productLabelFields(child.parent?.entity, f.entity, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
@@ -79,7 +98,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                     );
                   })}
                   <td className="bo-line-actions">
-                    <Button type="button" icon="pi pi-trash" text rounded severity="danger" aria-label={`${t('form.remove_line')} ${i + 1}`} onClick={() => remove(i)} disabled={disabled} />
+                    {!disabled && <Button type="button" icon="pi pi-trash" text rounded severity="danger" aria-label={`${t('form.remove_line')} ${i + 1}`} onClick={() => remove(i)} />}
                   </td>
                 </tr>
               );
@@ -90,7 +109,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
         </table>
       </div>
       {errorAt(errors, [name]) && <small className="p-error">{errorAt(errors, [name])}</small>}
-      <Button type="button" icon="pi pi-plus" label={t('form.add_line')} size="small" outlined onClick={() => append(defaultValues(child) as never)} disabled={disabled} className="bo-add-line" />
+      {!disabled && <Button type="button" icon="pi pi-plus" label={t('form.add_line')} size="small" outlined onClick={addLine} className="bo-add-line" data-add-line="" />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/http-client.ts';
@@ -54,6 +55,8 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
   const [loading, setLoading] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const place = usePanelPlace(open, inputRef);
 
   // the label of a value set from outside (a loaded record)
   useEffect(() => {
@@ -106,10 +109,11 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
       className={`bo-link-select ${invalid ? 'p-invalid' : ''} ${colorField ? 'has-color' : ''}`}
       data-color={!open && color ? color : undefined}
       ref={rootRef}
-      onBlur={(e) => { if (!rootRef.current?.contains(e.relatedTarget as Node)) { setOpen(false); setQuery(''); onBlur?.(); } }}
+      onBlur={(e) => { if (!rootRef.current?.contains(e.relatedTarget as Node) && !scrollRef.current?.contains(e.relatedTarget as Node)) { setOpen(false); setQuery(''); onBlur?.(); } }}
     >
       {colorField && !open && color && <span className="bo-link-swatch" style={{ background: color }} aria-hidden="true" />}
       <input
+        ref={inputRef}
         id={id}
         className={`p-inputtext p-component ${invalid ? 'p-invalid' : ''}`}
         role="combobox"
@@ -129,12 +133,14 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
         onKeyDown={onKey}
       />
       {value !== null && value !== undefined && !disabled && (
-        <button type="button" className="bo-link-clear" aria-label={t('common.clear')} onClick={() => choose(null)}>
+        // not a Tab stop: Tab goes from field to field; the value is cleared by mouse, or by emptying the text
+        <button type="button" className="bo-link-clear" tabIndex={-1} aria-label={t('common.clear')} onClick={() => choose(null)}>
           <i className="pi pi-times" aria-hidden="true" />
         </button>
       )}
-      {open && (
-        <div className="bo-link-panel" ref={scrollRef} tabIndex={-1}>
+      {open && createPortal(
+        // in a portal on the page's body, placed by the input: a lines table's scroll box cannot clip it
+        <div className="bo-link-panel bo-link-panel-floating" ref={scrollRef} tabIndex={-1} data-for={id} style={place}>
           {loading && options.length === 0 && <div className="bo-link-empty"><i className="pi pi-spin pi-spinner" aria-hidden="true" /></div>}
           {!loading && options.length === 0 && <div className="bo-link-empty">{t('list.empty')}</div>}
           <ul id={listId} role="listbox" aria-label={ariaLabel} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -159,8 +165,34 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
               );
             })}
           </ul>
-        </div>
+        </div>,
+        document.body,
       )}
     </div>
   );
+}
+
+const PANEL_HEIGHT = 260;
+
+/** Where the open panel goes: under the input, or above it when the window has no room below; follows scrolling. */
+function usePanelPlace(open: boolean, input: React.RefObject<HTMLInputElement | null>): React.CSSProperties {
+  const [place, setPlace] = useState<React.CSSProperties>({ visibility: 'hidden' });
+  useLayoutEffect(() => {
+    if (!open) return;
+    const update = () => {
+      const r = input.current?.getBoundingClientRect();
+      if (!r) return;
+      const width = Math.min(Math.max(r.width, 320), window.innerWidth - 16);
+      const left = Math.max(8, Math.min(r.left, window.innerWidth - width - 8));
+      const below = window.innerHeight - r.bottom - 8;
+      const up = below < Math.min(PANEL_HEIGHT, 160) && r.top > below;
+      const maxHeight = Math.max(120, Math.min(PANEL_HEIGHT, (up ? r.top : below) - 8));
+      setPlace(up ? { position: 'fixed', left, width, top: 'auto', bottom: window.innerHeight - r.top + 4, maxHeight } : { position: 'fixed', left, width, top: r.bottom + 4, maxHeight });
+    };
+    update();
+    window.addEventListener('scroll', update, true);
+    window.addEventListener('resize', update);
+    return () => { window.removeEventListener('scroll', update, true); window.removeEventListener('resize', update); };
+  }, [open, input]);
+  return place;
 }

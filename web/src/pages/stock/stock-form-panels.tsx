@@ -1,0 +1,17 @@
+import { lazy, Suspense } from 'react';
+import { registerFormPanel, type FormPanelProps } from '../../renderer/form/form-panels.ts';
+
+const ScanPanel = lazy(() => import('./ScanPanel.tsx'));
+const BarcodeLabelsButton = lazy(() => import('./BarcodeLabelsButton.tsx'));
+
+/** Documents scanned into with a barcode scanner: their form carries the scan panel. */
+const SCANNED = new Set(['goods_receipt', 'delivery_order']);
+
+registerFormPanel({
+  key: 'stock-scan', place: 'body', applies: (e) => SCANNED.has(e.name),
+  Component: ({ entity, id, reload }: FormPanelProps) => <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={reload} /></Suspense>,
+});
+registerFormPanel({
+  key: 'barcode-labels', place: 'body', applies: (e) => e.name === 'barcodes',
+  Component: ({ id }: FormPanelProps) => <Suspense fallback={null}><div className="bo-toolbar"><BarcodeLabelsButton ids={[id]} /></div></Suspense>,
+});
