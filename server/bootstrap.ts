@@ -17,7 +17,7 @@ import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.t
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
-import { businessClock } from './documents/business-clock.ts';
+import { businessClock } from '../engine/documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
