@@ -29,8 +29,6 @@ import { LinesGrid } from './fields/LinesGrid.tsx';
 import { fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { RelatedList } from './RelatedList.tsx';
 
-/** Documents scanned into with a barcode scanner: their form carries the scan panel (web/src/pages/stock). */
-const SCANNED = new Set(['goods_receipt', 'delivery_order']);
 const ScanPanel = lazy(() => import('../pages/stock/ScanPanel.tsx'));
 const BarcodeLabelsButton = lazy(() => import('../pages/stock/BarcodeLabelsButton.tsx'));
 
@@ -329,7 +327,7 @@ export default function EntityForm(props: EntityFormProps) {
                     if (!child) return null;
                     return (
                       <div key={name} className="bo-field bo-field-wide" data-field={name}>
-                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity || locked.has(name)} />
+                        <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={formState.errors} disabled={readOnlyEntity || locked.has(name)} pickerSetting={field.pickerSetting} />
                       </div>
                     );
                   }
@@ -363,7 +361,7 @@ export default function EntityForm(props: EntityFormProps) {
       <>
         {fieldsForm}
         {relatedLists && <div className="bo-related-group">{relatedLists}</div>}
-        {type === 'edit' && id !== undefined && SCANNED.has(entity.name) && record && (
+        {type === 'edit' && id !== undefined && !!entity.document?.scan && record && (
           <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={() => void reload()} /></Suspense>
         )}
         {type === 'edit' && id !== undefined && entity.name === 'barcodes' && record && (
