@@ -25,7 +25,7 @@ if (force || serverBuildIsStale()) {
     log('tsc failed; fix the errors above (npm run typecheck shows them too)');
     process.exit(r.status ?? 1);
   }
-  // data the server reads next to its code (import.meta.dirname + '../seed/demo')
+  // data the demo seeder reads next to its code (seed/demo-seeder.ts: import.meta.dirname + 'demo')
   cpSync(join(ROOT, 'seed', 'demo'), join(BUILD_DIR, 'seed', 'demo'), { recursive: true });
   writeFileSync(SERVER_STAMP, new Date().toISOString());
   log(`server compiled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -12,17 +12,8 @@ import { numberOnPost } from './document-numbering.ts';
 
 type Row = Record<string, unknown>;
 
-export interface LinesOf {
-  field: string;
-  entity: EntitySchema;
-  parentField: string;
-}
-
-export function linesOf(service: EntityService, entity: EntitySchema): LinesOf {
-  const field = entity.document!.lines!;
-  const child = service.entity(fieldOf(entity, field)!.entity!);
-  return { field, entity: child, parentField: child.parent!.field };
-}
+export { linesOf, type LinesOf } from './document-lines.ts';
+import { linesOf } from './document-lines.ts';
 
 /** A line field's value as the scaled integer it is stored as (exact sums and comparisons). */
 export function scaled(entity: EntitySchema, field: string, value: unknown): number {

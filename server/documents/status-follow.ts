@@ -3,7 +3,7 @@ import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-ty
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { doneOf } from './document-progress.ts';
-import { linesOf } from './document-posting.ts';
+import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 type Processed = 'none' | 'partial' | 'complete';

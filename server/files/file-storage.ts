@@ -33,18 +33,8 @@ export function dirStorage(dir: string): FileStorage {
   };
 }
 
-export interface S3Settings {
-  bucket: string;
-  /** For S3-compatible servers (MinIO, Ceph, R2…); unset for AWS itself. */
-  endpoint?: string;
-  region: string;
-  /** Key prefix inside the bucket, e.g. "uploads/". */
-  prefix: string;
-  /** Path-style URLs (http://host/bucket/key), which most S3-compatible servers need. */
-  forcePathStyle: boolean;
-  /** Unset: the AWS SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile, instance role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-}
+import type { S3Settings } from '../config/s3-settings.ts';
+export type { S3Settings };
 
 /** An S3-compatible bucket through the AWS SDK, loaded only when configured (it is large). */
 export async function s3Storage(s: S3Settings): Promise<FileStorage & { close(): void }> {

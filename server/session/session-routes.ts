@@ -14,6 +14,7 @@ import { entityEnabled, siteSettings } from '../settings/site-settings.ts';
 import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
+import type { MenuItem } from './menu-types.ts';
 import { isAdministrator } from '../admin/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
@@ -38,12 +39,7 @@ function roleIdOf(body: unknown): number {
   return n;
 }
 
-export interface MenuItem {
-  key: string;
-  label: { th: string; en: string };
-  icon?: string;
-  submenu: { keyAction: string; label: { th: string; en: string }; path: string; icon?: string }[];
-}
+export type { MenuItem } from './menu-types.ts';
 
 /**
  * Screens that are not an entity's list, each shown to whoever may view the entity it works on
