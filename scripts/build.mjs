@@ -33,4 +33,4 @@ if (force || serverBuildIsStale()) {
 
 const { ensureWebBuilt, webBuildIsStale } = await import(new URL(`file://${join(BUILD_DIR, 'server', 'web', 'web-build.js')}`).href);
 if (force) rmSync(join(ROOT, 'web', 'dist', '.precompressed'), { force: true });
-if (force || webBuildIsStale(ROOT)) await ensureWebBuilt(ROOT, log);
+if (force || (await webBuildIsStale(ROOT))) await ensureWebBuilt(ROOT, log);
