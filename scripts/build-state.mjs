@@ -9,7 +9,8 @@ export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
 /** Everything the compiled server depends on. */
 const SERVER_SOURCES = ['server', 'engine', 'seed', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-function newestMtime(path) {
+/** The newest modification time under a path (also the web build's rule: server/web/web-build.ts loads it from here). */
+export function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;

@@ -25,7 +25,7 @@ if (force || serverBuildIsStale()) {
     log('tsc failed; fix the errors above (npm run typecheck shows them too)');
     process.exit(r.status ?? 1);
   }
-  // data the server reads next to its code (import.meta.dirname + '../seed/demo')
+  // data the demo seeder reads next to its code (seed/demo-seeder.ts: import.meta.dirname + 'demo')
   cpSync(join(ROOT, 'seed', 'demo'), join(BUILD_DIR, 'seed', 'demo'), { recursive: true });
   writeFileSync(SERVER_STAMP, new Date().toISOString());
   log(`server compiled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -33,4 +33,4 @@ if (force || serverBuildIsStale()) {
 
 const { ensureWebBuilt, webBuildIsStale } = await import(new URL(`file://${join(BUILD_DIR, 'server', 'web', 'web-build.js')}`).href);
 if (force) rmSync(join(ROOT, 'web', 'dist', '.precompressed'), { force: true });
-if (force || webBuildIsStale(ROOT)) await ensureWebBuilt(ROOT, log);
+if (force || (await webBuildIsStale(ROOT))) await ensureWebBuilt(ROOT, log);

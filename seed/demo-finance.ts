@@ -1,7 +1,7 @@
 import type { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { createFrom, openLines } from '../server/documents/create-from.ts';
-import { businessClock } from '../server/documents/business-clock.ts';
+import { businessClock } from '../engine/documents/business-clock.ts';
 
 type Row = Record<string, any>;
 

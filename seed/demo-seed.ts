@@ -4,7 +4,7 @@ import type { EntitySchema } from '../engine/schema/schema-types.ts';
 import type { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { createFrom } from '../server/documents/create-from.ts';
-import { businessClock } from '../server/documents/business-clock.ts';
+import { businessClock } from '../engine/documents/business-clock.ts';
 import { businessToday } from '../engine/documents/business-time.ts';
 
 interface SeedFile {

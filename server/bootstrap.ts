@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { appendFileSync, chmodSync, mkdirSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
@@ -8,22 +8,19 @@ import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
 import { describeDatabase, sqlitePathOf, type AppConfig } from './config/app-config.ts';
 import { START_LOCK, type Database } from './db/dialect-adapter.ts';
+import type { EntityService } from './crud/entity-service.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
-import { loadSeedDir } from '../seed/demo-seed.ts';
-import { seedFinanceHistory } from '../seed/demo-finance.ts';
-import { seedScanOver } from '../seed/demo-scans.ts';
 import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
 import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.ts';
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
-import { businessClock } from './documents/business-clock.ts';
+import { businessClock } from '../engine/documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
 import { ensureScanTable } from './barcodes/scan-log.ts';
-import { seedDemoAccounts } from '../seed/demo-accounts.ts';
 import { s3Storage } from './files/file-storage.ts';
 import { ensureSingletonRows } from './crud/singleton-rows.ts';
 
@@ -40,7 +37,13 @@ export interface BootstrapOptions {
   hashLogN?: number;
   /** A ready logger (server/ops/logging.ts); without it the app makes its own at config.logLevel. */
   logger?: FastifyBaseLogger;
+  /** Loads the demo data when config.seed is "demo" (seed/demo-seeder.ts): handed over by the start script, so the server does not import seed/. */
+  seeder?: DemoSeeder;
 }
+
+/** The demo data's loader: the rows it made per entity, and the demo accounts. */
+export type DemoSeeder = (db: Database, service: EntityService, demoPassword: string | undefined, hashLogN?: number)
+  => Promise<{ rows: Record<string, number>; usernames: string[]; generatedPassword?: string }>;
 
 const SEED_KEY = 'demo_seeded';
 /** Written when the demo data begins loading; with no SEED_KEY beside it, a start was interrupted halfway through. */
@@ -125,13 +128,10 @@ async function prepareData(config: AppConfig, opts: BootstrapOptions, db: Databa
       throw new StartRefusedError(`the demo data began loading into ${describeDatabase(config.databaseUrl)} at ${begun} and did not finish (that start was interrupted or failed), so the database holds only part of it. `
         + `Start with SEED=none to use it as it is, or ${file ? `delete ${file} and its -wal and -shm files` : 'drop the database and create it again, empty,'} to load the demo data afresh.`);
     }
+    if (!opts.seeder) throw new Error('SEED=demo needs the demo data\'s loader (bootstrap\'s "seeder" option, seed/demo-seeder.ts)');
     await db.kysely.insertInto('schema_state').values({ key: SEED_BEGUN_KEY, value: new Date().toISOString() }).execute();
-    seeded = await loadSeedDir(built.service, resolve(import.meta.dirname, '../seed/demo'));
-    // a year of sales and collection history, made through the document engine's own calls
-    for (const [entity, n] of Object.entries(await seedFinanceHistory(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
-    // and a receipt scanned one past its count: the over-scan screen opens a real record
-    for (const [entity, n] of Object.entries(await seedScanOver(built.service))) seeded[entity] = (seeded[entity] ?? 0) + n;
-    const accounts = await seedDemoAccounts(db, built.service, config.demoPassword, opts.hashLogN);
+    const accounts = await opts.seeder(db, built.service, config.demoPassword, opts.hashLogN);
+    seeded = accounts.rows;
     await db.kysely.insertInto('schema_state').values({ key: SEED_KEY, value: new Date().toISOString() }).execute();
     log(`demo data loaded: ${Object.values(seeded).reduce((a, b) => a + b, 0)} rows, ${accounts.usernames.length} demo accounts (${accounts.usernames.join(', ')})`);
     if (accounts.generatedPassword) log(`the demo accounts' generated password is in ${keepPassword(config.dataDir, 'demo accounts', accounts.generatedPassword)}`);

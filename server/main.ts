@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   } else if (!existsSync(join(dist, 'index.html'))) {
     logger.warn('web/dist has no build: serving the API only (npm run build builds the web app)');
   }
-  const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist) });
+  // the demo data's loader is handed to the server from here, so server/ does not import seed/
+  const seeder = config.seed === 'demo' ? (await import('../seed/demo-seeder.ts')).seedDemo : undefined;
+  const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist), seeder });
   if (process.env.BACKOFFICE_PREPARE_ONLY === '1') {
     // npm start's first start: tables, accounts and demo data made here, in a process that then exits (scripts/start.mjs)
     await started.app.close();

@@ -5,6 +5,7 @@ import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
 import { SYSTEM_FIELDS, companySetting, enablingSettings, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
+import { checkStockKeys } from './stock-keys-check.ts';
 
 export interface SchemaSource {
   /** A name a person can find: the path of the file relative to the schemas folder. */
@@ -92,6 +93,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   });
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
+  checkStockKeys(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
   for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);

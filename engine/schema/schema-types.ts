@@ -53,6 +53,8 @@ export interface FieldDef {
   /** link: the target entity (many-to-one) and which of its fields to show. */
   entity?: string;
   displayField?: string;
+  /** A lines field: the site setting (`code_name`, `name` or `code`) that decides what its lines' product picker shows. */
+  pickerSetting?: string;
   onDelete?: 'restrict' | 'set_null' | 'cascade';
   /**
    * A boolean field of the site settings (setting_site) that shows this field: while it is off the
@@ -250,6 +252,55 @@ export interface DocumentSpec {
    * it is partial while any of them is off its default.
    */
   completeWhen?: Record<string, string>;
+  /** A stock document: what posting it writes to the ledger (server/stock), and what cancelling reverses. */
+  stock?: StockSpec;
+  /** A document scanned into with a barcode scanner (server/barcodes): its scan endpoints, panel and pack states. */
+  scan?: ScanSpec;
+}
+
+/**
+ * How a stock document moves stock when posted. `in` receives each line into `inventory`, `out` takes it
+ * out (split over the balance rows earliest expiry first), `transfer` does both: out of `inventory`,
+ * into `toInventory`. A line's own `location` field (a field of the lines entity with the header's
+ * name) overrides the header's for `in` and `out`; it must belong to the inventory it is used with.
+ */
+export interface StockSpec {
+  direction: 'in' | 'out' | 'transfer';
+  /** The header link to the inventory (for a transfer, the one stock leaves); required to post. */
+  inventory: string;
+  /** The header link to a location in that inventory. */
+  location?: string;
+  /** A transfer's destination inventory and location. */
+  toInventory?: string;
+  toLocation?: string;
+  /** Each line may name its own inventory, in a line field named like `inventory` (a receipt where the site allows it). */
+  lineInventory?: boolean;
+  /** `in`: the line field that is the unit cost (satang, as money). */
+  unitCost?: string;
+  /** `in`: lines of products tracked by lot or expiry need them before posting (while is_enable_product_expired is on). */
+  checkLots?: boolean;
+  /**
+   * `out`: what books stock before this document takes it (site setting stock_balance_sub_booked_table_type
+   * `so`): the open lines of this source in these states, less what posted documents of this kind took of
+   * them, in the source's `inventory` field. With the setting `do`, drafts of this document book instead.
+   */
+  books?: { source: string; states: string[]; inventory: string };
+}
+
+/**
+ * A document scanned into. `in`: a pack barcode must be printed (not yet received) and is received into the
+ * document's inventory when it posts; `out`: a pack must be in stock, is refused while an earlier expiry is
+ * left (scan_with_oldest_expire_product) and is delivered when the document posts. Cancelling a posted
+ * document puts its packs back.
+ */
+export interface ScanSpec {
+  direction: 'in' | 'out';
+  /** A boolean site setting: the scan screen shows only scanned lines, and scans may not add products. */
+  displayOnlySetting: string;
+  /** A boolean site setting: every save counts the document as scanned in full. */
+  autoScanSetting?: string;
+  /** The column of `barcodes` that records the document a pack was posted with. */
+  packField?: string;
 }
 
 export interface EntitySchema {

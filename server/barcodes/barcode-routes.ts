@@ -7,7 +7,7 @@ import { AppError } from '../errors/app-error.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
 import { installBarcodeCodes } from './barcode-codes.ts';
 import { renderLabelsPdf, type LabelRow, type Symbology } from './barcode-labels.ts';
-import { SCAN_DOCUMENTS, parseScanBody, scanInto, scanView } from './barcode-scan.ts';
+import { parseScanBody, scanDocumentOf, scanDocuments, scanInto, scanView } from './barcode-scan.ts';
 
 const MAX_LABELS = 500;
 
@@ -57,7 +57,7 @@ export function installBarcodes(app: FastifyInstance, service: EntityService, co
     return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="barcodes-${ids.length}.pdf"`).send(pdf);
   });
 
-  for (const name of Object.keys(SCAN_DOCUMENTS)) {
+  for (const name of scanDocuments(service.registry)) {
     app.post<{ Params: { id: string } }>(`/api/${name}/:id/scan`, async (request) => {
       const data = await scanInto(service, name, idOf(request.params.id), parseScanBody(request.body), contextOf(request));
       return { success: true, data };
@@ -66,25 +66,28 @@ export function installBarcodes(app: FastifyInstance, service: EntityService, co
   }
 
   service.onAction(async (trx, e) => {
-    if (!SCAN_DOCUMENTS[e.entity.name]) return;
-    const receipt = e.entity.name === 'goods_receipt';
+    const spec = scanDocumentOf(e.entity, service.registry);
+    if (!spec) return;
+    const receipt = spec.direction === 'in';
+    // the pack records the document it was posted with, where barcodes has a column for it (packField)
+    const link = (value: number | null) => (spec.packField ? { [spec.packField]: value } : {});
     const scanned = trx.selectFrom('document_scan').select('barcode_id').where('doc_entity', '=', e.entity.name).where('doc_id', '=', e.id).where('barcode_id', 'is not', null);
     const now = new Date().toISOString();
     if (e.action === 'approve') {
-      const set = receipt ? { status: 'received', inventory_id: e.after.inventory_id ?? null, goods_receipt_id: e.id } : { status: 'delivered', delivery_order_id: e.id };
+      const set = receipt ? { status: 'received', inventory_id: e.after[spec.inventory] ?? null, ...link(e.id) } : { status: 'delivered', ...link(e.id) };
       await trx.updateTable('barcodes').set({ ...set, updated_at: now }).where('id', 'in', scanned).execute();
     } else if (e.action === 'cancel' && e.before.status === 'approved') {
-      const set = receipt ? { status: 'printed', inventory_id: null, goods_receipt_id: null } : { status: 'received', delivery_order_id: null };
-      await trx.updateTable('barcodes').set({ ...set, updated_at: now }).where(receipt ? 'goods_receipt_id' : 'delivery_order_id', '=', e.id).execute();
+      const set = receipt ? { status: 'printed', inventory_id: null, ...link(null) } : { status: 'received', ...link(null) };
+      await trx.updateTable('barcodes').set({ ...set, updated_at: now }).where((eb) => (spec.packField ? eb(spec.packField, '=', e.id) : eb('id', 'in', scanned))).execute();
     }
   });
 
   // is_auto_scan_gr: a goods receipt counts as scanned in full; scanning it then only finds over-scans.
   // A draft whose lines are saved again keeps what was scanned on them (the scan log is the record).
   service.onWrite(async (trx, e) => {
-    const spec = SCAN_DOCUMENTS[e.entity];
-    if (!spec || !e.after || (e.action !== 'create' && e.action !== 'update')) return;
-    const auto = e.entity === 'goods_receipt' && flagOn(await siteSettings(trx, service.registry), 'is_auto_scan_gr');
+    const spec = e.after && (e.action === 'create' || e.action === 'update') ? scanDocumentOf(service.registry.get(e.entity), service.registry) : null;
+    if (!spec || !e.after) return;
+    const auto = !!spec.autoScanSetting && flagOn(await siteSettings(trx, service.registry), spec.autoScanSetting);
     if (auto) {
       await trx.updateTable(spec.lines).set({ scanned_qty: sql`qty` }).where(spec.parent, '=', e.id).execute();
     } else if (e.action === 'update' && !e.workflowAction) {

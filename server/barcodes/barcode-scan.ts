@@ -6,14 +6,25 @@ import { QTY_SCALE } from '../stock/stock-ledger.ts';
 import { dateText } from '../stock/stock-documents.ts';
 import { flagOn, siteSettings, type SiteSettings } from '../settings/site-settings.ts';
 import { scansOf } from './scan-log.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { EntitySchema, ScanSpec } from '../../engine/schema/schema-types.ts';
 
 type Row = Record<string, unknown>;
 
-/** The documents scanned into: their line table, and the setting that limits what their scan screen shows. */
-export const SCAN_DOCUMENTS: Record<string, { lines: string; parent: string; displayOnly: string }> = {
-  goods_receipt: { lines: 'goods_receipt_item', parent: 'goods_receipt_id', displayOnly: 'is_gr_display_only_receive_products_in_doc_and_scan' },
-  delivery_order: { lines: 'delivery_order_item', parent: 'delivery_order_id', displayOnly: 'is_do_display_only_send_products_in_doc_and_scan' },
-};
+/**
+ * The documents scanned into are those whose schema declares `document.scan`
+ * (engine/schema/schema-types.ts, ScanSpec): their line table and parent column
+ * come from the document's lines field, the inventory from `document.stock`.
+ */
+export interface ScanDocument extends ScanSpec { lines: string; parent: string; inventory: string }
+export function scanDocumentOf(entity: EntitySchema | undefined, registry: SchemaRegistry): ScanDocument | null {
+  const spec = entity?.kind === 'document' ? entity.document?.scan : undefined;
+  const linesField = spec && entity!.document?.lines ? entity!.fields[entity!.document.lines] : undefined;
+  const child = linesField?.entity ? registry.get(linesField.entity) : undefined;
+  if (!spec || !child?.parent) return null;
+  return { ...spec, lines: child.name, parent: child.parent.field, inventory: entity!.document?.stock?.inventory ?? 'inventory_id' };
+}
+export const scanDocuments = (registry: SchemaRegistry): string[] => registry.all().filter((e) => scanDocumentOf(e, registry)).map((e) => e.name);
 
 export interface ScanInput { code: string; note: string | null }
 
@@ -32,12 +43,12 @@ export function parseScanBody(body: unknown): ScanInput {
 interface Scanned { barcodeId: number | null; productId: number; lotNo: string | null; expiryDate: string | null; qty: number }
 
 /** What a code stands for: a unique pack barcode first, then a product's own barcode or code (one unit). */
-async function resolve(k: Kysely<any>, entity: string, code: string): Promise<Scanned> {
+async function resolve(k: Kysely<any>, entity: string, spec: ScanDocument, code: string): Promise<Scanned> {
   const pack = await k.selectFrom('barcodes').selectAll().where('code', '=', code).where('is_deleted', '=', 0).executeTakeFirst();
   if (pack) {
     const status = String(pack.status);
-    if (entity === 'goods_receipt' && status !== 'printed') throw refused('already_used', `Barcode ${code} was already received`, { code, status });
-    if (entity === 'delivery_order' && status !== 'received') {
+    if (spec.direction === 'in' && status !== 'printed') throw refused('already_used', `Barcode ${code} was already received`, { code, status });
+    if (spec.direction === 'out' && status !== 'received') {
       throw refused('already_used', status === 'delivered' ? `Barcode ${code} was already delivered` : `Barcode ${code} has not been received into stock`, { code, status });
     }
     // one pack, one live document of each kind
@@ -57,14 +68,15 @@ async function resolve(k: Kysely<any>, entity: string, code: string): Promise<Sc
  * while the inventory still holds the same product with an earlier expiry
  * that this document has not already taken by scanning.
  */
-async function checkOldestFirst(k: Kysely<any>, doc: Row, s: Scanned, settings: SiteSettings): Promise<void> {
-  if (!flagOn(settings, 'scan_with_oldest_expire_product') || !s.expiryDate || doc.inventory_id === null || doc.inventory_id === undefined) return;
+async function checkOldestFirst(k: Kysely<any>, entityName: string, spec: ScanDocument, doc: Row, s: Scanned, settings: SiteSettings): Promise<void> {
+  const inventory = doc[spec.inventory];
+  if (!flagOn(settings, 'scan_with_oldest_expire_product') || !s.expiryDate || inventory === null || inventory === undefined) return;
   const older = await k.selectFrom('stock_balance').select(['lot_no', 'expiry_date', 'qty'])
-    .where('product_id', '=', s.productId).where('inventory_id', '=', Number(doc.inventory_id))
+    .where('product_id', '=', s.productId).where('inventory_id', '=', Number(inventory))
     .where('qty', '>', 0).where('expiry_date', '!=', '').where('expiry_date', '<', s.expiryDate).orderBy('expiry_date').execute();
   if (!older.length) return;
   const taken = await k.selectFrom('document_scan').select(sql<number>`coalesce(sum(qty), 0)`.as('qty'))
-    .where('doc_entity', '=', 'delivery_order').where('doc_id', '=', Number(doc.id)).where('product_id', '=', s.productId)
+    .where('doc_entity', '=', entityName).where('doc_id', '=', Number(doc.id)).where('product_id', '=', s.productId)
     .where('expiry_date', '<', s.expiryDate).executeTakeFirst();
   const left = older.reduce((n, r) => n + Number(r.qty), 0) - Number(taken?.qty ?? 0);
   if (left <= 0) return;
@@ -93,15 +105,15 @@ export interface ScanResult {
  * SCAN_OVER: it is never silently accepted.
  */
 export async function scanInto(service: EntityService, entityName: string, id: number, input: ScanInput, ctx: RequestContext): Promise<ScanResult> {
-  const spec = SCAN_DOCUMENTS[entityName]!;
   const entity = service.entity(entityName);
+  const spec = scanDocumentOf(entity, service.registry)!;
   const doc = await service.get(entityName, id, ctx);
   service.policy.assertAllowed(ctx, entity, 'update');
   if (doc.status !== 'draft') throw refused('not_draft', `${entity.label.en} ${doc.doc_no} is ${doc.status}; only a draft can be scanned into`, { status: doc.status });
   const k = service.db.kysely;
   const settings = await siteSettings(k, service.registry);
-  const s = await resolve(k, entityName, input.code);
-  if (entityName === 'delivery_order') await checkOldestFirst(k, doc, s, settings);
+  const s = await resolve(k, entityName, spec, input.code);
+  if (spec.direction === 'out') await checkOldestFirst(k, entityName, spec, doc, s, settings);
   const note = flagOn(settings, 'is_enable_scan_with_note') ? input.note : null;
   const now = new Date().toISOString();
   const outcome = await k.transaction().execute(async (trx) => {
@@ -113,7 +125,7 @@ export async function scanInto(service: EntityService, entityName: string, id: n
     let result: ScanResult['result'] = 'counted';
     if (!line) {
       // a product the document does not have: added as a new line only where the site lets scans choose products
-      if (!flagOn(settings, 'is_enable_scan_select_product') || flagOn(settings, spec.displayOnly)) {
+      if (!flagOn(settings, 'is_enable_scan_select_product') || flagOn(settings, spec.displayOnlySetting)) {
         throw refused('not_in_document', `The product of ${input.code} is not on ${doc.doc_no}`, { code: input.code, product_id: s.productId });
       }
       const no = lines.reduce((n, l) => Math.max(n, Number(l.line_no ?? 0)), 0) + 1;
@@ -130,7 +142,7 @@ export async function scanInto(service: EntityService, entityName: string, id: n
         const current = await trx.selectFrom(spec.lines).select(['qty', 'scanned_qty']).where('id', '=', Number(line.id)).executeTakeFirstOrThrow();
         const over = await trx.insertInto('barcodes_scan_over').values({
           scanned_at: now, doc_entity: entityName, doc_id: id, doc_no: doc.doc_no ?? null, code: input.code, product_id: s.productId,
-          inventory_id: doc.inventory_id ?? null, qty: s.qty, wanted: Number(current.qty), scanned: Number(current.scanned_qty ?? 0), note,
+          inventory_id: doc[spec.inventory] ?? null, qty: s.qty, wanted: Number(current.qty), scanned: Number(current.scanned_qty ?? 0), note,
           created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId,
         }).returning('id').executeTakeFirstOrThrow();
         return { over: { scan_over_id: Number(over.id), product_id: s.productId, line_id: Number(line.id), wanted: q(Number(current.qty)), scanned: q(Number(current.scanned_qty ?? 0)), asked: q(s.qty) } };
@@ -155,11 +167,11 @@ export async function scanInto(service: EntityService, entityName: string, id: n
 
 /** What the scan screen shows: the lines (only the scanned ones when the site's display-only setting is on), the scans, the over-scans and the switches. */
 export async function scanView(service: EntityService, entityName: string, id: number, ctx: RequestContext): Promise<Row> {
-  const spec = SCAN_DOCUMENTS[entityName]!;
+  const spec = scanDocumentOf(service.entity(entityName), service.registry)!;
   const doc = await service.get(entityName, id, ctx);
   const k = service.db.kysely;
   const settings = await siteSettings(k, service.registry);
-  const displayOnly = flagOn(settings, spec.displayOnly);
+  const displayOnly = flagOn(settings, spec.displayOnlySetting);
   const lines = ((doc.items as Row[] | undefined) ?? []).map((l) => ({
     line_id: Number(l.id), product_id: Number(l.product_id), lot_no: l.lot_no ?? null, wanted: Number(l.qty ?? 0), scanned: Number(l.scanned_qty ?? 0),
     state: Number(l.scanned_qty ?? 0) === 0 ? 'pending' : Number(l.scanned_qty) < Number(l.qty) ? 'partial' : 'done',

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { loadJwtSecret } from '../auth/token-service.ts';
+import { loadJwtSecret } from './jwt-secret.ts';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../engine/documents/business-time.ts';
 
 function timeZone(v: string | undefined): string {
@@ -8,7 +8,7 @@ function timeZone(v: string | undefined): string {
   if (!isTimeZone(v)) throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as Asia/Bangkok, not "${v}"`);
   return v;
 }
-import type { S3Settings } from '../files/file-storage.ts';
+import type { S3Settings } from './s3-settings.ts';
 
 export interface AppConfig {
   port: number;

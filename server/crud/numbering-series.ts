@@ -4,7 +4,7 @@ import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { fieldTokens, formatNumber, numberMatcher, parseBusinessDate, seriesKey } from '../../engine/documents/numbering-format.ts';
 import { businessDate, type BusinessDate } from '../../engine/documents/business-time.ts';
 import type { Database } from '../db/dialect-adapter.ts';
-import { businessClock } from '../documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 type Row = Record<string, unknown>;
 

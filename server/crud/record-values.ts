@@ -6,7 +6,7 @@ import { toDb } from '../db/field-codec.ts';
 import { uniqueIndexName } from '../db/schema-sync.ts';
 import { AppError } from '../errors/app-error.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
-import { businessClock } from '../documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 /** Pure helpers that turn request bodies into stored values and failures into catalogue errors. */
 

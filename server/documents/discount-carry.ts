@@ -6,7 +6,7 @@ import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { scaleOf } from '../db/field-codec.ts';
 import { documentTotals } from '../../engine/documents/document-totals.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { businessClock } from './business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;

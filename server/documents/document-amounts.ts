@@ -6,7 +6,7 @@ import type { DocumentTotals } from '../../engine/documents/document-math.ts';
 import { documentTotals, lineDiscountComputed, TOTAL_FIELDS } from '../../engine/documents/document-totals.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { businessClock } from './business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;

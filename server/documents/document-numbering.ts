@@ -6,7 +6,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent } from '../crud/entity-service.ts';
 import { nextNumber, seriesScope } from '../crud/numbering-series.ts';
 import { isEmpty } from '../crud/record-values.ts';
-import { businessClock } from './business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 type Row = Record<string, unknown>;
 

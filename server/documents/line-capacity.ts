@@ -5,7 +5,7 @@ import { documentTotals } from '../../engine/documents/document-totals.ts';
 import { columnDefs, decodeRow } from '../db/field-codec.ts';
 import { inBatches } from '../db/batches.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { businessClock } from './business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { doneOf } from './document-progress.ts';
 import { linesOf, scaled } from './document-lines.ts';
 

@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '../../engine/errors/error-catalogue.ts';
+import { ERROR_TEXTS } from '../../engine/errors/error-texts.ts';
 import type { TextParams } from '../../engine/errors/error-texts.ts';
 
 /** The only error type handlers throw on purpose; anything else is a bug and answers 500. */
@@ -9,7 +10,7 @@ export class AppError extends Error {
    * id, reason…), so the client and an Accept-Language answer can say it in Thai.
    */
   constructor(readonly code: ErrorCode, message?: string, readonly details?: unknown, readonly params?: TextParams) {
-    super(message ?? ERROR_CATALOGUE[code].message);
+    super(message ?? ERROR_TEXTS[code].en);
     this.status = ERROR_CATALOGUE[code].status;
   }
 

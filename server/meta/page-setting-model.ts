@@ -32,15 +32,15 @@ export function pageSettings(e: EntitySchema): PageSettings {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * The documents whose lines pick a product (spec: quotation, so, do, po, gr, ipt). Their
+ * The documents whose lines pick a product (spec: quotation, so, do, po, gr, ipt): those whose
+ * lines field names the site setting of its picker (`pickerSetting`). Their
  * product picker settings are page settings of the lines' product_id link: `linkFilter`
  * (which products it offers; the server refuses others) and `pickerColumns`.
  */
-export const PRODUCT_PICKER_DOCUMENTS = ['quotation', 'sales_order', 'delivery_order', 'purchase_order', 'goods_receipt', 'internal_product_transfer'] as const;
-
 export function productPickerOf(file: EntitySchema, resolve: (n: string) => EntitySchema | undefined): { entity: string; field: string } | null {
-  if (!(PRODUCT_PICKER_DOCUMENTS as readonly string[]).includes(file.name) || !file.document?.lines) return null;
+  if (!file.document?.lines) return null;
   const lines = fieldOf(file, file.document.lines);
+  if (!lines?.pickerSetting) return null;
   const child = lines?.entity ? resolve(lines.entity) : undefined;
   const link = child ? fieldOf(child, 'product_id') : undefined;
   return child && link?.type === 'link' && link.entity === 'product' ? { entity: child.name, field: 'product_id' } : null;

@@ -6,7 +6,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { MAX_LIMIT } from '../crud/list-query.ts';
-import { businessClock } from '../documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { AppError } from '../errors/app-error.ts';
 
 type Row = Record<string, unknown>;

@@ -15,6 +15,7 @@ import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
 import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
+import type { MenuItem } from './menu-types.ts';
 import { isAdministrator } from '../admin/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
@@ -39,12 +40,7 @@ function roleIdOf(body: unknown): number {
   return n;
 }
 
-export interface MenuItem {
-  key: string;
-  label: { th: string; en: string };
-  icon?: string;
-  submenu: { keyAction: string; label: { th: string; en: string }; path: string; icon?: string }[];
-}
+export type { MenuItem } from './menu-types.ts';
 
 /**
  * Screens that are not an entity's list, each shown to whoever may view the entity it works on

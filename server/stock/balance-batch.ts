@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { inBatches } from '../db/batches.ts';
-import type { StockKey } from './stock-ledger.ts';
+import { BALANCE_KEY, type StockKey } from './stock-key.ts';
 
 /**
  * The balance rows of one posting, read, locked and written a few statements
@@ -12,11 +12,7 @@ import type { StockKey } from './stock-ledger.ts';
  */
 export interface Held { qty: number; value: number }
 
-/** The balance key: 0 and '' stand for "none" (a NULL in a primary key would make every such row distinct). */
-export const BALANCE_KEY = ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id'] as const;
 const KEY_COLUMNS = BALANCE_KEY;
-
-export const keyText = (k: StockKey): string => [k.productId, k.inventoryId, k.locationId ?? 0, k.lotNo ?? '', k.expiryDate ?? '', k.containerId ?? 0].join('|');
 
 const keyRow = (k: StockKey) => ({ product_id: k.productId, inventory_id: k.inventoryId, location_id: k.locationId ?? 0, lot_no: k.lotNo ?? '', expiry_date: k.expiryDate ?? '', container_id: k.containerId ?? 0 });
 

@@ -1,5 +1,5 @@
 import { businessToday } from '../../engine/documents/business-time.ts';
-import { businessClock } from '../documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 /**
  * The stock code's days are business days (`BUSINESS_TIME_ZONE`, Asia/Bangkok

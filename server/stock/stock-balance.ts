@@ -3,7 +3,9 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
 import { QTY_SCALE } from './stock-ledger.ts';
-import { dateText } from './stock-documents.ts';
+import { dateText, stockSpecOf } from './stock-documents.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { snapshotOnOrBefore } from './stock-snapshots.ts';
 import { businessDayEnd, businessTodayNow } from './business-days.ts';
 
@@ -84,22 +86,51 @@ async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', 
  * what draft delivery orders hold. An order without an inventory books only
  * at product level.
  */
-async function booked(k: Kysely<any>, q: BalanceQuery, mode: string, allowed: number[] | null): Promise<Raw[]> {
-  let b;
-  if (mode === 'do') {
-    b = k.selectFrom('delivery_order_item as i').innerJoin('delivery_order as d', 'd.id', 'i.delivery_order_id')
-      .where('d.status', '=', 'draft').where('d.is_deleted', '=', 0)
-      .select(['i.product_id as product_id', 'd.inventory_id as inventory_id', sql`sum(i.qty)`.as('qty')]);
-  } else {
-    b = k.selectFrom('sales_order_item as i').innerJoin('sales_order as d', 'd.id', 'i.sales_order_id')
-      .leftJoin('document_progress as p', (j) => j.onRef('p.source_line_id', '=', 'i.id').on('p.source_entity', '=', 'sales_order').on('p.target_entity', '=', 'delivery_order'))
-      .where('d.status', 'in', ['approved', 'in_progress']).where('d.is_deleted', '=', 0)
-      .select(['i.product_id as product_id', 'd.inventory_id as inventory_id', sql`sum(case when i.qty > coalesce(p.done, 0) then i.qty - coalesce(p.done, 0) else 0 end)`.as('qty')]);
+async function booked(k: Kysely<any>, registry: SchemaRegistry, q: BalanceQuery, mode: string, allowed: number[] | null): Promise<Raw[]> {
+  const out: Raw[] = [];
+  // every document that takes stock out books it (document.stock.direction "out"): its drafts, or the open lines of its `books` source
+  for (const doc of registry.all()) {
+    const spec = stockSpecOf(doc);
+    if (spec?.direction !== 'out') continue;
+    let b;
+    let inventory: string;
+    if (mode === 'do') {
+      const lines = linesOf(registry, doc);
+      if (!lines) continue;
+      b = k.selectFrom(`${lines.entity} as i`).innerJoin(`${doc.name} as d`, 'd.id', `i.${lines.parent}`)
+        .where('d.status', '=', 'draft').where('d.is_deleted', '=', 0)
+        .select(['i.product_id as product_id', `d.${spec.inventory} as inventory_id`, sql`sum(i.qty)`.as('qty')]);
+      inventory = `d.${spec.inventory}`;
+      b = narrowed(b, q, allowed, inventory);
+    } else {
+      const source = spec.books ? registry.get(spec.books.source) : undefined;
+      const lines = source ? linesOf(registry, source) : null;
+      if (!spec.books || !source || !lines) continue;
+      b = k.selectFrom(`${lines.entity} as i`).innerJoin(`${source.name} as d`, 'd.id', `i.${lines.parent}`)
+        .leftJoin('document_progress as p', (j) => j.onRef('p.source_line_id', '=', 'i.id').on('p.source_entity', '=', source.name).on('p.target_entity', '=', doc.name))
+        .where('d.status', 'in', spec.books.states).where('d.is_deleted', '=', 0)
+        .select(['i.product_id as product_id', `d.${spec.books.inventory} as inventory_id`, sql`sum(case when i.qty > coalesce(p.done, 0) then i.qty - coalesce(p.done, 0) else 0 end)`.as('qty')]);
+      inventory = `d.${spec.books.inventory}`;
+      b = narrowed(b, q, allowed, inventory);
+    }
+    out.push(...((await b.groupBy(['i.product_id', inventory]).execute()) as Raw[]));
   }
-  if (q.productId !== null) b = b.where('i.product_id', '=', q.productId);
-  if (q.inventoryId !== null) b = b.where('d.inventory_id', '=', q.inventoryId);
-  if (allowed) b = allowed.length ? b.where('d.inventory_id', 'in', allowed) : b.where(sql<boolean>`1 = 0`);
-  return (await b.groupBy(['i.product_id', 'd.inventory_id']).execute()) as Raw[];
+  return out;
+}
+
+/** A document's lines entity and the column that points back to it. */
+function linesOf(registry: SchemaRegistry, doc: EntitySchema): { entity: string; parent: string } | null {
+  const field = doc.document?.lines ? doc.fields[doc.document.lines] : undefined;
+  const child = field?.entity ? registry.get(field.entity) : undefined;
+  return child?.parent ? { entity: child.name, parent: child.parent.field } : null;
+}
+
+function narrowed<B extends SelectQueryBuilder<any, any, any>>(b: B, q: BalanceQuery, allowed: number[] | null, inventory: string): B {
+  let n = b;
+  if (q.productId !== null) n = n.where('i.product_id', '=', q.productId) as B;
+  if (q.inventoryId !== null) n = n.where(inventory, '=', q.inventoryId) as B;
+  if (allowed) n = (allowed.length ? n.where(inventory, 'in', allowed) : n.where(sql<boolean>`1 = 0`)) as B;
+  return n;
 }
 
 export async function stockBalance(service: EntityService, ctx: RequestContext, q: BalanceQuery): Promise<BalanceRow[]> {
@@ -117,7 +148,7 @@ export async function stockBalance(service: EntityService, ctx: RequestContext, 
   // bookings are what is open now: a balance as of a past day shows none; lots are not booked one by one
   if (q.groupBy !== 'lot' && (q.asOf === null || q.asOf >= today)) {
     const s = await k.selectFrom('setting_site').select('stock_balance_sub_booked_table_type as mode').orderBy('id').limit(1).executeTakeFirst();
-    for (const r of await booked(k, q, String(s?.mode ?? 'so'), allowed)) {
+    for (const r of await booked(k, service.registry, q, String(s?.mode ?? 'so'), allowed)) {
       if (q.groupBy !== 'product' && (r.inventory_id === null || r.inventory_id === undefined)) continue;
       const key = keyOf(r);
       const row = rows.get(key) ?? { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: 0, qty_booked: 0, qty_available: 0 };

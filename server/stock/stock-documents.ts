@@ -1,28 +1,30 @@
 import type { Kysely } from 'kysely';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
+import type { EntitySchema, StockSpec } from '../../engine/schema/schema-types.ts';
 import type { MovementInput } from './stock-ledger.ts';
 import { businessDayStart, businessTodayNow } from './business-days.ts';
 
 type Row = Record<string, unknown>;
 
 /**
- * Which documents move stock, and how. Kept here rather than in the schema
- * format while there are only these three; a `document.stock` key is the
- * natural next step when production reports and returns arrive.
+ * Which documents move stock, and how, is each schema's `document.stock`
+ * (engine/schema/schema-types.ts, StockSpec): a new stock document is one schema file.
  */
-export type StockDocKind = 'receipt' | 'delivery' | 'transfer';
-export const STOCK_DOCUMENTS: Record<string, StockDocKind> = {
-  goods_receipt: 'receipt',
-  delivery_order: 'delivery',
-  internal_product_transfer: 'transfer',
-};
+export function stockSpecOf(entity: EntitySchema | undefined): StockSpec | null {
+  return entity?.kind === 'document' ? entity.document?.stock ?? null : null;
+}
 
 /** Pairs of (inventory field, location field) on the header, and the line location judged against a header inventory. */
-export const LOCATION_RULES: Record<StockDocKind, { header: [string, string][]; line: [string, string] | null }> = {
-  receipt: { header: [['inventory_id', 'product_location_id']], line: ['inventory_id', 'product_location_id'] },
-  delivery: { header: [['inventory_id', 'product_location_id']], line: ['inventory_id', 'product_location_id'] },
-  transfer: { header: [['from_inventory_id', 'from_location_id'], ['to_inventory_id', 'to_location_id']], line: null },
-};
+export interface LocationRules { header: [string, string][]; line: [string, string] | null }
+export function locationRulesOf(spec: StockSpec): LocationRules {
+  const header: [string, string][] = [];
+  if (spec.location) header.push([spec.inventory, spec.location]);
+  if (spec.direction === 'transfer' && spec.toInventory && spec.toLocation) header.push([spec.toInventory, spec.toLocation]);
+  return { header, line: spec.direction !== 'transfer' && spec.location ? [spec.inventory, spec.location] : null };
+}
+
+/** The header fields posting needs: the inventory, and a transfer's destination. */
+export const postingInventories = (spec: StockSpec): string[] => (spec.direction === 'transfer' && spec.toInventory ? [spec.inventory, spec.toInventory] : [spec.inventory]);
 
 export const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
@@ -32,26 +34,30 @@ export const dateText = (v: unknown): string | null => (v instanceof Date ? v.to
 export const dayStart = (date: string): string => businessDayStart(date);
 
 /** The movements a posted stock document writes: one per line, two per transfer line (out of one inventory, into the other). */
-export function movementsOf(kind: StockDocKind, entity: string, doc: Row): MovementInput[] {
+export function movementsOf(spec: StockSpec, entity: string, doc: Row): MovementInput[] {
   const out: MovementInput[] = [];
   const date = dayStart(dateText(doc.doc_date) ?? businessTodayNow());
+  const movementType = spec.direction === 'in' ? 'receipt' : spec.direction === 'out' ? 'delivery' : 'transfer';
   for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
     const qty = toScaledInteger(Number(line.qty ?? 0), 4);
     if (qty <= 0) continue;
     const base = {
       productId: Number(line.product_id), lotNo: text(line.lot_no), expiryDate: dateText(line.expiry_date), containerId: num(line.product_container_id), qty, movementDate: date,
-      refDoc: text(doc.doc_no), docEntity: entity, docId: Number(doc.id), docLineId: Number(line.id), where: `items.${i}`,
+      refDoc: text(doc.doc_no), docEntity: entity, docId: Number(doc.id), docLineId: Number(line.id), where: `items.${i}`, movementType,
     };
-    if (kind === 'receipt' || kind === 'delivery') {
+    if (spec.direction !== 'transfer') {
+      const loc = spec.location;
       out.push({
-        ...base, direction: kind === 'receipt' ? 'in' : 'out', movementType: kind,
-        // a receipt line may name its own inventory where the site allows it (is_select_multi_inventory_gr)
-        inventoryId: num(line.inventory_id) ?? Number(doc.inventory_id), locationId: num(line.product_location_id) ?? num(doc.product_location_id),
-        unitCost: kind === 'receipt' ? toScaledInteger(Number(line.price ?? 0), 2) : null, allocate: kind === 'delivery',
+        ...base, direction: spec.direction,
+        // a line may name its own inventory where the schema lets it (a receipt, where the site allows it: is_select_multi_inventory_gr)
+        inventoryId: (spec.lineInventory ? num(line[spec.inventory]) : null) ?? Number(doc[spec.inventory]),
+        locationId: loc ? num(line[loc]) ?? num(doc[loc]) : null,
+        unitCost: spec.direction === 'in' ? toScaledInteger(Number((spec.unitCost ? line[spec.unitCost] : 0) ?? 0), 2) : null, allocate: spec.direction === 'out',
       });
     } else {
-      const leg: MovementInput = { ...base, direction: 'out', movementType: 'transfer', inventoryId: Number(doc.from_inventory_id), locationId: num(doc.from_location_id), unitCost: null, allocate: true };
-      out.push(leg, { ...base, direction: 'in', movementType: 'transfer', inventoryId: Number(doc.to_inventory_id), locationId: num(doc.to_location_id), unitCost: null, pairedWith: leg });
+      const at = (f: string | undefined) => (f ? num(doc[f]) : null);
+      const leg: MovementInput = { ...base, direction: 'out', inventoryId: Number(doc[spec.inventory]), locationId: at(spec.location), unitCost: null, allocate: true };
+      out.push(leg, { ...base, direction: 'in', inventoryId: Number(doc[spec.toInventory!]), locationId: at(spec.toLocation), unitCost: null, pairedWith: leg });
     }
   }
   return out;

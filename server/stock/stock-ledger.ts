@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
-import { BALANCE_KEY, addToBalances, candidatesOf, keyText, lockBalances, type Candidate, type OpenGroup } from './balance-batch.ts';
+import { addToBalances, candidatesOf, lockBalances, type Candidate, type OpenGroup } from './balance-batch.ts';
+import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 import { businessDayOf } from './business-days.ts';
 
@@ -53,13 +54,7 @@ async function addContainerToKey(db: Database): Promise<void> {
 }
 
 export async function ensureStockTables(db: Database): Promise<void> {
-  await db.kysely.schema.createTable('stock_balance').ifNotExists()
-    .addColumn('product_id', 'integer', (c) => c.notNull())
-    .addColumn('inventory_id', 'integer', (c) => c.notNull())
-    // 0 and '' stand for "none": a NULL in a primary key would make every such row distinct
-    .addColumn('location_id', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('lot_no', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('expiry_date', 'text', (c) => c.notNull().defaultTo(''))
+  await withKeyColumns(db.kysely.schema.createTable('stock_balance').ifNotExists())
     .addColumn('qty', 'bigint', (c) => c.notNull().defaultTo(0))
     // the stock's value at moving-average cost, in satang
     .addColumn('value', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -74,15 +69,7 @@ export async function ensureStockTables(db: Database): Promise<void> {
   await ensureSnapshotTables(db);
 }
 
-export interface StockKey {
-  productId: number;
-  inventoryId: number;
-  locationId: number | null;
-  lotNo: string | null;
-  expiryDate: string | null;
-  /** The product_container the stock is in (a pallet, a drum); null = none. */
-  containerId: number | null;
-}
+export type { StockKey } from './stock-key.ts';
 
 /** One movement to write: `qty` is a positive scaled integer, `unitCost` satang per unit (ins only; outs take the average). */
 export interface MovementInput extends StockKey {

@@ -9,7 +9,7 @@ import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
 import { writeMovements, type LedgerOptions, type MovementInput } from './stock-ledger.ts';
 import { unscale } from '../db/field-codec.ts';
-import { LOCATION_RULES, STOCK_DOCUMENTS, dateText, movementsOf, num, reversalsOf, type StockDocKind } from './stock-documents.ts';
+import { dateText, locationRulesOf, movementsOf, num, postingInventories, reversalsOf, stockSpecOf, type LocationRules } from './stock-documents.ts';
 
 type Row = Record<string, unknown>;
 
@@ -26,8 +26,7 @@ function ledgerOptions(trx: Kysely<any>, ctx: RequestContext, registry: SchemaRe
 }
 
 /** A location named on a stock document must belong to the inventory it is used with (issue 8's cross-field rule). */
-async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement', doc: Row): Promise<void> {
-  const rules = kind === 'movement' ? { header: [['inventory_id', 'product_location_id']] as [string, string][], line: null } : LOCATION_RULES[kind];
+async function checkLocations(trx: Kysely<any>, rules: LocationRules, doc: Row, lineInventory = false): Promise<void> {
   const wanted: { field: string; inventory: number; location: number }[] = [];
   for (const [invField, locField] of rules.header) {
     const location = num(doc[locField]);
@@ -36,7 +35,7 @@ async function checkLocations(trx: Kysely<any>, kind: StockDocKind | 'movement',
   if (rules.line) {
     for (const [i, line] of ((doc.items as Row[] | undefined) ?? []).entries()) {
       const location = num(line[rules.line[1]]);
-      if (location !== null) wanted.push({ field: `items.${i}.${rules.line[1]}`, inventory: num(line.inventory_id) ?? Number(doc[rules.line[0]]), location });
+      if (location !== null) wanted.push({ field: `items.${i}.${rules.line[1]}`, inventory: (lineInventory ? num(line[rules.line[0]]) : null) ?? Number(doc[rules.line[0]]), location });
     }
   }
   if (!wanted.length) return;
@@ -71,12 +70,12 @@ async function checkLots(trx: Kysely<any>, doc: Row, registry: SchemaRegistry): 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 /** A transfer receives into its destination: a user limited to some inventories may only send to those. */
-function checkDestination(ctx: RequestContext, doc: Row): void {
+function checkDestination(ctx: RequestContext, doc: Row, field: string): void {
   const p = principalOf(ctx);
   if (!p?.userType?.is_limit_inventory_to_access) return;
-  const to = Number(doc.to_inventory_id);
+  const to = Number(doc[field]);
   if (!p.user.inventory_allow.includes(to)) {
-    throw new AppError('FORBIDDEN', `You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'}); to_inventory_id ${to} is not one of them`);
+    throw new AppError('FORBIDDEN', `You may only use your allowed inventories (${p.user.inventory_allow.join(', ') || 'none'}); ${field} ${to} is not one of them`);
   }
 }
 
@@ -89,19 +88,19 @@ function checkDestination(ctx: RequestContext, doc: Row): void {
  */
 export function installStockPosting(service: EntityService): void {
   service.onAction(async (trx, e) => {
-    const kind = STOCK_DOCUMENTS[e.entity.name];
-    if (!kind) return;
+    const spec = stockSpecOf(e.entity);
+    if (!spec) return;
     const d = e.entity.document!;
     if (e.action === (d.postAction ?? 'approve')) {
       // a draft made from an order may not have its inventory yet; posting needs it
-      const missing = (kind === 'transfer' ? ['from_inventory_id', 'to_inventory_id'] : ['inventory_id']).filter((f) => num(e.after[f]) === null);
+      const missing = postingInventories(spec).filter((f) => num(e.after[f]) === null);
       if (missing.length) {
         throw new AppError('VALIDATION_FAILED', missing.map((f) => `${f}: is required to approve`).join('; '), { fields: missing.map((field) => ({ field, code: 'required', message: 'is required to approve' })) });
       }
-      if (kind === 'transfer') checkDestination(e.ctx, e.after);
-      await checkLocations(trx, kind, e.after);
-      if (kind === 'receipt') await checkLots(trx, e.after, service.registry);
-      const movements = movementsOf(kind, e.entity.name, e.after);
+      if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
+      await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
+      if (spec.checkLots) await checkLots(trx, e.after, service.registry);
+      const movements = movementsOf(spec, e.entity.name, e.after);
       // the balance rows are locked from their first write until commit: written last, other postings of the same products wait less
       await service.beforeCommit(trx, async () => { await writeMovements(trx, movements, ledgerOptions(trx, e.ctx, service.registry)); });
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
@@ -111,15 +110,15 @@ export function installStockPosting(service: EntityService): void {
   });
   service.onWrite(async (trx, e) => {
     if (!e.after) return;
-    const kind = STOCK_DOCUMENTS[e.entity];
-    if (kind) {
-      if (kind === 'transfer') checkDestination(e.ctx, e.after);
-      await checkLocations(trx, kind, e.after);
+    const spec = stockSpecOf(service.registry.get(e.entity));
+    if (spec) {
+      if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
+      await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
       return;
     }
     if (e.entity !== 'stock_movement' || e.action !== 'create' || e.after.doc_entity) return;
     const m = e.after;
-    await checkLocations(trx, 'movement', m);
+    await checkLocations(trx, { header: [['inventory_id', 'product_location_id']], line: null }, m);
     const movement: MovementInput = {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
-import type { StockKey } from './stock-ledger.ts';
+import { withKeyColumns, type StockKey } from './stock-key.ts';
 import { businessDayEnd, businessDayOf } from './business-days.ts';
 
 /**
@@ -14,13 +14,8 @@ import { businessDayEnd, businessDayOf } from './business-days.ts';
  * is never stale and there is no queue to wait for.
  */
 export async function ensureSnapshotTables(db: Database): Promise<void> {
-  await db.kysely.schema.createTable('stock_snapshot').ifNotExists()
-    .addColumn('as_of_date', 'text', (c) => c.notNull())
-    .addColumn('product_id', 'integer', (c) => c.notNull())
-    .addColumn('inventory_id', 'integer', (c) => c.notNull())
-    .addColumn('location_id', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('lot_no', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('expiry_date', 'text', (c) => c.notNull().defaultTo(''))
+  await withKeyColumns(db.kysely.schema.createTable('stock_snapshot').ifNotExists()
+    .addColumn('as_of_date', 'text', (c) => c.notNull()))
     .addColumn('qty', 'bigint', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('stock_snapshot_pk', ['as_of_date', 'product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date'])
     .execute();

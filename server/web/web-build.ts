@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { pruneCss, schemaIconsChanged } from './css-pruner.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
@@ -35,22 +36,23 @@ export function precompressDir(dir: string): { files: number; raw: number; br: n
   return { files, raw, br };
 }
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
-  return newest;
+/**
+ * The newest modification time under a path: the one copy lives in scripts/build-state.mjs (plain JavaScript,
+ * which npm start runs before anything is compiled), loaded from the project folder at run time.
+ */
+async function newestMtimeOf(root: string): Promise<(path: string) => number> {
+  const mod = (await import(pathToFileURL(join(root, 'scripts', 'build-state.mjs')).href)) as { newestMtime: (path: string) => number };
+  return mod.newestMtime;
 }
 
 /** True when web/dist/index.html (or its compressed twins) is missing or older than any file of web/src, web/index.html or the Vite config. */
-export function webBuildIsStale(root: string): boolean {
+export async function webBuildIsStale(root: string): Promise<boolean> {
   const web = join(root, 'web');
   const built = join(web, 'dist', 'index.html');
   if (!existsSync(built) || !existsSync(join(web, 'dist', PRECOMPRESSED_MARK))) return true;
   if (schemaIconsChanged(root, join(web, 'dist'))) return true;
   const builtAt = statSync(built).mtimeMs;
+  const newestMtime = await newestMtimeOf(root);
   const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')));
   return sources > builtAt;
 }
@@ -63,7 +65,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function ensureWebBuilt(root: string, log: (msg: string) => void = () => undefined): Promise<string> {
   const dist = join(root, 'web', 'dist');
-  if (!webBuildIsStale(root)) return dist;
+  if (!(await webBuildIsStale(root))) return dist;
   const lock = join(tmpdir(), `bo-web-build-${createHash('sha1').update(resolve(root)).digest('hex').slice(0, 12)}.lock`);
   const started = Date.now();
   for (;;) {
@@ -78,7 +80,7 @@ export async function ensureWebBuilt(root: string, log: (msg: string) => void = 
     }
   }
   try {
-    if (!webBuildIsStale(root)) return dist;
+    if (!(await webBuildIsStale(root))) return dist;
     log('building the web app (vite build)…');
     const t0 = Date.now();
     const { build } = await import('vite');

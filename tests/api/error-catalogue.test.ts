@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Response as InjectResponse } from 'light-my-request';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../engine/errors/error-catalogue.ts';
+import { ERROR_TEXTS } from '../../engine/errors/error-texts.ts';
 import { createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
 import { createAccount } from '../../server/auth/builtin-accounts.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
@@ -370,7 +371,7 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
   it('INTERNAL_ERROR hides the error text and the stack', async () => {
     const res = await PRODUCERS.INTERNAL_ERROR!();
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: ERROR_CATALOGUE.INTERNAL_ERROR.message } });
+    expect(res.json()).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: ERROR_TEXTS.INTERNAL_ERROR.en } });
     expect(res.body).not.toContain('kaboom');
     expect(res.body).not.toMatch(/stack|\s+at\s+\S+\s+\(|\.ts:\d+/);
     // the app keeps working afterwards

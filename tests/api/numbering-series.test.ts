@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client } from '../support/security-fixtures.ts';
 import { sql } from 'kysely';
-import { businessClock } from '../../server/documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 
 describe.each(testDialects())('numbering series on %s', (dialect) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client } from '../support/security-fixtures.ts';
-import { businessClock } from '../../server/documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 type Row = Record<string, any>;
 const seqOf = (no: string) => Number(no.split('-').pop());

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
-import { businessClock } from '../../server/documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 
 type Row = Record<string, any>;

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readConfig } from '../../server/config/app-config.ts';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
+import { seedDemo } from '../../seed/demo-seeder.ts';
 import { ensureWebBuilt, registerWebStatic } from '../../server/web/web-static.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -25,7 +26,7 @@ export async function startServer(): Promise<E2eServer> {
     ...process.env, DATA_DIR: dir, DATABASE_URL: join(dir, 'e2e.sqlite'), PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent',
     ADMIN_PASSWORD, DEMO_PASSWORD, SCHEMAS_DIR: join(ROOT, 'schemas'),
   });
-  const started = await bootstrap(config, { web: (app) => registerWebStatic(app, dist), hashLogN: 10 });
+  const started = await bootstrap(config, { web: (app) => registerWebStatic(app, dist), hashLogN: 10, seeder: seedDemo });
   const address = await started.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     baseUrl: address,

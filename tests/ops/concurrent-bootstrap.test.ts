@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
+import { seedDemo } from '../../seed/demo-seeder.ts';
 import { readConfig } from '../../server/config/app-config.ts';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
@@ -41,7 +42,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
         DATA_DIR: dir, DATABASE_URL: database.url, PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent', JWT_SECRET: 'j'.repeat(40),
         ADMIN_PASSWORD: 'Boot-admin-Pass-1', DEMO_PASSWORD: 'Boot-demo-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
       });
-      return bootstrap(config, { hashLogN: 10, log: (m) => lines.push(m) });
+      return bootstrap(config, { hashLogN: 10, log: (m) => lines.push(m), seeder: seedDemo });
     };
     const results = await Promise.allSettled([start(), start()]);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
@@ -71,7 +72,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
         ADMIN_PASSWORD: 'Boot-admin-Pass-1', SCHEMAS_DIR: join(ROOT, 'schemas'),
       });
       const s = await Promise.race([
-        bootstrap(config, { hashLogN: 10 }),
+        bootstrap(config, { hashLogN: 10, seeder: seedDemo }),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the start waited 30 s for a connection')), 30_000)),
       ]);
       expect(s.sync.skipped).toBe(false);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { bootstrap, StartRefusedError } from '../../server/bootstrap.ts';
+import { seedDemo } from '../../seed/demo-seeder.ts';
 import { readConfig } from '../../server/config/app-config.ts';
 import { createLogger } from '../../server/ops/logging.ts';
 
@@ -32,7 +33,7 @@ describe('a start that fails after building the app', () => {
 
     const lines: string[] = [];
     const logger = createLogger('warn', new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
-    await expect(bootstrap(config('demo'), { hashLogN: 10, logger })).rejects.toThrow(/TRD|unique|already/i);
+    await expect(bootstrap(config('demo'), { hashLogN: 10, logger, seeder: seedDemo })).rejects.toThrow(/TRD|unique|already/i);
     // the override poll (every 500 ms) of an app left open would now fail on the closed database
     await new Promise((r) => setTimeout(r, 1500));
     expect(lines.filter((l) => /refresh failed|snapshots failed/.test(l))).toEqual([]);
@@ -48,7 +49,7 @@ describe('a start that fails after building the app', () => {
     await first.app.close();
     await first.db.close();
 
-    const refused = bootstrap(at('demo'), { hashLogN: 10 });
+    const refused = bootstrap(at('demo'), { hashLogN: 10, seeder: seedDemo });
     await expect(refused).rejects.toThrow(StartRefusedError);
     await expect(refused).rejects.toThrow(/began loading into .*half\.sqlite at 2026-11-25T19:00:00.000Z and did not finish.*SEED=none.*delete .*half\.sqlite and its -wal and -shm files/);
     const asItIs = await bootstrap(at('none'), { hashLogN: 10 });

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
-import { businessClock } from '../../server/documents/business-clock.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import { businessDayEnd, businessDayOf, businessDayStart } from '../../server/stock/business-days.ts';
 import { takeSnapshot } from '../../server/stock/stock-snapshots.ts';
 

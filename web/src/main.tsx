@@ -19,6 +19,11 @@ installMotion();
 applyTheme(storedTheme());
 followSettings(appStore);
 
+import { provideRecordForm } from './renderer/record-form-slot.ts';
+
+// a related list opens rows in the record form; handed over here so RelatedList and EntityForm do not import each other
+provideRecordForm(() => import('./renderer/EntityForm.tsx'));
+
 // the first screen's code first (usually already on its way: boot.ts), then one render without fallbacks;
 // a chunk that fails to load is shown by the lazy screen's own error path
 void preloadRoute(window.location.pathname, appStore.get(sessionAtom).isAuthenticated).catch(() => undefined).then(() => {

@@ -2,9 +2,8 @@ import { atom } from 'jotai';
 import { api, ApiError } from './http-client.ts';
 import { appStore } from './app-store.ts';
 import { applyLanguageContent, type LanguageContentRow } from './i18n.ts';
-import { type Session } from './session-atoms.ts';
+import type { Session } from './stored-session.ts';
 import { CUSTOMER_ROLE as BUILTIN_CUSTOMER_ROLE, CUSTOMER_ROLE_ID } from '../../../engine/permissions/customer-role.ts';
-import { notificationNumberAtom } from './socket-client.ts';
 import { STARTUP_CALLS } from './startup-calls.ts';
 import { noteLoadedVersion } from './loaded-version.ts';
 
@@ -67,6 +66,8 @@ export const settingsAtom = atom<Loadable<SiteSettings>>({ status: 'loading' });
 export const translationAtom = atom<Loadable<{ contentType: string }>>({ status: 'loading' });
 export const menuAtom = atom<Loadable<{ menuList: MenuGroup[]; subMenuObject: Record<string, MenuItem> }>>({ status: 'loading' });
 export const sessionExpiredAtom = atom(false);
+/** Unread alerts shown on the Notification button: counted on sign-in here, kept current by the socket (socket-client.ts). */
+export const notificationNumberAtom = atom(0);
 
 export const BAD_SETTINGS = 'Bad response from server';
 

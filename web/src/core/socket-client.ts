@@ -1,14 +1,14 @@
 import { atom } from 'jotai';
 import type { Socket } from 'socket.io-client';
 import { appStore } from './app-store.ts';
-import { sessionExpiredAtom, settingsAnnounced } from './app-data.ts';
+import { notificationNumberAtom, sessionExpiredAtom, settingsAnnounced } from './app-data.ts';
 import { applySchemaChange, type SchemaChange } from './schema-live.ts';
 
 export const SOCKET_RECONNECTION_ATTEMPTS = 10;
 
 export const socketStateAtom = atom({ isConnected: false });
-/** Unread alerts shown on the Notification button. */
-export const notificationNumberAtom = atom(0);
+/** Unread alerts shown on the Notification button (kept with the app data, which socket events update, so the two do not import each other). */
+export { notificationNumberAtom } from './app-data.ts';
 
 let socket: Socket | null = null;
 let generation = 0;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
 import type { EntitySchema, RelatedList as RelatedListDef } from '../../../engine/schema/schema-types.ts';
@@ -15,8 +15,8 @@ import { isNumeric } from './format-value.ts';
 import { columnFor, type ListColumn } from './list-columns.ts';
 import { fileFieldOf, fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { acceptAttr } from './fields/FileField.tsx';
+import { RecordForm } from './record-form-slot.ts';
 
-const EntityForm = lazy(() => import('./EntityForm.tsx'));
 
 type Row = Record<string, unknown>;
 const LIMIT = 100;
@@ -168,7 +168,7 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
       )}
       {editing && child && (
         <Suspense fallback={null}>
-          <EntityForm
+          <RecordForm
             key={editing.n}
             meta={child}
             type={editing.type}

@@ -6,12 +6,12 @@ import { InputText } from 'primereact/inputtext';
 import { InputNumber } from 'primereact/inputnumber';
 import { api } from '../../core/http-client.ts';
 import { loc } from '../../core/i18n.ts';
-import { toast } from '../../core/toast-bus.ts';
 import { useCan } from '../../core/permissions.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
-import { ErrorBox, errorText } from './admin-common.tsx';
+import { loadAdminRecord, saveAdminRecord } from './admin-record.ts';
+import { ErrorBox } from './admin-common.tsx';
 import { ALL_KEY, FLAGS, columnAll, effective, isExplicit, parseRoleDetail, rowAll, serialize, setFlag, toggleColumn, toggleRow, unknownKeys, type Flag, type RoleDetail } from './role-matrix-model.ts';
 
 interface MenuKeyGroup { key: string; label: { th: string; en: string }; items: { key: string; label: { th: string; en: string } }[] }
@@ -42,14 +42,17 @@ export default function RoleEditor() {
   useEffect(() => {
     api.get<{ data: MenuKeyGroup[] }>('/api/role_matrix/menu_keys').then((r) => setGroups(r.data), (e) => { setGroups([]); setLoadError(e); });
     if (isCreate) return;
-    if (!/^-?[1-9][0-9]*$/.test(id!)) { setMissing(true); return; }
-    api.get<{ data: RoleRow }>(`/api/user_role/${id}`).then((r) => {
-      setName(r.data.name ?? '');
-      setPrintTimes(r.data.production_report_print_times ?? null);
-      setDescription(r.data.description ?? '');
-      setDetail(parseRoleDetail(r.data.role_detail));
-      setLoaded(true);
-    }, (e) => { if ((e as { status?: number }).status === 404) setMissing(true); else setLoadError(e); });
+    // the built-in Customer role is -1
+    loadAdminRecord<RoleRow>('user_role', id!, {
+      row: (d) => {
+        setName(d.name ?? '');
+        setPrintTimes(d.production_report_print_times ?? null);
+        setDescription(d.description ?? '');
+        setDetail(parseRoleDetail(d.role_detail));
+        setLoaded(true);
+      },
+      missing: () => setMissing(true), error: setLoadError,
+    }, /^-?[1-9][0-9]*$/);
   }, [id, isCreate]);
 
   const allKeys = useMemo(() => [ALL_KEY, ...(groups ?? []).flatMap((g) => g.items.map((i) => i.key))], [groups]);
@@ -67,23 +70,8 @@ export default function RoleEditor() {
     if (!name.trim()) { setSaveError(new Error(`${t('role.name')}: ${t('validation.required', { defaultValue: 'is required' })}`)); return; }
     setSaving(true);
     const body = { name: name.trim(), production_report_print_times: printTimes, description: description || null, role_detail: serialize(detail) };
-    try {
-      if (isCreate) {
-        const r = await api.post<{ data: { id: number } }>('/api/user_role', body);
-        toast('success', t('common.saved'));
-        setDirty(false);
-        navigate(`/user_role/${r.data.id}`, { replace: true });
-      } else {
-        await api.patch(`/api/user_role/${id}`, body);
-        toast('success', t('common.saved'));
-        setDirty(false);
-      }
-    } catch (e) {
-      setSaveError(e);
-      toast('error', t('admin.save_failed'), errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    if (await saveAdminRecord('user_role', isCreate ? undefined : id, body, { t, navigate }, setSaveError)) setDirty(false);
+    setSaving(false);
   };
 
   const flagLabel = (f: Flag) => t(`role.flag.${f}`);

@@ -16,7 +16,8 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import NotFound from '../../ui/NotFound.tsx';
-import { ErrorBox, errorText } from './admin-common.tsx';
+import { loadAdminRecord, saveAdminRecord } from './admin-record.ts';
+import { ErrorBox } from './admin-common.tsx';
 
 type Option = { id: number; label: string };
 type Account = {
@@ -70,19 +71,20 @@ export default function UserAccountEditor() {
     void options('your_company', 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCompanies, () => undefined);
     void options('customer', 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCustomers, () => undefined);
     if (isCreate) return;
-    if (!/^[1-9][0-9]*$/.test(id!)) { setMissing(true); return; }
-    api.get<{ data: Record<string, unknown> }>(`/api/user_account/${id}`).then((r) => {
-      const d = r.data;
-      const a: Account = {
-        username: String(d.username ?? ''), first_name: String(d.first_name ?? ''), last_name: String(d.last_name ?? ''), email: String(d.email ?? ''),
-        role_id: d.role_id === null || d.role_id === undefined ? null : Number(d.role_id), user_type_id: d.user_type_id ? Number(d.user_type_id) : null,
-        customer_id: d.customer_id ? Number(d.customer_id) : null, inventory_allow: idList(d.inventory_allow), branch_company: idList(d.branch_company),
-        is_active: d.is_active === true || d.is_active === 1,
-      };
-      setOriginal(a);
-      setForm(a);
-      setLoaded(true);
-    }, (e) => { if ((e as { status?: number }).status === 404) setMissing(true); else setError(e); });
+    loadAdminRecord('user_account', id!, {
+      row: (d) => {
+        const a: Account = {
+          username: String(d.username ?? ''), first_name: String(d.first_name ?? ''), last_name: String(d.last_name ?? ''), email: String(d.email ?? ''),
+          role_id: d.role_id === null || d.role_id === undefined ? null : Number(d.role_id), user_type_id: d.user_type_id ? Number(d.user_type_id) : null,
+          customer_id: d.customer_id ? Number(d.customer_id) : null, inventory_allow: idList(d.inventory_allow), branch_company: idList(d.branch_company),
+          is_active: d.is_active === true || d.is_active === 1,
+        };
+        setOriginal(a);
+        setForm(a);
+        setLoaded(true);
+      },
+      missing: () => setMissing(true), error: setError,
+    });
   }, [id, isCreate]);
 
   if (missing) return <NotFound />;
@@ -102,25 +104,10 @@ export default function UserAccountEditor() {
   const save = async () => {
     setError(null);
     setSaving(true);
-    try {
-      if (isCreate) {
-        const body = { ...form, email: form.email || null };
-        const r = await api.post<{ data: { id: number } }>('/api/user_account', body);
-        if (initialPassword) await api.put(`/api/user_account/${r.data.id}/password`, { password: initialPassword });
-        toast('success', t('common.saved'));
-        navigate(`/user_account/${r.data.id}`, { replace: true });
-      } else {
-        const body = changes();
-        if (Object.keys(body).length) await api.patch(`/api/user_account/${id}`, body);
-        setOriginal(form);
-        toast('success', t('common.saved'));
-      }
-    } catch (e) {
-      setError(e);
-      toast('error', t('admin.save_failed'), errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    const body = isCreate ? { ...form, email: form.email || null } : changes();
+    const afterCreate = async (newId: number) => { if (initialPassword) await api.put(`/api/user_account/${newId}/password`, { password: initialPassword }); };
+    if (await saveAdminRecord('user_account', isCreate ? undefined : id, isCreate || Object.keys(body).length ? body : null, { t, navigate, afterCreate }, setError) && !isCreate) setOriginal(form);
+    setSaving(false);
   };
 
   const setActive = async (active: boolean) => {

@@ -5,12 +5,12 @@ import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Dropdown } from 'primereact/dropdown';
 import { api } from '../../core/http-client.ts';
-import { toast } from '../../core/toast-bus.ts';
 import { useCan } from '../../core/permissions.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import NotFound from '../../ui/NotFound.tsx';
-import { ErrorBox, errorText } from './admin-common.tsx';
+import { loadAdminRecord, saveAdminRecord } from './admin-record.ts';
+import { ErrorBox } from './admin-common.tsx';
 import { KeyValueEditor, fromEntries, toEntries, type KeyValueEntry } from './KeyValueEditor.tsx';
 
 function objectOf(v: unknown): Record<string, unknown> {
@@ -46,15 +46,17 @@ export default function UserTypeEditor() {
   useEffect(() => {
     api.get<{ data: { id: number; name: string }[] }>('/api/user_role', { searchParams: { limit: 500, fields: 'id,name', sort: 'name' } }).then((r) => setRoles(r.data), () => setRoles([]));
     if (isCreate) return;
-    if (!/^[1-9][0-9]*$/.test(id!)) { setMissing(true); return; }
-    api.get<{ data: Record<string, unknown> }>(`/api/user_type/${id}`).then((r) => {
-      setName(String(r.data.name ?? ''));
-      setRoleId(typeof r.data.role_id === 'number' ? r.data.role_id : null);
-      setFlags(Object.fromEntries(FLAGS.map(([f]) => [f, r.data[f] === true || r.data[f] === 1])));
-      setTypeDetail(toEntries(objectOf(r.data.type_detail)));
-      setDisplayDetail(toEntries(objectOf(r.data.display_detail)));
-      setLoaded(true);
-    }, (e) => { if ((e as { status?: number }).status === 404) setMissing(true); else setError(e); });
+    loadAdminRecord('user_type', id!, {
+      row: (d) => {
+        setName(String(d.name ?? ''));
+        setRoleId(typeof d.role_id === 'number' ? d.role_id : null);
+        setFlags(Object.fromEntries(FLAGS.map(([f]) => [f, d[f] === true || d[f] === 1])));
+        setTypeDetail(toEntries(objectOf(d.type_detail)));
+        setDisplayDetail(toEntries(objectOf(d.display_detail)));
+        setLoaded(true);
+      },
+      missing: () => setMissing(true), error: setError,
+    });
   }, [id, isCreate]);
 
   if (missing) return <NotFound />;
@@ -65,21 +67,8 @@ export default function UserTypeEditor() {
     setError(null);
     setSaving(true);
     const body = { name: name.trim(), role_id: roleId, ...flags, type_detail: fromEntries(typeDetail), display_detail: fromEntries(displayDetail) };
-    try {
-      if (isCreate) {
-        const r = await api.post<{ data: { id: number } }>('/api/user_type', body);
-        toast('success', t('common.saved'));
-        navigate(`/user_type/${r.data.id}`, { replace: true });
-      } else {
-        await api.patch(`/api/user_type/${id}`, body);
-        toast('success', t('common.saved'));
-      }
-    } catch (e) {
-      setError(e);
-      toast('error', t('admin.save_failed'), errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    await saveAdminRecord('user_type', isCreate ? undefined : id, body, { t, navigate }, setError);
+    setSaving(false);
   };
 
   return (

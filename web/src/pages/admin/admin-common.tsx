@@ -1,8 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../core/http-client.ts';
-import { appStore } from '../../core/app-store.ts';
-import { sessionAtom } from '../../core/session-atoms.ts';
-import { CANNOT_CONNECT } from '../../core/api-error.ts';
+import { ApiError, download, saveBlob } from '../../core/http-client.ts';
 import './admin-i18n.ts';
 import './admin.css';
 
@@ -28,27 +25,11 @@ export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
   );
 }
 
-/** A GET that answers a file: fetched with the token, saved through a temporary link. */
+/** A GET that answers a file, saved under the name the server suggests (the HTTP client's download and saveBlob). */
 export async function downloadBlob(url: string, fallbackName: string): Promise<void> {
-  const token = appStore.get(sessionAtom).id_token;
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'x-access-token': token } })
-    .catch(() => { throw new ApiError(408, CANNOT_CONNECT, 'NO_RESPONSE'); });
-  if (!res.ok) {
-    let message = `HTTP ${res.status}`;
-    try { message = ((await res.json()) as { error?: { message?: string } }).error?.message ?? message; } catch { /* not JSON */ }
-    throw new ApiError(res.status, message);
-  }
-  const disposition = res.headers.get('content-disposition') ?? '';
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
-  const blob = await res.blob();
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  const at = new URL(url, window.location.origin);
+  const { blob, fileName } = await download(at.pathname, Object.fromEntries(at.searchParams));
+  saveBlob(blob, fileName ?? fallbackName);
 }
 
 export function formatDateTime(iso: string | null | undefined, lang: string): string {

@@ -4,11 +4,10 @@ import { registerFormPanel, type FormPanelProps } from '../../renderer/form/form
 const ScanPanel = lazy(() => import('./ScanPanel.tsx'));
 const BarcodeLabelsButton = lazy(() => import('./BarcodeLabelsButton.tsx'));
 
-/** Documents scanned into with a barcode scanner: their form carries the scan panel. */
-const SCANNED = new Set(['goods_receipt', 'delivery_order']);
 
 registerFormPanel({
-  key: 'stock-scan', place: 'body', applies: (e) => SCANNED.has(e.name),
+  key: 'stock-scan', place: 'body', // documents scanned into with a barcode scanner (schema key document.scan) carry the scan panel
+  applies: (e) => !!e.document?.scan,
   Component: ({ entity, id, reload }: FormPanelProps) => <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={reload} /></Suspense>,
 });
 registerFormPanel({

@@ -20,6 +20,8 @@ export interface LinesGridProps {
   related: Record<string, EntitySchema>;
   errors: FieldErrors<FormValues>;
   disabled?: boolean;
+  /** The site setting that decides what the product picker shows (the lines field's `pickerSetting`). */
+  pickerSetting?: string;
 }
 
 const ROW_HEIGHT = 48;
@@ -40,7 +42,7 @@ function colClass(f: EntitySchema['fields'][string]): string | undefined {
 }
 
 /** An editable grid of a lines field: add and remove rows; long grids render only the visible rows. */
-export function LinesGrid({ name, label, child, control, related, errors, disabled }: LinesGridProps) {
+export function LinesGrid({ name, label, child, control, related, errors, disabled, pickerSetting }: LinesGridProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const settings = useAtomValue(settingsAtom);
@@ -91,7 +93,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                       // data-label: the column's name, shown beside the control when a line is a card (a phone)
                       <td key={n} className={colClass(f)} data-label={loc(f.label, lang)}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
-                          labelFields={f.type === 'link' ? productLabelFields(child.parent?.entity, f.entity, siteSettings, lang) ?? undefined : undefined}
+                          labelFields={f.type === 'link' ? productLabelFields(pickerSetting, f.entity, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
                         {err && <small id={`${id}-error`} className="p-error bo-field-error">{err}</small>}
                       </td>

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from '../../engine/documents/business-time.ts';
+import { DEFAULT_TIME_ZONE } from './business-time.ts';
 
 /**
  * The business's time zone and clock, one per process: numbering periods,
