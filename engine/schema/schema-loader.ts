@@ -5,6 +5,7 @@ import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
 import { SYSTEM_FIELDS, companySetting, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
+import { searchFieldProblem } from './search-paths.ts';
 
 export interface SchemaSource {
   /** A name a person can find: the path of the file relative to the schemas folder. */
@@ -68,7 +69,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (fieldNames.has(sys)) bad(`/fields/${sys}`, `"${sys}" is a system column and cannot be declared`);
   }
   if (!fieldNames.has(e.titleField)) bad('/titleField', `"${e.titleField}" is not a field`);
-  e.searchFields?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/searchFields/${i}`, `"${f}" is not a field`); });
+  e.searchFields?.forEach((f, i) => { const why = searchFieldProblem(e, f, byName); if (why) bad(`/searchFields/${i}`, why); });
   e.defaultSort?.split(',').forEach((s) => { const f = s.replace(/^-/, ''); if (!known(f)) bad('/defaultSort', `"${f}" is not a field`); });
   e.list?.columns.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/columns/${i}`, `"${c}" is not a field`); });
   e.list?.filters?.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/filters/${i}`, `"${c}" is not a field`); });

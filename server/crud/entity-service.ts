@@ -14,6 +14,7 @@ import { allowEverything, isSystem, type AccessPolicy, type CrudAction, type Req
 import { ValidatorCache } from './validator-cache.ts';
 import { nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks, type LinkedIds, type LinkedRead } from './link-values.ts';
+import { compileSearch, searchesThroughLinks } from './search-compiler.ts';
 import { changedFields } from './changed-fields.ts';
 import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings.ts';
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed, transitionFor } from './workflow-rules.ts';
@@ -22,7 +23,7 @@ import { writeLines } from './line-writer.ts';
 import { ListAnswerCache, DEFAULT_LIST_CACHE_BYTES } from './list-answer-cache.ts';
 import { ListStatementCache } from './list-statement-cache.ts';
 import { forgetSiteSettings } from '../settings/site-settings.ts';
-import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, searchFields, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
+import { bodyError, describeErrors, encodeColumns, isEmpty, notFound, uniqueFields, uniqueFieldsOfLines, uniqueLabels, withDefaults } from './record-values.ts';
 
 type Row = Record<string, unknown>;
 type EB = ExpressionBuilder<any, any>;
@@ -207,10 +208,8 @@ export class EntityService {
     const scope = this.policy.rowFilter(ctx, entity);
     if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, cc));
     if (query?.filter) parts.push(compileFilter(eb, query.filter, entity, ALIAS, cc));
-    if (query?.search) {
-      const fields = searchFields(entity);
-      if (fields.length) parts.push(eb.or(fields.map((f) => this.db.adapter.icontains(eb.ref(`${ALIAS}.${f}`), query.search!))));
-    }
+    const found = query?.search ? compileSearch(eb, entity, ALIAS, query.search, cc, (e, f) => this.policy.canReadField(ctx, e, f, true)) : null;
+    if (found) parts.push(found);
     return eb.and(parts);
   }
 
@@ -320,7 +319,7 @@ export class EntityService {
       // literals, not parameters: see list-statement-cache.ts
       return q.limit(sql.lit(limit)).offset(sql.lit(offset)).compile();
     };
-    const key = this.listStatements.keyOf(variant ? `${entity.name}\u0000${variant}` : entity.name, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query);
+    const key = this.listStatements.keyOf(variant ? `${entity.name}\u0000${variant}` : entity.name, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query, searchesThroughLinks(entity));
     return key ? this.listStatements.statement(key, query.limit, query.offset, build) : build(query.limit, query.offset);
   }
 
@@ -330,7 +329,7 @@ export class EntityService {
       .select((eb) => eb.fn.countAll().as('n'))
       .where((eb) => this.where(eb as EB, entity, ctx, query))
       .compile();
-    const key = this.listStatements.keyOf(`${entity.name}\u0000count`, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query);
+    const key = this.listStatements.keyOf(`${entity.name}\u0000count`, this.registry.version, ctx.userId, this.policy.rowFilter(ctx, entity), query, searchesThroughLinks(entity));
     return key ? this.listStatements.once(key, build) : build();
   }
 
