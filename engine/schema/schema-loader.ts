@@ -6,6 +6,7 @@ import { SYSTEM_FIELDS, companySetting, fieldOf, hasColumn, linkFilterSource } f
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { searchFieldProblem } from './search-paths.ts';
+import { checkFillKeys } from './fill-checks.ts';
 
 export interface SchemaSource {
   /** A name a person can find: the path of the file relative to the schemas folder. */
@@ -93,6 +94,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   });
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
+  checkFillKeys(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
   for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);

@@ -44,6 +44,7 @@ export type ActionListener = (trx: Kysely<any>, event: ActionEvent) => Promise<v
  * fill, the problem to report instead of its plain `required` error (with the body's other problems).
  */
 export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<FieldError[] | void>;
+export type UpdateDefaulter = (entity: EntitySchema, id: number, body: Row, ctx: RequestContext) => Promise<void>;
 export interface ActionEvent {
   entity: EntitySchema;
   id: number;
@@ -88,6 +89,7 @@ export class EntityService {
   private readonly actionListeners: ActionListener[] = [];
   private readonly preparers: Preparer[] = [];
   private readonly createDefaulters: CreateDefaulter[] = [];
+  private readonly updateDefaulters: UpdateDefaulter[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
@@ -128,6 +130,11 @@ export class EntityService {
   /** Defaults a create's body takes before it is judged (see CreateDefaulter). */
   onCreateDefaults(defaulter: CreateDefaulter): void {
     this.createDefaulters.push(defaulter);
+  }
+
+  /** Values an update's body takes before it is judged, read outside the write's transaction (document fills). */
+  onUpdateDefaults(defaulter: UpdateDefaulter): void {
+    this.updateDefaulters.push(defaulter);
   }
 
   /**
@@ -481,9 +488,13 @@ export class EntityService {
     const entity = this.entity(entityName);
     this.assertWritable(entity, 'update');
     this.policy.assertAllowed(ctx, entity, 'update');
-    if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in body)) {
+    if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in (body as Row))) {
       // before the transaction: the check reads through the service (one SQLite connection)
       await this.checkFiles(ctx, entity, body as Row, (await this.loadRow(this.db.kysely, entity, id, ctx)) ?? null);
+    }
+    if (this.updateDefaulters.length && body && typeof body === 'object' && !Array.isArray(body)) {
+      body = { ...(body as Row) };
+      for (const d of this.updateDefaulters) await d(entity, id, body as Row, ctx);
     }
     return this.transaction(entity, async (trx) => {
       const before = await this.loadRow(trx, entity, id, ctx);

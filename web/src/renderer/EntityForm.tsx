@@ -19,6 +19,7 @@ import { PageTitle } from '../ui/PageTitle.tsx';
 import { WorkflowActions, workflowLock } from './WorkflowActions.tsx';
 import { DocumentOutput } from './DocumentOutput.tsx';
 import { useDocumentTotals } from './use-document-totals.ts';
+import { useFormFills } from './form-fills.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
@@ -114,7 +115,6 @@ export default function EntityForm(props: EntityFormProps) {
   const resolverRef = useRef(resolver);
   resolverRef.current = resolver;
   const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
-  const fills = useMemo(() => fillFromMap(entity), [entity]);
   const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
   // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
   const stateLock = workflowLock(entity, record);
@@ -125,7 +125,6 @@ export default function EntityForm(props: EntityFormProps) {
   const [deleting, setDeleting] = useState(false);
   const [visible, setVisible] = useState(true);
   const leaving = useRef(false);
-  const lastFill = useRef<Record<string, unknown>>({});
 
   const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id, settings: site }), ...(prefill ?? {}) }), [entity, session.id, prefill, site]);
   const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
@@ -161,30 +160,8 @@ export default function EntityForm(props: EntityFormProps) {
     if (r.success) { setRecord(r.data); reset(recordToValues(entity, r.data, resolve)); }
   }, [id, entity, reset, resolve]);
 
-  // fillFrom, live: choosing a link copies the linked row's fields (still editable); a value typed by hand is kept
-  useEffect(() => {
-    if (Object.keys(fills).length === 0) return;
-    const sub = form.watch((all, { name, type: ev }) => {
-      if (!name || ev !== 'change' || !fills[name]) return;
-      const linkId = all[name];
-      if (typeof linkId !== 'number') return;
-      const target = entity.fields[name]!.entity!;
-      const pairs = fills[name]!;
-      api.get<{ data: Record<string, unknown> }>(`/api/${target}/${linkId}`, { searchParams: { fields: ['id', ...new Set(pairs.map((p) => p.from))].join(',') } })
-        .then((r) => {
-          if (getValues(name) !== linkId) return; // chosen again meanwhile
-          for (const { field, from } of pairs) {
-            const now = getValues(field);
-            const untouched = now === '' || now === null || now === undefined || now === lastFill.current[field];
-            if (!untouched) continue;
-            const v = r.data[from] ?? '';
-            lastFill.current[field] = v;
-            setValue(field, v, { shouldDirty: true, shouldValidate: formState.isSubmitted });
-          }
-        }, (e: ApiError) => console.error(`fillFrom ${target}/${linkId} failed:`, e.message));
-    });
-    return () => sub.unsubscribe();
-  }, [form, fills, entity, getValues, setValue, formState.isSubmitted]);
+  // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
+  useFormFills(entity, resolve, form as never, formState.isSubmitted);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {
