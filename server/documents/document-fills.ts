@@ -27,6 +27,14 @@ async function valueAt(reader: FillReader, entity: EntitySchema, row: Row, path:
   return reader.read(reader.entity(f.entity!), link, tail);
 }
 
+/** "2026-11-02" plus 45 days is "2026-12-17"; undefined unless both are there. */
+function plusDays(start: unknown, n: unknown): string | undefined {
+  if (typeof start !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(start) || typeof n !== 'number' || !Number.isInteger(n)) return undefined;
+  const d = new Date(`${start}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 /** The price list's price for a product and quantity: the line with the greatest least-quantity the quantity reaches. */
 async function listPrice(reader: FillReader, header: EntitySchema, merged: Row, via: string, product: number, qty: unknown): Promise<number | undefined> {
   const steps = via.split('.');
@@ -48,7 +56,7 @@ async function listPrice(reader: FillReader, header: EntitySchema, merged: Row, 
 
 /**
  * The fills a document declares (fillFrom, fillFrom.priceList, dateFrom), applied to a
- * write's body for the fields it leaves out (absent, or empty), where what they follow
+ * write's body for the fields it leaves out (absent), where what they follow
  * is in the body or, on an update, changed: a product fills its line's unit and price
  * (the customer's price list first), a customer its contact, salesperson and credit
  * term, and the due date follows the date and the credit term. Values the body sends
@@ -56,7 +64,8 @@ async function listPrice(reader: FillReader, header: EntitySchema, merged: Row, 
  */
 export async function applyDocumentFills(reader: FillReader, entity: EntitySchema, body: Row, before: Row | null): Promise<void> {
   const merged = (): Row => ({ ...(before ?? {}), ...body });
-  const missing = (row: Row, name: string) => !(name in row) || isEmpty(row[name]);
+  // absent only: a null sent on purpose (no buyer tax id on an abbreviated invoice) is the caller's choice
+  const missing = (row: Row, name: string) => !(name in row);
   const moved = (name: string) => name in body && (!before || before[name] !== body[name]);
   // header fills, in field order, so a credit term filled from the customer feeds the due date below
   for (const [name, f] of Object.entries(entity.fields)) {
@@ -71,14 +80,13 @@ export async function applyDocumentFills(reader: FillReader, entity: EntitySchem
     const { date, days } = f.dateFrom;
     const [daysHead] = days.split('.') as [string];
     if (!moved(date) && !moved(daysHead) && before) continue;
+    // a stored date that did not follow (typed by hand) is kept when the date or the term moves
+    if (before && !isEmpty(before[name]) && before[name] !== plusDays(before[date], await valueAt(reader, entity, before, days))) continue;
     const all = merged();
     const dateField = entity.fields[date]!;
     const start = all[date] ?? (dateField.default !== undefined ? resolveDefault(dateField, reader.userId) : undefined);
-    const n = await valueAt(reader, entity, all, days);
-    if (typeof start !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(start) || typeof n !== 'number') continue;
-    const d = new Date(`${start}T00:00:00Z`);
-    d.setUTCDate(d.getUTCDate() + n);
-    body[name] = d.toISOString().slice(0, 10);
+    const due = plusDays(start, await valueAt(reader, entity, all, days));
+    if (due !== undefined) body[name] = due;
   }
   // line fills: a line sent without its unit or price takes its product's (or the price list's)
   for (const [name, f] of Object.entries(entity.fields)) {

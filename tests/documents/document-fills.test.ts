@@ -67,6 +67,8 @@ describe.each(testDialects())('document fills on %s', (dialect) => {
     const kept = await ok(c.call('PATCH', `/api/sales_order/${so.id}`, c.admin, { doc_date: '2026-11-11', due_date: '2026-11-30' }));
     expect(kept.due_date).toBe('2026-11-30');
     expect((await ok(c.call('PATCH', `/api/sales_order/${so.id}`, c.admin, { remark: 'ส่งด่วน' }))).due_date).toBe('2026-11-30');
+    // a due date set by hand no longer follows the date
+    expect((await ok(c.call('PATCH', `/api/sales_order/${so.id}`, c.admin, { doc_date: '2026-11-12' }))).due_date).toBe('2026-11-30');
     // a billing note's due date follows the customer's credit term, one link away
     const bn = await ok(c.call('POST', '/api/billing_note', c.admin, { ...c.billingNoteBody(customer, company), bill_date: '2026-11-03', due_date: undefined, total_amount: 100, items: [{ description: 'ค่าสินค้า', amount: 100 }] }), 201);
     expect(bn.due_date).toBe('2026-12-18');
