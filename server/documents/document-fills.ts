@@ -10,6 +10,8 @@ export interface FillReader {
   entity(name: string): EntitySchema;
   /** One field of a linked row as the caller may see it; undefined when they may not, or it is not there. */
   read(target: EntitySchema, id: number, field: string): Promise<unknown>;
+  /** Reads these rows of one entity in one query, for the line fills that follow. */
+  prefetch(target: EntitySchema, ids: number[]): Promise<void>;
   /** A price list's lines (read as the system: the price a customer gets is the document's business, not a screen the caller opens). */
   priceLines(list: EntitySchema, id: number): Promise<Row[]>;
   userId: number | null;
@@ -94,6 +96,17 @@ export async function applyDocumentFills(reader: FillReader, entity: EntitySchem
     const child = reader.entity(f.entity!);
     const fills = Object.entries(child.fields).filter(([, g]) => g.fillFrom);
     if (!fills.length) continue;
+    // the lines' products in one query, not one per line
+    const wanted = new Map<string, Set<number>>();
+    for (const line of body[name] as unknown[]) {
+      if (!line || typeof line !== 'object' || Array.isArray(line)) continue;
+      for (const [field, g] of fills) {
+        const id = (line as Row)[g.fillFrom!.link];
+        const target = child.fields[g.fillFrom!.link]!.entity!;
+        if (missing(line as Row, field) && isId(id)) (wanted.get(target) ?? wanted.set(target, new Set()).get(target)!).add(id);
+      }
+    }
+    for (const [target, ids] of wanted) await reader.prefetch(reader.entity(target), [...ids]);
     for (const line of body[name] as unknown[]) {
       if (!line || typeof line !== 'object' || Array.isArray(line)) continue;
       const row = line as Row;
@@ -114,25 +127,46 @@ export function hasDocumentFills(entity: EntitySchema, lookup: (n: string) => En
     || (f.type === 'lines' && Object.values(lookup(f.entity!)?.fields ?? {}).some((g) => g.fillFrom)));
 }
 
+/** A reader for one write or one form question: each row is read once (a 50-line order of one product reads it once). */
 export function fillReader(service: EntityService, ctx: RequestContext): FillReader {
+  const rows = new Map<string, Promise<Row | undefined>>();
+  const prices = new Map<string, Promise<Row[]>>();
   return {
     entity: (n) => service.entity(n),
     userId: ctx.userId,
     async read(target, id, field) {
       if (!service.policy.canReadField(ctx, target, field, false)) return undefined;
-      try {
-        return (await service.get(target.name, id, ctx, [['id'], [field]]))[field];
-      } catch {
-        return undefined; // not there, archived or outside the caller's scope: the same to a fill
-      }
+      const key = `${target.name}/${id}`;
+      // not there, archived or outside the caller's scope: the same to a fill
+      if (!rows.has(key)) rows.set(key, service.get(target.name, id, ctx).catch(() => undefined));
+      return (await rows.get(key))?.[field];
     },
-    async priceLines(list, id) {
-      try {
-        const row = await service.get(list.name, id, systemContext, [['id'], [list.priceList!.lines]]);
-        return (row[list.priceList!.lines] as Row[] | undefined) ?? [];
-      } catch {
-        return [];
+    async prefetch(target, ids) {
+      const todo = ids.filter((id) => !rows.has(`${target.name}/${id}`));
+      if (!todo.length) return;
+      const found = (async () => {
+        try {
+          const out = new Map<number, Row>();
+          for (let at = 0; at < todo.length; at += 200) { // a page of a list at most
+            const part = todo.slice(at, at + 200);
+            const q = service.parseQuery(target, { filter: JSON.stringify({ id: { _in: part } }), limit: String(part.length) }, ctx);
+            for (const r of (await service.list(target.name, q, ctx)).rows) out.set(Number(r.id), r);
+          }
+          return out;
+        } catch {
+          return new Map<number, Row>(); // the caller may not read them: no fill
+        }
+      })();
+      for (const id of todo) rows.set(`${target.name}/${id}`, found.then((m) => m.get(id)));
+      await found;
+    },
+    priceLines(list, id) {
+      const key = `${list.name}/${id}`;
+      if (!prices.has(key)) {
+        prices.set(key, service.get(list.name, id, systemContext, [['id'], [list.priceList!.lines]])
+          .then((row) => (row[list.priceList!.lines] as Row[] | undefined) ?? [], () => []));
       }
+      return prices.get(key)!;
     },
   };
 }
