@@ -67,5 +67,6 @@ export function exportFileName(entity: EntitySchema, lang: 'th' | 'en', today: s
   const name = `${title}-${year}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}.${ext}`;
   const fallback = `${entity.name}-${year}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}.${ext}`;
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  return { name, disposition: `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}` };
+  // filename* first: browsers take it wherever it stands, and a client that reads the first filename it finds gets the real name
+  return { name, disposition: `attachment; filename*=UTF-8''${encoded}; filename="${fallback}"` };
 }

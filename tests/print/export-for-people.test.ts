@@ -25,7 +25,10 @@ function fileNameOf(res: LightMyRequestResponse): string {
   const d = String(res.headers['content-disposition']);
   const star = /filename\*=UTF-8''([^;]+)/i.exec(d);
   expect(star, d).not.toBeNull();
-  expect(d).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=/);
+  expect(d).toMatch(/^attachment; filename\*=UTF-8''[^; ]+; filename="[\x20-\x7e]+"$/);
+  // what the web app's download() reads (http-client.ts) is the Thai name too
+  const web = /filename\*=UTF-8''([^;]+)|filename="([^"]+)"/i.exec(d)!;
+  expect(decodeURIComponent(web[1] ?? web[2]!)).toBe(decodeURIComponent(star![1]!));
   return decodeURIComponent(star![1]!);
 }
 
