@@ -6,6 +6,8 @@ import { SYSTEM_FIELDS, companySetting, enablingSettings, fieldOf, hasColumn, li
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
+import { searchFieldProblem } from './search-paths.ts';
+import { checkFillKeys } from './fill-checks.ts';
 
 export interface SchemaSource {
   /** A name a person can find: the path of the file relative to the schemas folder. */
@@ -69,7 +71,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (fieldNames.has(sys)) bad(`/fields/${sys}`, `"${sys}" is a system column and cannot be declared`);
   }
   if (!fieldNames.has(e.titleField)) bad('/titleField', `"${e.titleField}" is not a field`);
-  e.searchFields?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/searchFields/${i}`, `"${f}" is not a field`); });
+  e.searchFields?.forEach((f, i) => { const why = searchFieldProblem(e, f, byName); if (why) bad(`/searchFields/${i}`, why); });
   e.defaultSort?.split(',').forEach((s) => { const f = s.replace(/^-/, ''); if (!known(f)) bad('/defaultSort', `"${f}" is not a field`); });
   e.list?.columns.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/columns/${i}`, `"${c}" is not a field`); });
   e.list?.filters?.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/filters/${i}`, `"${c}" is not a field`); });
@@ -94,6 +96,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);
+  checkFillKeys(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
   for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);

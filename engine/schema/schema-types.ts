@@ -83,8 +83,14 @@ export interface FieldDef {
   accept?: string[];
   /** link: the target's field that holds a colour (#rrggbb), shown as a chip next to the value. */
   colorField?: string;
-  /** Copies a value from a linked row when the link is set and this field is not: {"link": "contact_id", "field": "mobile_number"}. */
-  fillFrom?: { link: string; field: string };
+  /**
+   * Copies a value from a linked row when the link is set and this field is not: {"link": "contact_id", "field": "mobile_number"}.
+   * On a line, `priceList` names a path on the header (`"customer_id.price_list_id"`, or a header link) to an entity that
+   * declares `priceList`: its price for the line's product (and quantity) wins over the product's own field.
+   */
+  fillFrom?: { link: string; field: string; priceList?: string };
+  /** date: follows another date plus a number of days, when not set: a due date `{"date": "doc_date", "days": "credit_term_days"}`; `days` may be one link away (`"customer_id.credit_term_days"`). */
+  dateFrom?: { date: string; days: string };
   /**
    * A permission key (as in role_detail) whose edit flag a writer needs, besides edit on the
    * entity, to set or change this field: credit terms only for roles with edit on customer_credit.
@@ -337,6 +343,8 @@ export interface EntitySchema {
   workflow?: Workflow;
   /** documents: printing rules; limitByRole caps prints per document at the role's production_report_print_times. */
   print?: { limitByRole?: boolean };
+  /** This entity is a price list: its lines field, and on those lines the product link, the price and the least quantity a price holds from. */
+  priceList?: PriceListSpec;
   access?: AccessKeys;
   document?: DocumentSpec;
 }
@@ -372,4 +380,12 @@ export function companySetting(site: Pick<EntitySchema, 'fields'>, companyEntity
 /** The site settings an `enabledBy` names, as a list (none when absent). */
 export function enablingSettings(def: { enabledBy?: string | string[] } | undefined): string[] {
   return def?.enabledBy === undefined ? [] : [def.enabledBy].flat();
+}
+
+/** The shape of a price list, read by line fills (`fillFrom.priceList`). */
+export interface PriceListSpec {
+  lines: string;
+  product: string;
+  price: string;
+  minQty?: string;
 }

@@ -8,7 +8,8 @@ import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.
 import type { RequestContext } from './access-policy.ts';
 import type { LinkedIds, LinkedRead } from './link-values.ts';
 import { ListStatementCache } from './list-statement-cache.ts';
-import { notFound, searchFields } from './record-values.ts';
+import { notFound } from './record-values.ts';
+import { compileSearch, searchesThroughLinks } from './search-compiler.ts';
 import type { ServiceCore } from './service-core.ts';
 
 type Row = Record<string, unknown>;
@@ -68,10 +69,9 @@ export class EntityReader {
     const scope = this.core.policy.rowFilter(ctx, entity);
     if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, cc));
     if (query?.filter) parts.push(compileFilter(eb, query.filter, entity, ALIAS, cc));
-    if (query?.search) {
-      const fields = searchFields(entity);
-      if (fields.length) parts.push(eb.or(fields.map((f) => this.core.db.adapter.icontains(eb.ref(`${ALIAS}.${f}`), query.search!))));
-    }
+    // through links too (searchFields `customer_id.name_th`), each link read only as the caller may read it
+    const found = query?.search ? compileSearch(eb, entity, ALIAS, query.search, cc, (e, f) => this.core.policy.canReadField(ctx, e, f, true)) : null;
+    if (found) parts.push(found);
     return eb.and(parts);
   }
 
@@ -141,7 +141,7 @@ export class EntityReader {
       // literals, not parameters: see list-statement-cache.ts
       return q.limit(sql.lit(limit)).offset(sql.lit(offset)).compile();
     };
-    const key = this.listStatements.keyOf(entity.name, this.core.registry.version, ctx.userId, this.core.policy.rowFilter(ctx, entity), query);
+    const key = this.listStatements.keyOf(entity.name, this.core.registry.version, ctx.userId, this.core.policy.rowFilter(ctx, entity), query, searchesThroughLinks(entity));
     return key ? this.listStatements.statement(key, query.limit, query.offset, build) : build(query.limit, query.offset);
   }
 
@@ -151,7 +151,7 @@ export class EntityReader {
       .select((eb) => eb.fn.countAll().as('n'))
       .where((eb) => this.where(eb as EB, entity, ctx, query))
       .compile();
-    const key = this.listStatements.keyOf(`${entity.name}\u0000count`, this.core.registry.version, ctx.userId, this.core.policy.rowFilter(ctx, entity), query);
+    const key = this.listStatements.keyOf(`${entity.name}\u0000count`, this.core.registry.version, ctx.userId, this.core.policy.rowFilter(ctx, entity), query, searchesThroughLinks(entity));
     const statement = key ? this.listStatements.once(key, build) : build();
     const { rows } = await this.core.db.kysely.executeQuery<{ n: number | string | bigint }>(statement);
     return Number(rows[0]?.n ?? 0);

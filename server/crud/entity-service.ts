@@ -11,12 +11,12 @@ import type { ValidatorCache } from './validator-cache.ts';
 import { EntityReader, type ListResult } from './entity-reader.ts';
 import { EntityWriter, type FileGuard } from './entity-writer.ts';
 import { runAction } from './entity-actions.ts';
-import { WriteEvents, type ActionListener, type CommitListener, type CreateDefaulter, type EntitySelector, type Preparer, type WriteListener } from './write-events.ts';
+import { WriteEvents, type ActionListener, type CommitListener, type CreateDefaulter, type UpdateDefaulter, type EntitySelector, type Preparer, type WriteListener } from './write-events.ts';
 import type { ServiceCore } from './service-core.ts';
 
 type Row = Record<string, unknown>;
 
-export type { ActionEvent, ActionListener, CommitListener, CreateDefaulter, EntitySelector, Preparer, WriteListener } from './write-events.ts';
+export type { ActionEvent, ActionListener, CommitListener, CreateDefaulter, UpdateDefaulter, EntitySelector, Preparer, WriteListener } from './write-events.ts';
 export type { ListResult } from './entity-reader.ts';
 export { ID_MARKER } from './entity-reader.ts';
 
@@ -75,6 +75,11 @@ export class EntityService implements ServiceCore {
   /** Defaults a create's body takes before it is judged (see CreateDefaulter). */
   onCreateDefaults(defaulter: CreateDefaulter): void {
     this.events.createDefaulters.push(defaulter);
+  }
+
+  /** Values an update's body takes before it is judged, read outside the write's transaction (document fills). */
+  onUpdateDefaults(defaulter: UpdateDefaulter): void {
+    this.events.updateDefaulters.push(defaulter);
   }
 
   /** The merged schema of an entity; NOT_FOUND for a name no schema file defines. */

@@ -123,9 +123,13 @@ export class EntityWriter {
     const { policy, registry } = this.core;
     this.assertWritable(entity, 'update');
     policy.assertAllowed(ctx, entity, 'update');
-    if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in body)) {
+    if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in (body as Row))) {
       // before the transaction: the check reads through the service (one SQLite connection)
       await this.checkFiles(ctx, entity, body as Row, (await this.reader.loadRow(this.core.db.kysely, entity, id, ctx)) ?? null);
+    }
+    if (this.events.updateDefaulters.length && body && typeof body === 'object' && !Array.isArray(body)) {
+      body = { ...(body as Row) };
+      for (const d of this.events.updateDefaulters) await d(entity, id, body as Row, ctx);
     }
     return this.events.transaction(entity, async (trx) => {
       const before = await this.reader.loadRow(trx, entity, id, ctx);

@@ -39,7 +39,7 @@ const UNKEPT = Object.freeze({ unkept: true });
  * bound value is compiled again on every run (seen with callgrind: about a tenth of a 50-row list's
  * instructions). A text per page also lets SQLite keep each page's prepared statement.
  *
- * Lists that reach another entity through a link (a dotted field, sort key or filter path, or a
+ * Lists that reach another entity through a link (a dotted field, sort key, filter path or search field, or a
  * scope such as a line's "under its document") are not kept: their SQL carries the linked
  * entity's scope for this caller, which the key does not name.
  */
@@ -64,8 +64,8 @@ export class ListStatementCache {
   }
 
   /** The shape's key, or null when the statement must be built for every run. */
-  keyOf(entity: string, version: number, userId: number | null, scope: FilterNode | null, q: ListQuery): string | null {
-    if (throughLink(scope) || throughLink(q.filter)) return null;
+  keyOf(entity: string, version: number, userId: number | null, scope: FilterNode | null, q: ListQuery, searchThroughLink = false): string | null {
+    if (throughLink(scope) || throughLink(q.filter) || (q.search && searchThroughLink)) return null;
     if (q.fields?.some((p) => p.length > 1) || q.sort.some((s) => s.path.length > 1)) return null;
     return JSON.stringify([entity, version, userId, scope, q.fields, q.filter, q.search, q.sort]);
   }

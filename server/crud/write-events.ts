@@ -24,6 +24,8 @@ export type Preparer = (entity: EntitySchema, input: Row, before: Row | null) =>
  * fill, the problem to report instead of its plain `required` error (with the body's other problems).
  */
 export type CreateDefaulter = (k: Kysely<any>, entity: EntitySchema, body: Row, ctx: RequestContext) => Promise<FieldError[] | void>;
+/** Values an update's body takes before it is judged, read outside the write's transaction (document fills); mutates `body`, a copy. */
+export type UpdateDefaulter = (entity: EntitySchema, id: number, body: Row, ctx: RequestContext) => Promise<void>;
 /**
  * Which entities a listener is for, judged on their merged schema: what the schema declares (a
  * `document` with `lines`, an `enabledBy` switch…), so a listener never checks entity names itself
@@ -81,6 +83,7 @@ export class WriteEvents {
   private readonly actions = new ListenerList<ActionListener>();
   readonly preparers: Preparer[] = [];
   readonly createDefaulters: CreateDefaulter[] = [];
+  readonly updateDefaulters: UpdateDefaulter[] = [];
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */

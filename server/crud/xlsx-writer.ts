@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FieldDef } from '../../engine/schema/schema-types.ts';
 import { safeText } from './export-cells.ts';
+import { enumLabel } from './export-columns.ts';
 
 export interface XlsxColumn {
   key: string;
@@ -11,10 +12,11 @@ export interface XlsxColumn {
 
 const NUMERIC = new Set(['integer', 'decimal', 'money']);
 
-/** A cell value of the right kind: numbers as numbers, dates as dates, text through the export guards. */
-function cellOf(col: XlsxColumn, v: unknown): ExcelJS.CellValue {
+/** A cell value of the right kind: numbers as numbers, dates as dates, enums as their labels, text through the export guards. */
+function cellOf(col: XlsxColumn, v: unknown, lang: 'th' | 'en'): ExcelJS.CellValue {
   if (v === null || v === undefined || v === '') return null;
   const type = col.field?.type;
+  if (type === 'enum') return safeText(enumLabel(col.field, v, lang));
   if (type && NUMERIC.has(type) && Number.isFinite(Number(v))) return Number(v);
   if (type === 'boolean') return Boolean(v) && v !== '0';
   if (type === 'date' || type === 'datetime') {
@@ -24,11 +26,20 @@ function cellOf(col: XlsxColumn, v: unknown): ExcelJS.CellValue {
   return safeText(v);
 }
 
-function formatOf(field: FieldDef | undefined): string | undefined {
+/**
+ * Dates stay date cells and are shown in the reader's calendar. For Thai, the
+ * locale modifier [$-xxyyzzzz] asks for Western digits (01), the Thai Buddhist
+ * calendar (07) and the Thai locale (041E): Excel and LibreOffice both show the
+ * year as 2569 while the cell holds the date, so sorting and formulas still work.
+ */
+export const THAI_DATE_FORMAT = '[$-107041E]d/m/yyyy';
+export const THAI_DATETIME_FORMAT = '[$-107041E]d/m/yyyy hh:mm';
+
+function formatOf(field: FieldDef | undefined, lang: 'th' | 'en'): string | undefined {
   switch (field?.type) {
     case 'money': return '#,##0.00';
-    case 'date': return 'yyyy-mm-dd';
-    case 'datetime': return 'yyyy-mm-dd hh:mm:ss';
+    case 'date': return lang === 'th' ? THAI_DATE_FORMAT : 'd mmm yyyy';
+    case 'datetime': return lang === 'th' ? THAI_DATETIME_FORMAT : 'd mmm yyyy hh:mm';
     default: return undefined;
   }
 }
@@ -39,15 +50,15 @@ function formatOf(field: FieldDef | undefined): string | undefined {
  * the whole sheet in memory. Answers the stream to send; errors of `rows`
  * end the stream with that error.
  */
-export function xlsxStream(sheetName: string, columns: XlsxColumn[], rows: AsyncIterable<Record<string, unknown>>): Readable {
+export function xlsxStream(sheetName: string, columns: XlsxColumn[], rows: AsyncIterable<Record<string, unknown>>, lang: 'th' | 'en' = 'th'): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   // Excel refuses these characters and more than 31 of them in a sheet name
   const sheet = workbook.addWorksheet(sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1');
-  sheet.columns = columns.map((c) => ({ header: safeText(c.header), key: c.key, width: Math.min(40, Math.max(10, c.header.length + 2)), style: formatOf(c.field) ? { numFmt: formatOf(c.field) } : {} }));
+  sheet.columns = columns.map((c) => ({ header: safeText(c.header), key: c.key, width: Math.min(40, Math.max(10, c.header.length + 2)), style: formatOf(c.field, lang) ? { numFmt: formatOf(c.field, lang) } : {} }));
   sheet.getRow(1).font = { bold: true };
   void (async () => {
-    for await (const r of rows) sheet.addRow(columns.map((c) => cellOf(c, r[c.key]))).commit();
+    for await (const r of rows) sheet.addRow(columns.map((c) => cellOf(c, r[c.key], lang))).commit();
     sheet.commit();
     await workbook.commit();
   })().catch((err) => out.destroy(err as Error));

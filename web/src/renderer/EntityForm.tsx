@@ -17,6 +17,7 @@ import { PageTitle } from '../ui/PageTitle.tsx';
 import { workflowLock } from './WorkflowActions.tsx';
 import { useDocumentTotals } from './use-document-totals.ts';
 import { useCan } from '../core/permissions.ts';
+import { useFormFills } from './form-fills.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
@@ -27,7 +28,6 @@ import { RelatedList } from './RelatedList.tsx';
 import { FormFields } from './form/FormFields.tsx';
 import { FormActions } from './form/FormActions.tsx';
 import { formPanels } from './form/form-panels.ts';
-import { useFillFrom } from './form/use-fill-from.ts';
 import { enterMoves, focusFirstEmpty } from './form/form-keys.ts';
 
 export { fillFromMap } from './form/use-fill-from.ts';
@@ -158,7 +158,8 @@ export default function EntityForm(props: EntityFormProps) {
     if (r.success) { setRecord(r.data); reset(recordToValues(entity, r.data, resolve)); }
   }, [id, entity, reset, resolve]);
 
-  useFillFrom(entity, form);
+  // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
+  useFormFills(entity, resolve, form as never, formState.isSubmitted);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {

@@ -1,0 +1,77 @@
+import { useEffect, useRef } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
+import { api, type ApiError } from '../core/http-client.ts';
+import { valuesToBody, type FormValues, type Resolve } from './form-model.ts';
+
+/**
+ * The fields whose change asks the server for fills (fillFrom, fillFrom.priceList,
+ * dateFrom): header names, and per lines field the line fields (`product_id`, and
+ * `qty` where a price list prices by quantity). Declared in the schema only.
+ */
+export function fillTriggers(entity: EntitySchema, resolve: Resolve): { header: Set<string>; lines: Record<string, Set<string>> } {
+  const header = new Set<string>();
+  const lines: Record<string, Set<string>> = {};
+  for (const f of Object.values(entity.fields)) {
+    if (f.fillFrom && entity.fields[f.fillFrom.link]) header.add(f.fillFrom.link);
+    if (f.dateFrom) { header.add(f.dateFrom.date); header.add(f.dateFrom.days.split('.')[0]!); }
+  }
+  for (const [name, f] of Object.entries(entity.fields)) {
+    const child = f.type === 'lines' ? resolve(f.entity!) : undefined;
+    for (const g of Object.values(child?.fields ?? {})) {
+      if (!g.fillFrom) continue;
+      (lines[name] ??= new Set()).add(g.fillFrom.link);
+      if (g.fillFrom.priceList && child!.fields.qty) lines[name]!.add('qty');
+    }
+  }
+  return { header, lines };
+}
+
+/** Does a changed field name (`customer_id`, `items.2.product_id`) ask for fills? */
+export function isFillTrigger(triggers: ReturnType<typeof fillTriggers>, name: string): boolean {
+  const parts = name.split('.');
+  if (parts.length === 1) return triggers.header.has(name);
+  return parts.length === 3 && /^\d+$/.test(parts[1]!) && !!triggers.lines[parts[0]!]?.has(parts[2]!);
+}
+
+const empty = (v: unknown) => v === '' || v === null || v === undefined;
+
+/**
+ * Puts the server's fills into the form: a field takes its fill while it is empty or
+ * still holds the previous fill; a value the person typed is kept.
+ */
+export function applyFillAnswer(answer: Record<string, unknown>, get: (path: string) => unknown, set: (path: string, v: unknown) => void, last: Record<string, unknown>): string[] {
+  const done: string[] = [];
+  for (const [path, v] of Object.entries(answer)) {
+    const now = get(path);
+    if (!empty(now) && now !== last[path]) continue;
+    last[path] = v;
+    set(path, v);
+    done.push(path);
+  }
+  return done;
+}
+
+/** Live fills in a form: each change of a trigger asks POST /api/<entity>/fills, and the newest answer wins. */
+export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFormReturn<FormValues>, validate: boolean): void {
+  const last = useRef<Record<string, unknown>>({});
+  useEffect(() => {
+    const triggers = fillTriggers(entity, resolve);
+    if (!triggers.header.size && !Object.keys(triggers.lines).length) return;
+    let asked = 0;
+    const sub = form.watch((_all, { name, type }) => {
+      if (!name || type !== 'change' || !isFillTrigger(triggers, name)) return;
+      const values = form.getValues();
+      let record: FormValues;
+      try { record = valuesToBody(entity, values, resolve); } catch { return; } // a field being typed that does not read yet
+      const mine = ++asked;
+      const value = form.getValues(name);
+      api.post<{ data: Record<string, unknown> }>(`/api/${entity.name}/fills`, { record, changed: name })
+        .then((r) => {
+          if (mine !== asked || form.getValues(name) !== value) return; // changed again meanwhile
+          applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current);
+        }, (e: ApiError) => console.error(`fills of ${name} failed:`, e.message));
+    });
+    return () => sub.unsubscribe();
+  }, [entity, resolve, form, validate]);
+}
