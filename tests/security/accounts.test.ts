@@ -288,22 +288,29 @@ describe.each(testDialects())('accounts and sign-in on %s', (dialect) => {
     /** created_by links to user_account; a clerk without user_account view must not read other accounts through it. */
     it('a staff user without user_account view cannot read other accounts through created_by', async () => {
       await c.product();
-      const res = await c.call('GET', `/api/product?fields=${encodeURIComponent('created_by.username,created_by.email,created_by.role_id')}`, clerk.headers);
-      expectError(res, 403, 'FIELD_FORBIDDEN');
+      // issue 38 §9: columns the role may not read are left out of the list (never answered), the rest still comes
+      const res = await c.call('GET', `/api/product?fields=${encodeURIComponent('id,created_by.username,created_by.email,created_by.role_id')}`, clerk.headers);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.length).toBeGreaterThan(0);
+      for (const row of res.json().data) expect(Object.keys(row)).toEqual(['id']);
+      expect(res.body).not.toContain('"admin"');
       expectError(await c.call('GET', `/api/product?sort=${encodeURIComponent('created_by.username')}`, clerk.headers), 403, 'FIELD_FORBIDDEN');
     });
 
-    it('sorting or filtering on a field of an entity the user may not view → 403 FIELD_FORBIDDEN', async () => {
+    it('sorting or filtering on a field of an entity the user may not view → 403 FIELD_FORBIDDEN; as a column it is left out', async () => {
       for (const url of [
         `/api/product?sort=${encodeURIComponent('default_supplier_id.name_th')}`,
         `/api/product?filter=${q({ 'default_supplier_id.tax_id': { _nnull: true } })}`,
         `/api/product?filter=${q({ default_supplier_id: { name_th: { _eq: 'x' } } })}`,
-        `/api/product?fields=${encodeURIComponent('default_supplier_id.name_th')}`,
       ]) {
         const res = await c.call('GET', url, clerk.headers);
         expectError(res, 403, 'FIELD_FORBIDDEN');
         expect(res.json().error.message).toContain('supplier');
       }
+      // asked as a column, it is left out rather than refusing the list (issue 38 §9)
+      const listed = await c.call('GET', `/api/product?fields=${encodeURIComponent('id,default_supplier_id.name_th')}`, clerk.headers);
+      expect(listed.statusCode, listed.body).toBe(200);
+      for (const row of listed.json().data) expect(Object.keys(row)).toEqual(['id']);
       expect(idsOf(await c.call('GET', `/api/product?sort=${encodeURIComponent('default_supplier_id')}`, clerk.headers))).toBeInstanceOf(Array);
     });
   });
