@@ -6,6 +6,7 @@ import { SYSTEM_FIELDS, companySetting, enablingSettings, fieldOf, hasColumn, li
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
+import { checkSiteRuleKeys } from './site-rule-keys-check.ts';
 import { searchFieldProblem } from './search-paths.ts';
 import { checkFillKeys } from './fill-checks.ts';
 
@@ -96,6 +97,9 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);
+  // site-setting keys name fields of setting_site (checked when the set has it: a test may load a few schemas)
+  const site = byName.get('setting_site');
+  checkSiteRuleKeys(e, byName, site, bad);
   checkFillKeys(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
@@ -139,8 +143,6 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       }
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
-    // site-setting keys name a field of setting_site (checked when the set has it: a test may load a few schemas)
-    const site = byName.get('setting_site');
     for (const setting of enablingSettings(f)) if (site && site.fields[setting]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${setting}" is not a boolean field of setting_site`);
     if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of setting_site`);
     if (f.defaultFrom === 'company') {

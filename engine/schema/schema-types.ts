@@ -262,6 +262,19 @@ export interface DocumentSpec {
   stock?: StockSpec;
   /** A document scanned into with a barcode scanner (server/barcodes): its scan endpoints, panel and pack states. */
   scan?: ScanSpec;
+  /**
+   * While the site setting `setting` equals `equals` (an unset setting counts as equal), every line of a record
+   * in one of `states` must come from a source document (its `source_line_id` is set): delivery orders made from
+   * a sales order only (server/stock/site-flag-rules.ts).
+   */
+  sourceRequiredWhen?: { setting: string; equals: string; states: string[] };
+  /** A product (the lines' `field`) appears on one line only, unless the boolean site setting `unlessSetting` is on. */
+  uniqueLineProduct?: { field: string; unlessSetting: string };
+  /**
+   * Documents made of this one (through the target's `from[]`) when a record goes from status `from` to `to`
+   * while every boolean site setting in `settings` is on: approving a purchase order makes a draft goods receipt.
+   */
+  autoCreate?: { target: string; from: string; to: string; settings: string[] }[];
 }
 
 /**
@@ -281,6 +294,11 @@ export interface StockSpec {
   toLocation?: string;
   /** Each line may name its own inventory, in a line field named like `inventory` (a receipt where the site allows it). */
   lineInventory?: boolean;
+  /**
+   * With `lineInventory`: the boolean site setting that allows it. While off, a line's inventory must be the
+   * header's; while on, it must be one the user may use (is_limit_inventory_to_access).
+   */
+  lineInventorySetting?: string;
   /** `in`: the line field that is the unit cost (satang, as money). */
   unitCost?: string;
   /** `in`: lines of products tracked by lot or expiry need them before posting (while is_enable_product_expired is on). */

@@ -8,6 +8,7 @@ import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { snapshotOnOrBefore } from './stock-snapshots.ts';
 import { businessDayEnd, businessTodayNow } from './business-days.ts';
+import { siteSettings } from '../settings/site-settings.ts';
 
 export type GroupBy = 'product' | 'inventory' | 'lot';
 export interface BalanceQuery {
@@ -147,8 +148,8 @@ export async function stockBalance(service: EntityService, ctx: RequestContext, 
   }
   // bookings are what is open now: a balance as of a past day shows none; lots are not booked one by one
   if (q.groupBy !== 'lot' && (q.asOf === null || q.asOf >= today)) {
-    const s = await k.selectFrom('setting_site').select('stock_balance_sub_booked_table_type as mode').orderBy('id').limit(1).executeTakeFirst();
-    for (const r of await booked(k, service.registry, q, String(s?.mode ?? 'so'), allowed)) {
+    const s = await siteSettings(k, service.registry);
+    for (const r of await booked(k, service.registry, q, String(s.stock_balance_sub_booked_table_type ?? 'so'), allowed)) {
       if (q.groupBy !== 'product' && (r.inventory_id === null || r.inventory_id === undefined)) continue;
       const key = keyOf(r);
       const row = rows.get(key) ?? { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: 0, qty_booked: 0, qty_available: 0 };
