@@ -80,7 +80,7 @@ describe('the document chain in the browser', () => {
       await expect.poll(() => page.getByRole('checkbox', { name: title, exact: true }).isChecked(), { message: `${f.target}/${f.source.source}: ${title} chosen` }).toBe(true);
       await page.getByTestId('create-from-lines').waitFor();
       // the party picker is named by the source's own field: a purchase order's supplier is not "a customer"
-      if (f.source.source === 'purchase_order') expect(await page.getByTestId('create-from-customer').locator('option').first().innerText()).toBe('เลือกผู้จำหน่าย');
+      if (f.source.source === 'purchase_order') expect(await page.getByTestId('create-from-customer').locator('option').first().innerText()).toBe('เลือกผู้ขาย');
       // the same action is in the source list's row menu
       await page.goto(url(`/${f.source.source}`));
       const row = page.getByTestId('entity-list').locator('tr', { hasText: title }).first();
