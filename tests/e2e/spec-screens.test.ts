@@ -54,7 +54,7 @@ describe('spec screens end to end', () => {
     expect(await menu.locator('a.active').getAttribute('href')).toBe('/tax_invoice/sales_order');
     const group = menu.locator('.bo-menu-group').filter({ has: page.locator('a[href="/quotation"]') });
     const hrefs = await group.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
+    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
     await shot(page, 'i38-sales-menu-order');
   });
 
