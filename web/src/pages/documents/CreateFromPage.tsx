@@ -162,7 +162,7 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
             <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
             <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
               {/* named by the source's own field: a purchase order's supplier is not "a customer" */}
-              <option value="">{sourceSchema.fields[party.field] ? t('create_from.pick_party', { party: sourceSchema.fields[party.field]!.label[lang] }) : t('create_from.pick_customer')}</option>
+              <option value="">{t('create_from.pick_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
               {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
             </select>
           </label>}
