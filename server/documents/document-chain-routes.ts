@@ -8,6 +8,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
 import { linesOf } from './document-lines.ts';
+import { processedState } from './line-capacity.ts';
 
 type Row = Record<string, unknown>;
 
@@ -20,7 +21,7 @@ export interface DocumentChain {
   sources: ChainDocument[];
   /** The documents made from this one, drafts included (their lines point at its lines). */
   made: ChainDocument[];
-  /** Create-from screens this record can open now (its state allows it, the caller may create the target). */
+  /** Create-from screens this record can open now (its state allows it, something is left to take, the caller may create the target). */
   create: Array<CreateFromScreen & { href: string }>;
 }
 
@@ -93,7 +94,9 @@ export async function documentChain(service: EntityService, entityName: string, 
     }
     let mayCreate = true;
     try { service.policy.assertAllowed(ctx, target, 'create'); } catch { mayCreate = false; }
-    if (mayCreate && [...spec.states, ...(spec.partial ? [spec.partial] : [])].includes(state)) {
+    // a source its target has taken all of offers nothing more (a fully invoiced order: no "ออกใบกำกับภาษี")
+    if (mayCreate && [...spec.states, ...(spec.partial ? [spec.partial] : [])].includes(state)
+      && !(await processedState(k, service, entity, target, spec.measure ?? 'qty', id)).all) {
       const screen = createFromScreen(target, spec, entity);
       create.push({ ...screen, href: `${screen.path}?source=${id}` });
     }

@@ -53,6 +53,12 @@ describe.each(testDialects())('document chain links on %s', (dialect) => {
     const bn = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id] }), 201);
     expect((await ok(c.call('GET', `/api/billing_note/${bn.id}/related`, c.admin))).sources.map((d: Row) => d.id)).toEqual([so.id]);
     expect((await ok(c.call('GET', `/api/sales_order/${so.id}/related`, c.admin))).made).toEqual([{ entity: 'billing_note', id: bn.id, title: expect.stringMatching(/^BN\d{6}-\d{4}$/), status: 'draft' }]);
+
+    // invoiced in full, the order offers no more tax invoices, and still offers what is left (delivery, billing)
+    const iv = await ok(c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    await ok(c.call('POST', `/api/tax_invoice/${iv.id}/actions/issue`, c.admin));
+    const invoiced = await ok(c.call('GET', `/api/sales_order/${so.id}/related`, c.admin));
+    expect(invoiced.create.map((s: Row) => s.path).sort()).toEqual(['/billing_note/sales_order', '/delivery_order/sales_order', '/receipt/sales_order']);
   });
 
   it('answers in the caller\'s scope: no view is 403, documents it may not read are left out, no edit offers no action', async () => {
