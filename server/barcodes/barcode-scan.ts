@@ -7,13 +7,14 @@ import { dateText } from '../stock/stock-documents.ts';
 import { flagOn, siteSettings, type SiteSettings } from '../settings/site-settings.ts';
 import { scansOf } from './scan-log.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
-import type { EntitySchema, ScanSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { ScanSpec } from '../../engine/schema/stock-spec-types.ts';
 
 type Row = Record<string, unknown>;
 
 /**
  * The documents scanned into are those whose schema declares `document.scan`
- * (engine/schema/schema-types.ts, ScanSpec): their line table and parent column
+ * (engine/schema/stock-spec-types.ts, ScanSpec): their line table and parent column
  * come from the document's lines field, the inventory from `document.stock`.
  */
 export interface ScanDocument extends ScanSpec { lines: string; parent: string; inventory: string }

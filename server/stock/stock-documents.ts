@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
-import type { EntitySchema, StockSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { StockSpec } from '../../engine/schema/stock-spec-types.ts';
 import type { MovementInput } from './stock-ledger.ts';
 import { businessDayStart, businessTodayNow } from './business-days.ts';
 
@@ -8,7 +9,7 @@ type Row = Record<string, unknown>;
 
 /**
  * Which documents move stock, and how, is each schema's `document.stock`
- * (engine/schema/schema-types.ts, StockSpec): a new stock document is one schema file.
+ * (engine/schema/stock-spec-types.ts, StockSpec): a new stock document is one schema file.
  */
 export function stockSpecOf(entity: EntitySchema | undefined): StockSpec | null {
   return entity?.kind === 'document' ? entity.document?.stock ?? null : null;
