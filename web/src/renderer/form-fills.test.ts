@@ -50,4 +50,12 @@ describe('form fills', () => {
     applyFillAnswer({ due_date: '2026-12-25' }, (p) => values[p], set, last);
     expect(values.due_date).toBe('2026-12-25');
   });
+
+  it('a field that still holds its schema default (never touched) takes its fill; a typed one does not', () => {
+    const values: Record<string, unknown> = { credit_term_days: 0, contact_name: 'typed' };
+    const set = (p: string, v: unknown) => { values[p] = v; };
+    const done = applyFillAnswer({ credit_term_days: 30, contact_name: 'คุณวิภา' }, (p) => values[p], set, {}, (p) => p === 'credit_term_days');
+    expect(done).toEqual(['credit_term_days']);
+    expect(values).toEqual({ credit_term_days: 30, contact_name: 'typed' });
+  });
 });

@@ -37,14 +37,15 @@ export function isFillTrigger(triggers: ReturnType<typeof fillTriggers>, name: s
 const empty = (v: unknown) => v === '' || v === null || v === undefined;
 
 /**
- * Puts the server's fills into the form: a field takes its fill while it is empty or
- * still holds the previous fill; a value the person typed is kept.
+ * Puts the server's fills into the form: a field takes its fill while it is empty, still
+ * holds the previous fill, or was never touched (it holds its schema default, such as a
+ * credit term's 0); a value the person typed is kept.
  */
-export function applyFillAnswer(answer: Record<string, unknown>, get: (path: string) => unknown, set: (path: string, v: unknown) => void, last: Record<string, unknown>): string[] {
+export function applyFillAnswer(answer: Record<string, unknown>, get: (path: string) => unknown, set: (path: string, v: unknown) => void, last: Record<string, unknown>, untouched: (path: string) => boolean = () => false): string[] {
   const done: string[] = [];
   for (const [path, v] of Object.entries(answer)) {
     const now = get(path);
-    if (!empty(now) && now !== last[path]) continue;
+    if (!empty(now) && now !== last[path] && !untouched(path)) continue;
     last[path] = v;
     set(path, v);
     done.push(path);
@@ -69,7 +70,8 @@ export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFo
       api.post<{ data: Record<string, unknown> }>(`/api/${entity.name}/fills`, { record, changed: name })
         .then((r) => {
           if (mine !== asked || form.getValues(name) !== value) return; // changed again meanwhile
-          applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current);
+          applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
+            (p) => !form.getFieldState(p as never, form.formState).isDirty);
         }, (e: ApiError) => console.error(`fills of ${name} failed:`, e.message));
     });
     return () => sub.unsubscribe();
