@@ -138,7 +138,8 @@ describe('documents end to end', () => {
     const file = page.waitForEvent('download');
     await page.getByRole('menuitem', { name: 'CSV (ข้อมูลดิบ)' }).click();
     const d = await file;
-    expect(d.suggestedFilename()).toMatch(/quotation.*\.csv$/);
+    // named after the screen and the business day (issue 38 §5)
+    expect(d.suggestedFilename()).toMatch(/^ใบเสนอราคา-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync(await d.path(), 'utf8');
     const total = (await api('GET', '/api/quotation?limit=1&meta=total_count')).meta.total_count as number;
     // a header line and one line per quotation

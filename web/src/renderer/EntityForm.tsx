@@ -159,7 +159,7 @@ export default function EntityForm(props: EntityFormProps) {
   }, [id, entity, reset, resolve]);
 
   // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
-  useFormFills(entity, resolve, form as never, formState.isSubmitted);
+  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create');
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {

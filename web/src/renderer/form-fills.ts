@@ -53,8 +53,12 @@ export function applyFillAnswer(answer: Record<string, unknown>, get: (path: str
   return done;
 }
 
-/** Live fills in a form: each change of a trigger asks POST /api/<entity>/fills, and the newest answer wins. */
-export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFormReturn<FormValues>, validate: boolean): void {
+/**
+ * Live fills in a form: each change of a trigger asks POST /api/<entity>/fills, and the newest answer wins.
+ * On a new record a field still at its schema default counts as untouched; on a stored one its values are
+ * someone's earlier choices, kept unless empty or filled here.
+ */
+export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFormReturn<FormValues>, validate: boolean, isNew = false): void {
   const last = useRef<Record<string, unknown>>({});
   useEffect(() => {
     const triggers = fillTriggers(entity, resolve);
@@ -71,9 +75,9 @@ export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFo
         .then((r) => {
           if (mine !== asked || form.getValues(name) !== value) return; // changed again meanwhile
           applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
-            (p) => !form.getFieldState(p as never, form.formState).isDirty);
+            (p) => isNew && !form.getFieldState(p as never, form.formState).isDirty);
         }, (e: ApiError) => console.error(`fills of ${name} failed:`, e.message));
     });
     return () => sub.unsubscribe();
-  }, [entity, resolve, form, validate]);
+  }, [entity, resolve, form, validate, isNew]);
 }
