@@ -31,7 +31,9 @@ export function registerFillRoutes(app: FastifyInstance, service: EntityService,
     app.post(`/api/${entity.name}/fills`, async (request) => {
       const ctx = contextOf(request);
       const e = service.entity(entity.name);
-      service.policy.assertAllowed(ctx, e, 'read');
+      // fills serve a record being written: a reader who may neither create nor update gets none (price lists
+      // are read as the system, so answering a view-only caller would show it prices it may not read)
+      try { service.policy.assertAllowed(ctx, e, 'create'); } catch { service.policy.assertAllowed(ctx, e, 'update'); }
       const sent = request.body as { record?: unknown; changed?: unknown } | null;
       if (!isRow(sent) || !isRow(sent.record) || typeof sent.changed !== 'string' || sent.changed.length > 200) {
         throw new AppError('BAD_REQUEST', 'send {"record": {...}, "changed": "<field>" or "<lines>.<index>.<field>"}');

@@ -98,4 +98,10 @@ describe.each(testDialects())('document fills on %s', (dialect) => {
     const head = await ok(c.call('POST', '/api/sales_order/fills', clerk.headers, { record: { doc_date: '2026-11-02', customer_id: customer }, changed: 'customer_id' }));
     expect(head).toEqual({});
   });
+
+  it('a role that may only view the document gets no fills (403): they serve a record being written', async () => {
+    const viewer = await c.staff('fill_viewer', { quotation: { view: true }, customer: { view: true }, product: { view: true } });
+    const res = await c.call('POST', '/api/quotation/fills', viewer.headers, { record: { customer_id: customer, items: [{ product_id: listed, qty: 3 }] }, changed: 'items.0.product_id' });
+    expect(res.statusCode, res.body).toBe(403);
+  });
 });
