@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
-import { SYSTEM_FIELDS, companySetting, enablingSettings, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
+import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
@@ -97,8 +97,8 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);
-  // site-setting keys name fields of setting_site (checked when the set has it: a test may load a few schemas)
-  const site = byName.get('setting_site');
+  // site-setting keys name fields of the site settings (checked when the set has them: a test may load a few schemas)
+  const site = siteSettingsOf(byName);
   checkSiteRuleKeys(e, byName, site, bad);
   checkFillKeys(e, byName, bad);
   const { customerWritable, ...keyFields } = e.access ?? {};
@@ -143,12 +143,12 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       }
     }
     if (f.options && f.default !== undefined && !f.options.some((o) => o.value === f.default)) bad(`${at}/default`, 'is not one of the options');
-    for (const setting of enablingSettings(f)) if (site && site.fields[setting]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${setting}" is not a boolean field of setting_site`);
-    if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of setting_site`);
+    for (const setting of enablingSettings(f)) if (site && site.fields[setting]?.type !== 'boolean') bad(`${at}/enabledBy`, `"${setting}" is not a boolean field of ${site.name}`);
+    if (site && f.defaultSetting && !site.fields[f.defaultSetting]) bad(`${at}/defaultSetting`, `"${f.defaultSetting}" is not a field of ${site.name}`);
     if (f.defaultFrom === 'company') {
       const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
       if (!target || target.access?.companyField !== 'id') bad(`${at}/defaultFrom`, 'must be on a link to the company entity (access.companyField "id")');
-      else if (site && !companySetting(site, target.name)) bad(`${at}/defaultFrom`, `setting_site has no link field to ${target.name} (the default company)`);
+      else if (site && !companySetting(site, target.name)) bad(`${at}/defaultFrom`, `${site.name} has no link field to ${target.name} (the default company)`);
     }
     for (const cond of ['visibleIf', 'requiredIf'] as const) {
       if (!f[cond]) continue;
@@ -181,6 +181,11 @@ export function loadSchemaSet(sources: SchemaSource[]): EntitySchema[] {
   for (const { file, entity } of parsed) {
     if (byName.has(entity.name)) problems.push({ file, pointer: '/name', reason: `entity "${entity.name}" is defined twice` });
     byName.set(entity.name, entity);
+  }
+  const sites = parsed.filter((p) => p.entity.siteSettings);
+  for (const { file, entity } of sites.slice(1)) problems.push({ file, pointer: '/siteSettings', reason: `only one entity holds the site settings ("${sites[0]!.entity.name}" does)` });
+  for (const { file, entity } of parsed) {
+    if (entity.siteSettings && entity.kind !== 'singleton') problems.push({ file, pointer: '/siteSettings', reason: 'only an entity of kind "singleton" holds the site settings' });
   }
   for (const { file, entity } of parsed) problems.push(...crossCheck(file, entity, byName));
   if (problems.length) throw new SchemaLoadError(problems);

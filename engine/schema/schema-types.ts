@@ -292,6 +292,11 @@ export interface EntitySchema {
    * Several settings: all must be on (a production report needs manufactured products and production reports).
    */
   enabledBy?: string | string[];
+  /**
+   * True on the one singleton that holds the site settings (setting_site): the settings that `enabledBy`,
+   * `defaultSetting`, `defaultFrom` and the document's site rules name are its fields.
+   */
+  siteSettings?: true;
   /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
   menuOrder?: number;
   icon?: string;
@@ -338,6 +343,12 @@ export function fieldOf(entity: Pick<EntitySchema, 'fields'>, name: string): Fie
 /** Field types that own a column in the entity's table. */
 export function hasColumn(field: FieldDef): boolean {
   return field.type !== 'lines';
+}
+
+/** The entity that holds the site settings (`siteSettings: true`), if the set has one: a test may load a few schemas. */
+export function siteSettingsOf(byName: ReadonlyMap<string, EntitySchema>): EntitySchema | undefined {
+  for (const e of byName.values()) if (e.siteSettings) return e;
+  return undefined;
 }
 
 /** The site setting (a link field of setting_site) that names the default of that company entity (`defaultFrom: "company"`). */
