@@ -56,21 +56,13 @@ function laterWithId(name: string, param = 'id'): RouteEntry[] {
   return [later(name, `/${name}`), later(name, `/${name}/:${param}`)];
 }
 
-export const MASTER_DATA = [
-  'return_reason', 'prospect_type', 'prospect_priority', 'source_type', 'industrial_type', 'product_qc_status',
-  'product_extra_field', 'product_container_qc_status', 'price_list', 'customer', 'supplier', 'your_company',
-  'your_company_type', 'sales_channels', 'pos', 'staff', 'team_responsibilities', 'team', 'causes_of_waste',
-  'product_location', 'product_container', 'machinery', 'payment_method', 'promotion',
-] as const;
-
-const ENTITY_ROUTES = [
-  'user_account', 'user_role', 'user_type', 'usergroup',
-  'quotation', 'sales_order', 'billing_note', 'receipt', 'tax_invoice', 'credit_note', 'debit_note', 'withholding_tax',
-  'company', 'contact', 'working_record', 'prospect', 'order', 'alert',
-  'purchase_order', 'production_report', 'goods_receipt', 'delivery_order', 'internal_product_transfer',
-  'barcodes', 'barcodes_scan_over', 'product', 'product_attribute', 'asset', 'asset_movement', 'inventory', 'stock_movement',
-  ...MASTER_DATA,
-];
+/**
+ * The entities whose screens are not the generic list and form. Every other schema's list
+ * (/{entity}), form (/{entity}/create, /{entity}/{id}), single-row screen (kind "singleton")
+ * and create-from screens (/{target}/{source}, document.from[]) come from the catch-all routes
+ * in App.tsx, from what the server's schemas say: no table of entity names here.
+ */
+const ENTITY_ROUTES = Object.keys(ADMIN_EDITORS);
 
 const ATTRIBUTE_PAGES = ['film_type', 'brand', 'grade', 'attr_1', 'attr_2', 'attribute'];
 
@@ -115,7 +107,6 @@ export const ROUTES: RouteEntry[] = [
   ]),
   admin('attribute_option', '/attribute_option', 'attributeOptions'), admin('attribute_option', '/attribute_option/:attributeId', 'attributeDetail'),
   admin('custom_field', '/custom_field', 'customFields'),
-  { path: '/setting_site', titleKey: t('setting_site'), kind: 'singleton', entity: 'setting_site' },
   // page settings (docs/page-settings.md); the spec's /{pageKey}/{subPageKey}… are SPEC_SUB_PAGE_PATHS below
   { path: '/page_setting', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'list' },
   { path: '/page_setting/:pageKey', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'editor' },
@@ -137,10 +128,18 @@ export const ROUTES: RouteEntry[] = [
  */
 export const SPEC_SUB_PAGE_PATHS = ['/:pageKey/:subPageKey', '/:pageKey/:subPageKey/:submenuDetailId', '/:pageKey/:subPageKey/:submenuDetailId/:attributeId'];
 
-/** The entity a list or detail path shows ("/product/12" → "product"), or null for any other screen. */
+/** First path segments of the screens that are not an entity's list or form ("/outgoing", "/system_log"). */
+const OTHER_SCREENS = new Set(ROUTES.filter((r) => r.kind !== 'entityList' && r.kind !== 'entityDetail')
+  // "/product/import" is a screen under an entity, not instead of it
+  .filter((r) => !/^\/[a-z0-9_]+\/[a-z]/.test(r.path) && !ROUTES.some((e) => e.kind === 'entityList' && e.entity === r.entity)).map((r) => r.path.split('/')[1]));
+
+/**
+ * The entity a list or detail path would show ("/product/12" → "product"), or null for any other
+ * screen: a word that names no other screen is taken for an entity, as the catch-all routes do (a
+ * wrong guess costs one early request for a schema that is not there, and the screen says not found).
+ */
 export function entityOfPath(pathname: string): string | null {
   const first = pathname.split('/').filter(Boolean)[0];
-  if (!first) return null;
-  const hit = ROUTES.find((r) => r.entity === first && (r.kind === 'entityList' || r.kind === 'entityDetail'));
-  return hit ? first : null;
+  if (!first || !/^[a-z][a-z0-9_]*$/.test(first) || OTHER_SCREENS.has(first)) return null;
+  return first;
 }

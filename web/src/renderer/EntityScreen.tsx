@@ -24,15 +24,18 @@ export default function EntityScreen({ entity, mode, titleKey, dynamic, id: idPr
   const state = useEntitySchema(entity);
   const params = useParams();
   const id = idProp ?? params.id;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (state.status === 'loading') return <Spinner />;
-  if (state.status === 'forbidden') return <NoAccess titleKey={dynamic ? undefined : titleKey} />;
+  // a screen reached through the catch-all routes is titled by its schema's label (the server's language content)
+  const entityTitle = `entity.${entity}.plural`;
+  if (state.status === 'forbidden') return <NoAccess titleKey={titleKey ?? (i18n.exists(entityTitle) ? entityTitle : undefined)} />;
   if (state.status === 'missing') return dynamic || !titleKey ? <NotFound /> : <NotAvailableYet titleKey={titleKey} />;
   if (state.status === 'error') return <p role="alert" className="bo-error-text">{t('common.error')}: {state.error.message}</p>;
   const { meta } = state;
   if (dynamic && meta.entity.kind === 'lines') return <NotFound />;
+  // a single-row entity (kind "singleton", the site settings) opens its one row at /{entity}
+  if (mode === 'singleton' || (mode === 'list' && meta.entity.kind === 'singleton')) return <Suspense fallback={<Spinner />}><SingletonForm key={entity} meta={meta} /></Suspense>;
   if (mode === 'list') return <Suspense fallback={<Spinner />}><EntityList key={entity} meta={meta} /></Suspense>;
-  if (mode === 'singleton') return <Suspense fallback={<Spinner />}><SingletonForm key={entity} meta={meta} /></Suspense>;
   const isCreate = !id || id === 'create';
   if (!isCreate && !/^[1-9][0-9]*$/.test(id)) return <NotFound />;
   // schema form.modal: the record opens in an edit box over its list, on create and on edit

@@ -48,8 +48,8 @@ export default function SubPageScreen() {
   const isSubPage = kind !== undefined;
   let screen: React.ReactNode;
   if (isSubPage && attributeId !== undefined && submenuDetailId !== undefined) screen = <AttributeValueScreen pageKey={pageKey} subPageKey={subPageKey} recordId={submenuDetailId} attribute={attributeId} />;
-  else if (isSubPage && submenuDetailId !== undefined) screen = <EntityScreen entity={subPageKey} mode="detail" titleKey={`route.${subPageKey}`} id={submenuDetailId} />;
-  else if (isSubPage) screen = <EntityScreen entity={subPageKey} mode={kind === 'singleton' ? 'singleton' : 'list'} titleKey={`route.${subPageKey}`} />;
+  else if (isSubPage && submenuDetailId !== undefined) screen = <EntityScreen entity={subPageKey} mode="detail" id={submenuDetailId} />;
+  else if (isSubPage) screen = <EntityScreen entity={subPageKey} mode={kind === 'singleton' ? 'singleton' : 'list'} />;
   else if (submenuDetailId === undefined) screen = <EntityScreen entity={pageKey} mode="detail" dynamic id={subPageKey} />;
   else return <NotFound />;
   return <Suspense fallback={<Spinner />}>{screen}</Suspense>;
