@@ -35,6 +35,8 @@ export function computeAmounts(service: EntityService, entity: EntitySchema, inp
   if (!entity.document?.amounts) return;
   const lines = linesOf(service, entity);
   const sent = Array.isArray(input[lines.field]) ? (input[lines.field] as Row[]) : null;
+  // a new line takes its schema defaults before it is priced (a quantity left out is 1), as it will be stored
+  sent?.forEach((l) => { if (l && typeof l === 'object' && l.id === undefined) fillLineDefaults(lines.entity, l); });
   const items = sent ?? ((before?.[lines.field] as Row[] | undefined) ?? []);
   const totals = totalsOf(entity, { ...(before ?? {}), ...input }, items);
   const byAmount = Boolean(entity.document.byAmount);
@@ -49,6 +51,14 @@ export function computeAmounts(service: EntityService, entity: EntitySchema, inp
     if (fieldOf(lines.entity, 'amount')) l.amount = t.amount;
     if (lineDiscountComputed(l) && fieldOf(lines.entity, 'discount_amount')) l.discount_amount = t.discount;
   });
+}
+
+/** The plain schema defaults (not "$NOW"-like ones) of the fields a new line leaves out. */
+function fillLineDefaults(lines: EntitySchema, line: Row): void {
+  for (const [name, f] of Object.entries(lines.fields)) {
+    if (name in line || f.default === undefined || f.readOnly || (typeof f.default === 'string' && f.default.startsWith('$'))) continue;
+    line[name] = f.default;
+  }
 }
 
 /** A by-amount document's stored totals must be what its lines give (see computeAmounts). */

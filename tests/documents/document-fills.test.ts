@@ -49,6 +49,14 @@ describe.each(testDialects())('document fills on %s', (dialect) => {
     expect(q).toMatchObject({ contact_name: 'คุณวิภา', credit_term_days: 45, salesperson_id: salesperson, subtotal: 680 + 3840 + 360 + 999 });
   });
 
+  it('a line without a quantity takes 1 (the schema default of qty), and its amount follows its price', async () => {
+    const q = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-02', your_company_id: company, customer_id: bare, vat_type: 'exclude', items: [{ product_id: plain }] }), 201);
+    expect(q.items[0]).toMatchObject({ qty: 1, unit: 'กล่อง', price: 360, amount: 360 });
+    expect(q.subtotal).toBe(360);
+    const po = await ok(c.call('POST', '/api/purchase_order', c.admin, { doc_date: '2026-11-02', your_company_id: company, supplier_id: await c.make('supplier', { code: c.next('S'), supplier_type: 'juristic', name_th: 'ผู้ขายจำนวน', tax_id: thaiTaxId(745541111), branch_code: '00000' }), items: [{ product_id: plain }] }), 201);
+    expect(po.items[0]).toMatchObject({ qty: 1, price: 200, amount: 200 });
+  });
+
   it('without a price list the product\'s selling price; on purchase documents its purchase price', async () => {
     const q = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-02', your_company_id: company, customer_id: bare, items: [{ product_id: listed, qty: 1 }] }), 201);
     expect(q.items[0]).toMatchObject({ unit: 'ม้วน', price: 360 });
