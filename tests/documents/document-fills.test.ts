@@ -57,6 +57,24 @@ describe.each(testDialects())('document fills on %s', (dialect) => {
     expect(po.items[0]).toMatchObject({ qty: 1, price: 200, amount: 200 });
   });
 
+  it('a supplier fills the contact, credit term and address of a purchase order and a goods receipt; a customer the delivery\'s address', async () => {
+    const supplier = await c.make('supplier', { code: c.next('S'), supplier_type: 'juristic', name_th: 'ผู้ขายเครดิต', tax_id: thaiTaxId(745542222), branch_code: '00000',
+      contact_name: 'คุณสมชาย', credit_term_days: 60, address_line: '99 ถนนบางนา-ตราด' });
+    const po = await ok(c.call('POST', '/api/purchase_order', c.admin, { doc_date: '2026-11-02', your_company_id: company, supplier_id: supplier, items: [{ product_id: plain, qty: 2 }] }), 201);
+    expect(po).toMatchObject({ contact_name: 'คุณสมชาย', credit_term_days: 60, supplier_address: '99 ถนนบางนา-ตราด' });
+    // a value sent is kept
+    const kept = await ok(c.call('POST', '/api/purchase_order', c.admin, { doc_date: '2026-11-02', your_company_id: company, supplier_id: supplier, contact_name: 'คุณเอ', items: [{ product_id: plain, qty: 1 }] }), 201);
+    expect(kept).toMatchObject({ contact_name: 'คุณเอ', credit_term_days: 60 });
+    const inventory = await c.inventory(company);
+    const gr = await ok(c.call('POST', '/api/goods_receipt', c.admin, { doc_date: '2026-11-02', your_company_id: company, inventory_id: inventory, supplier_id: supplier, items: [{ product_id: plain, qty: 1 }] }), 201);
+    expect(gr).toMatchObject({ contact_name: 'คุณสมชาย', supplier_address: '99 ถนนบางนา-ตราด' });
+    // the form asks the same: a supplier chosen on a purchase order
+    expect(await ok(c.call('POST', '/api/purchase_order/fills', c.admin, { record: { supplier_id: supplier }, changed: 'supplier_id' })))
+      .toEqual({ contact_name: 'คุณสมชาย', credit_term_days: 60, supplier_address: '99 ถนนบางนา-ตราด' });
+    const addressed = await c.make('customer', { code: c.next('C'), customer_type: 'juristic', name_th: 'ลูกค้ามีที่อยู่', tax_id: thaiTaxId(745543333), branch_code: '00000', address_line: '1 ถนนสุขุมวิท' });
+    expect(await ok(c.call('POST', '/api/delivery_order/fills', c.admin, { record: { customer_id: addressed }, changed: 'customer_id' }))).toEqual({ ship_to: '1 ถนนสุขุมวิท' });
+  });
+
   it('without a price list the product\'s selling price; on purchase documents its purchase price', async () => {
     const q = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-02', your_company_id: company, customer_id: bare, items: [{ product_id: listed, qty: 1 }] }), 201);
     expect(q.items[0]).toMatchObject({ unit: 'ม้วน', price: 360 });
