@@ -2,8 +2,9 @@
  * A stock document is declared, not coded (issue 35 §1): a new document whose
  * schema files (tests/stock/declared-stock/: the document and its lines) carry
  * `document.stock` and `document.scan` posts to the ledger, keeps its
- * locations in their inventory, reverses on cancel and is scanned into, with
- * no TypeScript added for it.
+ * locations in their inventory, reverses on cancel and is scanned into, and
+ * through `document.from[]` has its create-from screen (menu entry, open
+ * sources, a draft made from a delivery), with no TypeScript added for it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,4 +79,30 @@ describe.each(testDialects())('a stock document declared in a schema file on %s'
     // a document without document.scan has no scan endpoint
     expect((await c.call('POST', `/api/internal_product_transfer/1/scan`, c.admin, { code: product.code })).statusCode).toBe(404);
   });
+
+  it('has its create-from screen: a menu entry, the open deliveries, a draft made from one and the source\'s action', async () => {
+    const p = await c.product();
+    const customer = await c.customer();
+    await c.posted('stock_return', { inventory_id: wh }, [{ product_id: p, qty: 5 }]);
+    await c.settings({ do_create_type: 'create_without_so' });
+    const delivery = await c.posted('delivery_order', { inventory_id: wh, customer_id: customer }, [{ product_id: p, qty: 3 }]);
+    // the menu has the screen, at /{target}/{source}, with the label the schema gives
+    const menu = (await c.call('GET', '/api/menu', { ...c.admin, 'accept-language': 'th' })).json().data as { key: string; submenu: { path: string; label: { th: string } }[] }[];
+    const stockGroup = menu.find((g) => g.key === 'purchasing_stock')!;
+    expect(stockGroup.submenu.find((s) => s.path === '/stock_return/delivery_order')?.label.th).toBe('รับคืนจากใบส่งสินค้า');
+    // the schema the web app reads names the screen and the source's button
+    const meta = await c.ok(c.call('GET', '/api/meta/entities/stock_return', c.admin)) as unknown as Row;
+    expect(meta.entity.document.from[0]).toMatchObject({ source: 'delivery_order', action: { th: 'รับคืนสินค้า' }, menu: true });
+    // the open deliveries to choose from, and a draft made from one, carrying its lines
+    const open = await c.call('GET', `/api/stock_return/from/delivery_order?ids=${delivery.id}`, c.admin);
+    expect(open.statusCode, open.body).toBe(200);
+    const made = await c.ok(c.call('POST', '/api/stock_return/from/delivery_order', c.admin, { ids: [delivery.id] }), 201);
+    expect(made).toMatchObject({ customer_id: customer, status: 'draft' });
+    expect(made.items).toEqual([expect.objectContaining({ product_id: p, qty: 3, source_line_id: delivery.items[0].id })]);
+    // approved (with its inventory), it posts the returned goods back in
+    await c.ok(c.call('PATCH', `/api/stock_return/${made.id}`, c.admin, { inventory_id: wh }));
+    await c.ok(c.action('stock_return', made.id, 'approve'));
+    expect(await c.onHand(p, wh)).toBe(5);
+  });
 });
+
