@@ -34,7 +34,7 @@ import { readAdminOptions, registerAdminRoutes, type AdminServices } from './adm
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { installCancelGuard } from './documents/cancel-guard.ts';
-import { installDefaultCompany } from './documents/default-company.ts';
+import { installDefaultCompany, registerNewRecordDefaults } from './documents/default-company.ts';
 import { installDocumentFills } from './documents/document-fills.ts';
 import { registerFillRoutes } from './documents/fill-routes.ts';
 import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
@@ -220,6 +220,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerDocumentRoutes(app, service, contextOf);
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);
+  registerNewRecordDefaults(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });

@@ -1,9 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { companySetting, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { principalOf } from '../auth/principal.ts';
 import { siteSettings, SETTINGS } from '../settings/site-settings.ts';
@@ -34,6 +36,29 @@ export function installDefaultCompany(service: EntityService): void {
     }
     return unfilled;
   });
+}
+
+/**
+ * GET /api/<entity>/defaults, for entities with a `defaultFrom` field: the values a new record would take
+ * from the server if it left them empty (`{"your_company_id": 3}`; a field without one is left out), so a
+ * new form shows the issuing company it will get instead of an empty picker. Needs create on the entity.
+ */
+export function registerNewRecordDefaults(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+  for (const entity of service.registry.all()) {
+    if (!Object.values(entity.fields).some((f) => f.defaultFrom === 'company')) continue;
+    app.get(`/api/${entity.name}/defaults`, async (request) => {
+      const ctx = contextOf(request);
+      const e = service.entity(entity.name);
+      service.policy.assertAllowed(ctx, e, 'create');
+      const data: Row = {};
+      for (const [name, f] of Object.entries(e.fields)) {
+        if (f.defaultFrom !== 'company' || f.type !== 'link') continue;
+        const id = await defaultCompany(service.db.kysely, service, service.entity(f.entity!), ctx);
+        if (id !== null) data[name] = id;
+      }
+      return { success: true, data };
+    });
+  }
 }
 
 async function defaultCompany(k: Kysely<any>, service: EntityService, company: EntitySchema, ctx: RequestContext): Promise<number | null> {

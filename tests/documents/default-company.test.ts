@@ -33,6 +33,11 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
   /** The body of the documents issue's contract: no company. */
   const contract = () => ({ customer_id: customer, doc_date: '2026-11-20', vat_type: 'exclude', items: [{ product_id: product, qty: 2, price: 100 }] });
   const post = (entity: string, body: unknown, headers = c.admin) => c.call('POST', `/api/${entity}`, headers, body);
+  const defaults = async (entity: string, headers = c.admin): Promise<Row> => {
+    const res = await c.call('GET', `/api/${entity}/defaults`, headers);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
   const created = async (entity: string, body: unknown, headers = c.admin): Promise<Row> => {
     const res = await post(entity, body, headers);
     expect(res.statusCode, res.body).toBe(201);
@@ -41,6 +46,8 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
 
   it('a business with one company: every document takes it', async () => {
     first = await c.company();
+    // a new form asks what the server would give (GET /api/<entity>/defaults) and shows it
+    expect(await defaults('quotation')).toEqual({ your_company_id: first });
     expect((await created('quotation', contract())).your_company_id).toBe(first);
     expect((await created('sales_order', contract())).your_company_id).toBe(first);
     expect((await created('receipt', { customer_id: customer, doc_date: '2026-11-20', payment_method: 'cash', items: [{ description: 'มัดจำ', amount: 100 }] })).your_company_id).toBe(first);
@@ -50,6 +57,8 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
 
   it('several companies and no default: the answer says to choose one, in Thai too; a company sent is kept', async () => {
     const second = await c.company();
+    // none to give: the form's picker stays empty
+    expect(await defaults('quotation')).toEqual({});
     const refused = await c.call('POST', '/api/quotation', { ...c.admin, 'accept-language': 'th' }, contract());
     expectError(refused, 400, 'VALIDATION_FAILED');
     expect(refused.json().error.details.fields).toEqual([expect.objectContaining({ field: 'your_company_id', code: 'company_choice' })]);
@@ -72,6 +81,13 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
     expect((await created('sales_order', contract())).your_company_id).toBe(second);
     const branch = await c.staff('branch', { quotation: { view: true, edit: true }, customer: { view: true }, product: { view: true }, your_company: { view: true } }, { company: [first] });
     expect((await created('quotation', contract(), branch.headers)).your_company_id).toBe(first);
+    // the form is told the same, per caller; a caller who may not create is refused, an entity without defaultFrom has no such route
+    expect(await defaults('quotation')).toEqual({ your_company_id: second });
+    expect(await defaults('receipt')).toEqual({ your_company_id: second });
+    expect(await defaults('quotation', branch.headers)).toEqual({ your_company_id: first });
+    const viewer = await c.staff('viewer', { quotation: { view: true } });
+    expectError(await c.call('GET', '/api/quotation/defaults', viewer.headers), 403, 'FORBIDDEN');
+    expect((await c.call('GET', '/api/customer/defaults', c.admin)).statusCode).not.toBe(200);
     // limited to several companies, the default among them: the default
     const both = await c.staff('both', { quotation: { view: true, edit: true }, customer: { view: true }, product: { view: true }, your_company: { view: true } }, { company: [first, second] });
     expect((await created('quotation', contract(), both.headers)).your_company_id).toBe(second);

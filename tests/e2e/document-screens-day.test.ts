@@ -85,8 +85,43 @@ describe('an accountant’s day on the document screens', () => {
       await choose(`items-${i}-product_id`, String(p.code));
       await expect.poll(() => page.locator(`#items-${i}-unit`).inputValue(), { message: `line ${i + 1} unit` }).toBe(p.unit);
       await expect.poll(async () => Number((await page.locator(`#items-${i}-price`).inputValue()).replace(/,/g, '')), { message: `line ${i + 1} price` }).toBe(price);
+      // the quantity starts at 1 (the schema default of qty), so the line's amount is its price at once
+      expect(await page.locator(`#items-${i}-qty`).inputValue()).toBe('1');
+      await expect.poll(async () => Number((await page.locator(`#items-${i}-amount`).inputValue()).replace(/,/g, '')), { message: `line ${i + 1} amount` }).toBe(price);
     }
     await shot(page, 'day-02-product-fills');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('a new receipt shows the default company, opens on the customer with no list open; its amount sits under its heading', async () => {
+    const settings = (await api('GET', '/api/setting_site?fields=id,default_company_id')).data[0];
+    const company = (await api('GET', `/api/your_company/${settings.default_company_id}`)).data;
+    expect(company.name_th).toBeTruthy();
+    await page.goto(url('/receipt/create'));
+    const form = page.locator('form[data-entity=receipt]');
+    await form.waitFor();
+    // the issuing company the server would give (site setting default_company_id) is shown, not an empty picker
+    await expect.poll(() => page.locator('#field-your_company_id').inputValue()).toBe(company.name_th);
+    // the focus is on the first field a person fills (the customer), and no list popped open
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-customer_id');
+    expect(await page.locator('.bo-link-panel').count()).toBe(0);
+    // the company list: no empty picture boxes for companies without a logo
+    const logos = ((await api('GET', '/api/your_company?fields=id,logo')).data as Row[]).filter((r) => r.logo).length;
+    await page.locator('#field-your_company_id').click();
+    await page.locator('.bo-link-panel li[role=option]').first().waitFor();
+    expect(await page.locator('.bo-link-panel .bo-thumb-empty').count()).toBe(0);
+    expect(await page.locator('.bo-link-panel .bo-thumb').count()).toBe(logos);
+    await page.keyboard.press('Escape');
+    // a line: the amount's input is under the จำนวนเงิน heading, no wide empty box between it and รายละเอียด
+    await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
+    const grid = page.locator('[data-lines-grid]');
+    const head = (await grid.locator('thead th', { hasText: 'จำนวนเงิน' }).boundingBox())!;
+    const amount = (await page.locator('#items-0-amount').boundingBox())!;
+    const description = (await page.locator('#items-0-description').boundingBox())!;
+    expect(amount.x).toBeGreaterThanOrEqual(head.x - 1);
+    expect(amount.x + amount.width).toBeLessThanOrEqual(head.x + head.width + 1);
+    expect(description.width).toBeGreaterThan(amount.width * 2);
+    await shot(page, 'day-04-new-receipt');
     expect(errors).toEqual([]);
   }, 120_000);
 

@@ -29,6 +29,7 @@ import { FormFields } from './form/FormFields.tsx';
 import { FormActions } from './form/FormActions.tsx';
 import { formPanels } from './form/form-panels.ts';
 import { enterMoves, focusFirstEmpty } from './form/form-keys.ts';
+import { useNewRecordDefaults } from './form/use-new-record-defaults.ts';
 
 export { fillFromMap } from './form/use-fill-from.ts';
 
@@ -160,6 +161,8 @@ export default function EntityForm(props: EntityFormProps) {
 
   // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
   useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create');
+  // a new record starts with the issuing company the server would give it (defaultFrom), shown
+  const defaultsIn = useNewRecordDefaults(entity, props.type === 'create', form as never);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {
@@ -285,7 +288,7 @@ export default function EntityForm(props: EntityFormProps) {
 
   // the form opens on its first empty field (or where the person was before a create reopened it as an edit)
   // (not on a posted document: its one editable remark would pull the page away from what it shows)
-  const shown = !!record && !loadError && !stateLock.locked && canSave;
+  const shown = !!record && defaultsIn && !loadError && !stateLock.locked && canSave;
   useEffect(() => {
     if (!shown || !formRef.current) return;
     const again = pendingFocus?.entity === entity.name ? pendingFocus.fieldId : null;
@@ -297,7 +300,7 @@ export default function EntityForm(props: EntityFormProps) {
   let body: React.ReactNode;
   if (loadError) {
     body = loadError.status === 404 ? <NotFound /> : <p role="alert" className="bo-error-text">{loadError.message}</p>;
-  } else if (!record) {
+  } else if (!record || !defaultsIn) {
     body = <Spinner />;
   } else {
     const disabled = (name: string) => readOnlyEntity || !mayEdit || locked.has(name);

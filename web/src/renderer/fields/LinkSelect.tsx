@@ -108,6 +108,8 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     <div
       className={`bo-link-select ${invalid ? 'p-invalid' : ''} ${colorField ? 'has-color' : ''}`}
       data-color={!open && color ? color : undefined}
+      // holds a value even before its label has loaded: the form's first focus skips a filled picker (form-keys.ts)
+      data-empty={value === null || value === undefined ? '' : undefined}
       ref={rootRef}
       onBlur={(e) => { if (!rootRef.current?.contains(e.relatedTarget as Node) && !scrollRef.current?.contains(e.relatedTarget as Node)) { setOpen(false); setQuery(''); onBlur?.(); } }}
     >
@@ -127,7 +129,9 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
         autoComplete="off"
         value={open ? query : label}
         placeholder={open ? label || t('common.search') : t('common.select')}
-        onFocus={() => setOpen(true)}
+        // focus opens the list only on a document line (a new line's product is chosen next); in the header a
+        // click, typing or ArrowDown opens it, so a form opening on a picker, or Tab and Enter through it, pops no list
+        onFocus={(e) => { if (e.currentTarget.closest('[data-line-row]')) setOpen(true); }}
         onClick={() => setOpen(true)}
         onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
         onKeyDown={onKey}
@@ -157,7 +161,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
                   onMouseDown={(e) => { e.preventDefault(); choose(o); }}
                   onMouseEnter={() => setActive(v.index)}
                 >
-                  {imageField && (o.image ? <Thumbnail id={o.image} /> : <span className="bo-thumb bo-thumb-empty" aria-hidden="true" />)}
+                  {imageField && o.image && <Thumbnail id={o.image} />}
                   {o.color && <span className="bo-swatch" style={{ background: o.color }} aria-hidden="true" />}
                   {o.label}
                   {o.extra?.map((x, i) => <span key={i} className="bo-link-extra" data-column={extraCols[i]}> · {x}</span>)}

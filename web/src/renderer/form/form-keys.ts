@@ -14,6 +14,8 @@ export function focusableFields(root: ParentNode): HTMLElement[] {
 
 function isEmpty(el: HTMLElement): boolean {
   if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return false;
+  const link = el.closest('.bo-link-select');
+  if (link) return link.hasAttribute('data-empty');
   const dropdown = el.closest('.p-dropdown');
   if (dropdown) return !dropdown.classList.contains('p-inputwrapper-filled');
   return (el as HTMLInputElement).value === '';
