@@ -6,6 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
@@ -30,6 +34,23 @@ function fileNameOf(res: LightMyRequestResponse): string {
   const web = /filename\*=UTF-8''([^;]+)|filename="([^"]+)"/i.exec(d)!;
   expect(decodeURIComponent(web[1] ?? web[2]!)).toBe(decodeURIComponent(star![1]!));
   return decodeURIComponent(star![1]!);
+}
+
+/** LibreOffice's command, when installed (apt-get install libreoffice-calc-nogui): a real spreadsheet reads the file. */
+const soffice = (() => { try { execFileSync('soffice', ['--version'], { stdio: 'ignore', timeout: 60_000 }); return 'soffice'; } catch { return null; } })();
+
+/** The sheet as LibreOffice shows it (formatted values), converted to CSV headlessly. */
+function asShownByLibreOffice(xlsx: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-lo-'));
+  try {
+    writeFileSync(join(dir, 'sheet.xlsx'), xlsx);
+    // 44,34,76: comma, quote, UTF-8; the last token true: cells as shown (their number formats applied)
+    execFileSync(soffice!, ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to',
+      'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true', '--outdir', dir, join(dir, 'sheet.xlsx')], { stdio: 'ignore', timeout: 120_000 });
+    return readFileSync(join(dir, 'sheet.csv'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe.each(testDialects())('export for people on %s', (dialect) => {
@@ -72,6 +93,17 @@ describe.each(testDialects())('export for people on %s', (dialect) => {
     expect(row).not.toContain(bill.id);
     expect(fileNameOf(res)).toBe(`ใบวางบิล-${thaiDay()}.xlsx`);
   });
+
+  // skipped where LibreOffice is not installed (it is not among the test preflight's packages)
+  it.skipIf(!soffice)('XLSX opened in LibreOffice shows the bill date in the Buddhist era (its Thai-calendar number format applied)', async () => {
+    const res = await c.call('GET', `/api/billing_note/export?format=xlsx&lang=th&fields=${fields}`, c.admin);
+    expect(res.statusCode).toBe(200);
+    const rows = asShownByLibreOffice(res.rawPayload).trim().split('\n').map((l) => l.split(','));
+    const mine = rows.find((r) => r[0] === bill.bill_no);
+    expect(mine, rows.join('\n')).toBeDefined();
+    // [$-107041E]d/m/yyyy: the Thai calendar, so 3 Nov 2026 reads 3/11/2569
+    expect(mine![1]).toBe('3/11/2569');
+  }, 180_000);
 
   it('XLSX in English: English labels and a Western-calendar name; every column when none are asked, still no id', async () => {
     const res = await c.call('GET', '/api/billing_note/export?format=xlsx&lang=en', c.admin);
