@@ -8,7 +8,9 @@ type Row = Record<string, any>;
 
 /**
  * Issue 38 §3, §4 and §5 in Thai: choosing a customer fills its contact and salesperson, choosing
- * a product fills its unit and price (the customer's price list first, else the product's own price);
+ * a product fills its unit and price (the customer's price list first, else the product's own price)
+ * and its quantity starts at 1; a supplier fills a purchase order's contact, credit term and address;
+ * a new receipt shows its default company and opens with no list popped open;
  * a list's search finds a customer's documents by the customer's Thai name;
  * the XLSX of ใบวางบิล is named by the screen's title and the Buddhist-era day, carries Thai
  * status labels, no ids, and real date cells in the Thai calendar.
@@ -122,6 +124,20 @@ describe('an accountant’s day on the document screens', () => {
     expect(amount.x + amount.width).toBeLessThanOrEqual(head.x + head.width + 1);
     expect(description.width).toBeGreaterThan(amount.width * 2);
     await shot(page, 'day-04-new-receipt');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('choosing a supplier on a purchase order fills its contact, credit term and address', async () => {
+    const supplier = (await api('GET', '/api/supplier?limit=1&sort=code&fields=id,code,contact_name,credit_term_days,address_line')).data[0] as Row;
+    expect(supplier.contact_name && supplier.address_line, 'a demo supplier with a contact and an address').toBeTruthy();
+    await page.goto(url('/purchase_order/create'));
+    await page.locator('form[data-entity=purchase_order]').waitFor();
+    expect(await page.locator('#field-supplier_address').inputValue()).toBe('');
+    await choose('field-supplier_id', String(supplier.code));
+    await expect.poll(() => page.locator('#field-contact_name').inputValue()).toBe(supplier.contact_name);
+    await expect.poll(() => page.locator('#field-credit_term_days').inputValue()).toBe(String(supplier.credit_term_days));
+    await expect.poll(() => page.locator('#field-supplier_address').inputValue()).toBe(supplier.address_line);
+    await shot(page, 'day-05-supplier-fills');
     expect(errors).toEqual([]);
   }, 120_000);
 
