@@ -56,6 +56,7 @@ export const ROUTE_TITLES: ReadonlyArray<readonly [string, string, string]> = [
   ['stock_on_hand_class_b', 'สต็อกคงมือ คลาส B', 'Stock on hand class B'],
   ['stock_on_hand_assets', 'ทรัพย์สินคงมือ', 'Assets on hand'],
   ['stock_on_hand_product', 'สินค้าคงมือ', 'Products on hand'],
+  ['stock_movement', 'ความเคลื่อนไหวสต็อก', 'Stock movements'],
   ['daily_supplier_summary', 'สรุปผู้ขายรายวัน', 'Daily supplier summary'],
   ['monthly_supplier_summary', 'สรุปผู้ขายรายเดือน', 'Monthly supplier summary'],
   ['do_line_report', 'รายงานรายการใบส่งสินค้า', 'Delivery order line report'],
