@@ -2,7 +2,8 @@
  * Fallback titles of the spec routes that are not an entity's own screens, [key, th, en]. The server's
  * language content (GET /api/language/content/website_main) overrides them by detail_key. An entity's
  * list and form are titled by its schema's label (entity.<name>.plural, from the same content), so no
- * entity is listed here except the two a fixed screen names (the portal's bills, the account's customer).
+ * entity needs a title here; the few left are words fixed screens use (the portal's bills, the account's
+ * customer, stock movements among the report titles).
  */
 export const ROUTE_TITLES: ReadonlyArray<readonly [string, string, string]> = [
   ['home', 'หน้าหลัก', 'Home'],
