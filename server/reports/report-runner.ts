@@ -6,6 +6,7 @@ import { unscale } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { visibleInventories } from '../stock/stock-balance.ts';
 import { ReportCompiler } from './report-compiler.ts';
+import { snapshotOnOrBefore } from '../stock/stock-snapshots.ts';
 import type { ParamValues } from './report-params.ts';
 
 type Row = Record<string, unknown>;
@@ -39,6 +40,7 @@ export async function compileFor(service: EntityService, def: ReportDef, params:
     compileContext: { adapter: service.db.adapter, entity: (n) => service.registry.get(n), scope: (e) => service.policy.rowFilter(ctx, e) },
     params,
     scope: { rowFilter: (e) => service.policy.rowFilter(ctx, e), inventories },
+    snapshotDate: def.source.from === 'stock_as_of' && typeof params[def.source.asOf!] === 'string' ? await snapshotOnOrBefore(service.db.kysely, params[def.source.asOf!] as string) : null,
   });
   return compiler.rows();
 }
