@@ -63,9 +63,6 @@ export async function ensureStockTables(db: Database): Promise<void> {
     .execute();
   await addContainerToKey(db);
   await db.kysely.schema.createIndex('stock_balance_inventory').ifNotExists().on('stock_balance').columns(['inventory_id', 'product_id']).execute();
-  // covers the reports' sums per product and inventory (stock_balance_all and its kin, docs/reports.md):
-  // read from the index alone, in its order, without visiting the table's rows
-  await db.kysely.schema.createIndex('stock_balance_totals').ifNotExists().on('stock_balance').columns(['product_id', 'inventory_id', 'qty', 'value']).execute();
   // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
   await sql`create index if not exists stock_balance_fefo on stock_balance
     (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
