@@ -48,14 +48,6 @@ function datatable(name: string): RouteEntry {
   return { path: `/${name}/datatable`, titleKey: t(`${name}_datatable`), kind: 'entityList', entity: name };
 }
 
-function later(name: string, path = `/${name.replace(/_(sales_order|purchase_order|production_report|delivery_order|datatable|import)$/, '/$1')}`): RouteEntry {
-  return { path, titleKey: t(name), kind: 'later' };
-}
-
-function laterWithId(name: string, param = 'id'): RouteEntry[] {
-  return [later(name, `/${name}`), later(name, `/${name}/:${param}`)];
-}
-
 /**
  * The entities whose screens are not the generic list and form. Every other schema's list
  * (/{entity}), form (/{entity}/create, /{entity}/{id}), single-row screen (kind "singleton")
