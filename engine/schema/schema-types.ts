@@ -239,6 +239,9 @@ export interface DocumentSource {
 }
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
+/** ETDA document type codes (ThaiDocumentNameCode_Invoice) the product issues; docs/documents.md, e-Tax. */
+export type EtaxTypeCode = '388' | 'T01' | 'T02' | 'T03' | 'T04' | '80' | '81' | '380';
+
 export interface DocumentSpec {
   /** The lines field that carries quantities and amounts; absent for a document without lines (a withholding certificate). */
   lines?: string;
@@ -252,6 +255,8 @@ export interface DocumentSpec {
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
+  /** Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard does not cover. */
+  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]> };
   from?: DocumentSource[];
   /**
    * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each
