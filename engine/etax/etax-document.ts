@@ -76,6 +76,8 @@ export interface EtaxSource {
   products: Map<number, Row>;
   /** Documents a note corrects (their e-Tax type code, number, date and amount before VAT). */
   references: Array<EtaxReference & { amountBeforeVat: unknown }>;
+  /** A note's reason in words (the value of `document.etax.purposeField`), when it has one. */
+  reason?: string | null;
   /** When the XML is made (CreationDateTime), ISO text. */
   now: string;
 }
@@ -182,7 +184,7 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
     };
   });
   const original = isNote ? src.references.reduce((a, r) => a + satang(r.amountBeforeVat, 'reference'), 0n) : null;
-  const reason = isNote ? (str(row.return_reason_name) || note || `${ETAX_TYPES[typeCode].name}ตาม${src.references.map((r) => r.id).join(', ')}`) : null;
+  const reason = isNote ? (str(src.reason) || note || `${ETAX_TYPES[typeCode].name}ตาม${src.references.map((r) => r.id).join(', ')}`) : null;
   return {
     typeCode, name: ETAX_TYPES[typeCode].name, id, issueDate, createdAt: src.now,
     purposeCode: isNote ? ETAX_OTHER_PURPOSE[typeCode] : null, purpose: reason ? reason.slice(0, 256) : null, note,

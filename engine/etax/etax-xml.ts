@@ -4,9 +4,11 @@
  * xmlbuilder2 escapes every value; nothing is concatenated into markup.
  */
 import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { ETAX_GUIDELINE, ETAX_TYPES, etaxNamespaces } from './etax-codes.ts';
 import { amountText, type EtaxAddress, type EtaxDocument, type EtaxParty } from './etax-document.ts';
+
+/** xmlbuilder2's node type, as its create() returns it (its interfaces module has no typed export path). */
+type XMLBuilder = ReturnType<typeof create>;
 
 /** ISODateTime as ETDA's examples write it (no zone: the business's local time). */
 const dateTime = (date: string) => `${date}T00:00:00`;

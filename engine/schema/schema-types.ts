@@ -255,8 +255,11 @@ export interface DocumentSpec {
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
-  /** Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard does not cover. */
-  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]> };
+  /**
+   * Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard
+   * does not cover; `purposeField` the field (a link shows its display field) whose value a note gives as its reason.
+   */
+  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string };
   from?: DocumentSource[];
   /**
    * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each
