@@ -229,7 +229,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
-  registerEtaxRoutes(app, service, policy, contextOf, { db: opts.db, mail: opts.mail, settings: opts.etax ?? readEtaxSettings(process.env) });
+  await registerEtaxRoutes(app, service, policy, contextOf, { db: opts.db, mail: opts.mail, settings: opts.etax ?? readEtaxSettings(process.env) });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -28,9 +28,13 @@ const flagOf = (q: Record<string, unknown>, name: string) => {
  * GET /api/{document}/{id}/etax.xml and etax.pdf for every document (ETAX_NOT_SUPPORTED for those whose
  * schema declares no `document.etax`), with the print flag; ?cancellation=1 gives the cancellation note
  * of a cancelled document. GET /api/etax/status tells an administrator what is configured.
+ * Rejects when ETAX_P12_PATH names a file ETAX_P12_PASSWORD does not open.
  */
-export function registerEtaxRoutes(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf, options: EtaxRouteOptions): void {
+export async function registerEtaxRoutes(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf, options: EtaxRouteOptions): Promise<void> {
   const maker = new EtaxMaker(service, policy, options.settings);
+  // a certificate that cannot be opened stops the server at start with the reason, like a half SMTP setting,
+  // rather than failing every e-Tax request later
+  await maker.signingKey();
   for (const entity of service.registry.all().filter((e) => e.kind === 'document')) {
     app.get(`/api/${entity.name}/:id/etax.xml`, async (request, reply) => {
       const q = request.query as Record<string, unknown>;
@@ -64,11 +68,9 @@ export function registerEtaxRoutes(app: FastifyInstance, service: EntityService,
   app.get('/api/etax/status', async (request) => {
     policy.assertAllowed(contextOf(request), service.entity('your_company'), 'read');
     const key = maker.signingKey();
-    let certificate: { configured: boolean; readable?: boolean; subject?: string; not_after?: string } = { configured: false };
-    if (key) {
-      const k = await key.catch((err: Error) => { request.log.error({ err: { message: err.message } }, 'the e-Tax signing certificate cannot be read'); return null; });
-      certificate = k ? { configured: true, readable: true, subject: k.subject, not_after: k.notAfter.toISOString() } : { configured: true, readable: false };
-    }
+    // the key was read at start (above), so a configured certificate is a readable one
+    const k = key ? await key : null;
+    const certificate = k ? { configured: true, subject: k.subject, not_after: k.notAfter.toISOString() } : { configured: false };
     return { success: true, data: { certificate, rd_email: options.settings.rdEmail, email: Boolean(options.mail) } };
   });
 }

@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 import { pdfAttachment, smtpSink } from '../support/smtp-sink.ts';
-import { verifyEtaxXml } from '../../server/etax/etax-signer.ts';
+import { loadSigningKey, verifyEtaxXml } from '../../server/etax/etax-signer.ts';
 import { EtaxMaker } from '../../server/etax/etax-maker.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import type { EtaxMessage } from '../../engine/etax/etax-codes.ts';
@@ -223,8 +223,10 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   it('the status says whether a certificate is configured, never the certificate', async () => {
     const res = await c.call('GET', '/api/etax/status', c.admin);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ certificate: { configured: true, readable: true, subject: expect.stringContaining('TPT e-Tax test') }, rd_email: RD, email: true });
+    expect(res.json().data).toMatchObject({ certificate: { configured: true, subject: expect.stringContaining('TPT e-Tax test') }, rd_email: RD, email: true });
     expect(res.body).not.toMatch(/MII|BEGIN|secret-pw/);
+    // a certificate that its password does not open is refused with the reason (at start: registerEtaxRoutes)
+    await expect(loadSigningKey({ p12: selfSignedP12('right'), password: 'wrong' })).rejects.toThrow(/ETAX_P12_PASSWORD/);
     const nobody = await c.staff('etax_nobody', { tax_invoice: { view: true } });
     expectError(await c.call('GET', '/api/etax/status', nobody.headers), 403, 'FORBIDDEN');
   });
