@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+
+/**
+ * The e-Tax buttons of a document form (issue 34 §4): a tax invoice offers the ETDA XML and the PDF/A-3
+ * (print flag) and "e-mail as e-Tax" (email flag, the e-mail dialog in e-Tax mode, posting to …/etax-email);
+ * a billing note, which the standard does not cover, shows none of them.
+ */
+describe('e-Tax buttons end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let api: ApiCall;
+  const url = (p: string) => new URL(p, server.baseUrl).toString();
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
+    errors = watchErrors(page);
+    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('downloads the XML and the PDF/A-3 of an issued tax invoice, and opens the e-Tax e-mail', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;
+    const made = await api('POST', '/api/tax_invoice', {
+      doc_date: '2026-11-20', your_company_id: await first('your_company'), customer_id: await first('customer'),
+      items: [{ product_id: await first('product'), qty: 2, price: 500 }],
+    });
+    expect(made.success, JSON.stringify(made)).toBe(true);
+    const id = made.data.id as number;
+    const issued = await api('POST', `/api/tax_invoice/${id}/actions/issue`);
+    expect(issued.success, JSON.stringify(issued)).toBe(true);
+    await page.goto(url(`/tax_invoice/${id}`));
+    await page.getByTestId('document-etax').click();
+    const xmlAnswer = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax.xml`));
+    const xmlFile = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: 'ไฟล์ XML ตามมาตรฐาน สพธอ.' }).click();
+    expect((await xmlAnswer).status()).toBe(200);
+    expect((await xmlFile).suggestedFilename()).toMatch(/^tax_invoice-.*\.xml$/);
+
+    await page.getByTestId('document-etax').click();
+    const pdfAnswer = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax.pdf`));
+    const pdfFile = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: 'PDF/A-3 ภาษาไทย (แนบ XML)' }).click();
+    const pdf = await pdfAnswer;
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect((await pdfFile).suggestedFilename()).toMatch(/-etax\.pdf$/);
+
+    await page.getByTestId('document-etax-email').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('ส่งอีเมลแบบ e-Tax', { exact: false }).first().waitFor();
+    await shot(page, '34-etax-email-dialog');
+    await dialog.getByLabel('ถึง').fill('buyer@example.com');
+    const sent = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax-email`));
+    await dialog.getByRole('button', { name: 'ส่ง', exact: true }).click();
+    // the e2e server has no SMTP: the answer is the Thai "not set up" message, not a silent failure
+    expect((await sent).status()).toBe(503);
+    await page.getByText('ยังไม่ได้ตั้งค่าการส่งอีเมล', { exact: false }).first().waitFor();
+  });
+
+  it('shows no e-Tax button on a document the standard does not cover', async () => {
+    const bill = (await api('GET', '/api/billing_note?limit=1')).data[0].id as number;
+    await page.goto(url(`/billing_note/${bill}`));
+    await page.getByTestId('document-print').waitFor();
+    expect(await page.getByTestId('document-etax').count()).toBe(0);
+    expect(await page.getByTestId('document-etax-email').count()).toBe(0);
+    expect(errors.filter((e) => !/503|MAIL_NOT_CONFIGURED/.test(e))).toEqual([]);
+  });
+});
