@@ -59,9 +59,10 @@ describe('e-Tax buttons end to end', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ส่งอีเมลแบบ e-Tax', { exact: false }).first().waitFor();
     await shot(page, '34-etax-email-dialog');
-    await dialog.getByLabel('ถึง').fill('buyer@example.com');
+    await page.locator('#mail-to').fill('buyer@example.com');
     const sent = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax-email`));
     await dialog.getByRole('button', { name: 'ส่ง', exact: true }).click();
+    await shot(page, '34-etax-email-refused');
     // the e2e server has no SMTP: the answer is the Thai "not set up" message, not a silent failure
     expect((await sent).status()).toBe(503);
     await page.getByText('ยังไม่ได้ตั้งค่าการส่งอีเมล', { exact: false }).first().waitFor();
