@@ -65,3 +65,21 @@ export function provinceCode(value: unknown): string | null {
   if (/^(กรุงเทพ|กทม)/.test(s)) return '10';
   return PROVINCE_CODES[s] ?? null;
 }
+
+/**
+ * Words for the seller rules of ETDA's schematron that our records may not meet, by the rule's id without
+ * its message prefix (TIV-, RCT-, DCN-…): the server names the rules (header x-etax-warnings), the form says them.
+ */
+export const ETAX_WARNING_TEXTS = {
+  'SellerTradeParty-005': { th: 'บริษัทผู้ออกเอกสารยังไม่มีเลขประจำตัวผู้เสียภาษี 13 หลัก', en: 'the issuing company has no 13-digit tax id' },
+  'SellerTradeParty-007': { th: 'รหัสไปรษณีย์ของบริษัทผู้ออกเอกสารต้องเป็นตัวเลข 5 หลัก', en: "the issuing company's postcode must be 5 digits" },
+  'SellerTradeParty-009': { th: 'ที่อยู่ของบริษัทผู้ออกเอกสารต้องขึ้นต้นด้วยบ้านเลขที่', en: "the issuing company's address must start with its house number" },
+  'SellerTradeParty-010': { th: 'เขต/อำเภอของบริษัทผู้ออกเอกสารต้องเป็นรหัส 4 หลักตาม มอก. 1099', en: "the issuing company's district must be its 4-digit TISI 1099 code" },
+  'SellerTradeParty-011': { th: 'แขวง/ตำบลของบริษัทผู้ออกเอกสารต้องเป็นรหัส 6 หลักตาม มอก. 1099', en: "the issuing company's sub-district must be its 6-digit TISI 1099 code" },
+  'SellerTradeParty-012': { th: 'ไม่รู้จักจังหวัดของบริษัทผู้ออกเอกสาร', en: "the issuing company's province is not recognised" },
+} as const;
+
+/** The words of the rules a header x-etax-warnings names, in the reader's language; unknown ids are left out. */
+export function etaxWarningTexts(header: string | null, lang: 'th' | 'en'): string[] {
+  return (header ?? '').split(',').map((r) => ETAX_WARNING_TEXTS[r.trim().replace(/^[A-Z]+-/, '') as keyof typeof ETAX_WARNING_TEXTS]?.[lang]).filter((x): x is NonNullable<typeof x> => Boolean(x));
+}

@@ -6,7 +6,7 @@
 import type { EntitySchema, EtaxTypeCode } from '../schema/schema-types.ts';
 import { allocate } from '../documents/document-math.ts';
 import { parseDecimal, toDecimalString } from '../documents/decimal-value.ts';
-import { ETAX_OTHER_PURPOSE, ETAX_TYPES, provinceCode } from './etax-codes.ts';
+import { ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
 
 type Row = Record<string, unknown>;
 
@@ -196,3 +196,27 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
 
 /** Satang as the decimal text the XML carries ("1250.50"). */
 export const amountText = (v: bigint) => toDecimalString(v, 2);
+
+/** What ETDA's schematron will refuse in a document we still write: a rule id and its words (etax-codes.ts). */
+export interface EtaxWarning { rule: string; th: string; en: string }
+
+const RULE_PREFIX = { TaxInvoice: 'TIV', Receipt: 'RCT', DebitCreditNote: 'DCN', Invoice: 'INV', CancellationNote: 'CLN' } as const;
+
+/**
+ * The schematron rules of the seller that our data may not meet (*-SellerTradeParty-005 to -012): the TISI
+ * 1099 codes of the ตำบล and อำเภอ are known only when the company's sub-district and district fields hold
+ * them. The endpoints pass these on (header x-etax-warnings) so the user learns it before the Revenue
+ * Department does.
+ */
+export function etaxWarnings(doc: EtaxDocument): EtaxWarning[] {
+  const p = RULE_PREFIX[ETAX_TYPES[doc.typeCode].message];
+  const a = doc.seller.address;
+  const failed: Array<keyof typeof ETAX_WARNING_TEXTS> = [];
+  if (!/^\d{18}$/.test(doc.seller.taxId)) failed.push('SellerTradeParty-005');
+  if (!a.postcode || !/^\d{5}$/.test(a.postcode)) failed.push('SellerTradeParty-007');
+  if (!a.buildingNumber) failed.push('SellerTradeParty-009');
+  if (!a.cityCode) failed.push('SellerTradeParty-010');
+  if (!a.subDivisionCode) failed.push('SellerTradeParty-011');
+  if (!a.provinceCode) failed.push('SellerTradeParty-012');
+  return failed.map((r) => ({ rule: `${p}-${r}`, ...ETAX_WARNING_TEXTS[r] }));
+}

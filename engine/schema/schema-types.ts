@@ -293,6 +293,8 @@ export interface EntitySchema {
   kind: EntityKind;
   /** Permission key in a role's role_detail; defaults to the entity name. */
   menuKey?: string;
+  /** Issues e-Tax documents (the issuing company): its form shows whether a signing certificate is configured. */
+  etaxIssuer?: boolean;
   /** Menu group for navigation; absent means not in the menu (e.g. lines entities). */
   menuGroup?: string;
   /**

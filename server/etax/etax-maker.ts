@@ -7,6 +7,7 @@ import { pdfFileName, readDocument } from '../print/print-routes.ts';
 import { etaxXml } from '../../engine/etax/etax-xml.ts';
 import { ETAX_TYPES } from '../../engine/etax/etax-codes.ts';
 import { etaxDocumentFor } from './etax-source.ts';
+import { etaxWarnings, type EtaxWarning } from '../../engine/etax/etax-document.ts';
 import { toPdfA3 } from './etax-pdfa.ts';
 import { loadSigningKey, signEtaxXml, type SigningKey } from './etax-signer.ts';
 import type { EtaxSettings } from './etax-settings.ts';
@@ -14,7 +15,7 @@ import type { EtaxSettings } from './etax-settings.ts';
 /** The English words of fx:DocumentType in the PDF/A-3's XMP, by ETDA message. */
 const XMP_TYPE = { TaxInvoice: 'TAX INVOICE', Receipt: 'RECEIPT', DebitCreditNote: 'DEBIT CREDIT NOTE', Invoice: 'INVOICE', CancellationNote: 'CANCELLATION NOTE' } as const;
 
-export interface EtaxFiles { xml: string; xmlFileName: string; signed: boolean; title: string; message: keyof typeof XMP_TYPE }
+export interface EtaxFiles { xml: string; xmlFileName: string; signed: boolean; title: string; message: keyof typeof XMP_TYPE; warnings: EtaxWarning[] }
 
 /** Builds what both endpoints and the e-mail hand out: the (signed, when configured) XML of one document. */
 export class EtaxMaker {
@@ -37,7 +38,7 @@ export class EtaxMaker {
     if (key) xml = await signEtaxXml(xml, await key);
     const base = pdfFileName(entity, doc.row, id).replace(/\.pdf$/, '');
     const message = ETAX_TYPES[model.typeCode].message;
-    return { doc, xml, signed: Boolean(key), xmlFileName: `${base}${cancellation ? '-cancellation' : ''}.xml`, title: `${model.name} ${model.id}`, message };
+    return { doc, xml, signed: Boolean(key), warnings: etaxWarnings(model), xmlFileName: `${base}${cancellation ? '-cancellation' : ''}.xml`, title: `${model.name} ${model.id}`, message };
   }
 
   async pdf(f: EtaxFiles & { doc: Awaited<ReturnType<typeof readDocument>> }, lang: 'th' | 'en'): Promise<Buffer> {

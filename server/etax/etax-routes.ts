@@ -42,6 +42,7 @@ export async function registerEtaxRoutes(app: FastifyInstance, service: EntitySe
       reply.header('content-type', 'application/xml; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${f.xmlFileName}"`);
       reply.header('x-etax-signed', f.signed ? '1' : '0');
+      if (f.warnings.length) reply.header('x-etax-warnings', f.warnings.map((w) => w.rule).join(','));
       reply.header('cache-control', 'no-store');
       return reply.send(f.xml);
     });
@@ -58,6 +59,7 @@ export async function registerEtaxRoutes(app: FastifyInstance, service: EntitySe
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `attachment; filename="${f.xmlFileName.replace(/\.xml$/, '')}-etax.pdf"`);
       reply.header('x-etax-signed', f.signed ? '1' : '0');
+      if (f.warnings.length) reply.header('x-etax-warnings', f.warnings.map((w) => w.rule).join(','));
       reply.header('cache-control', 'no-store');
       return reply.send(pdf);
     });

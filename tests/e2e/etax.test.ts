@@ -45,6 +45,9 @@ describe('e-Tax buttons end to end', () => {
     await page.getByRole('menuitem', { name: 'ไฟล์ XML ตามมาตรฐาน สพธอ.' }).click();
     expect((await xmlAnswer).status()).toBe(200);
     expect((await xmlFile).suggestedFilename()).toMatch(/^tax_invoice-.*\.xml$/);
+    // the demo company names its แขวง and เขต in words: the form says what ETDA's checks will refuse
+    await page.getByText('ข้อมูลบริษัทยังไม่ครบตามมาตรฐาน e-Tax').first().waitFor();
+    await page.getByText('รหัส 6 หลักตาม มอก. 1099', { exact: false }).first().waitFor();
 
     await page.getByTestId('document-etax').click();
     const pdfAnswer = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax.pdf`));
@@ -66,6 +69,22 @@ describe('e-Tax buttons end to end', () => {
     // the e2e server has no SMTP: the answer is the Thai "not set up" message, not a silent failure
     expect((await sent).status()).toBe(503);
     await page.getByText('ยังไม่ได้ตั้งค่าการส่งอีเมล', { exact: false }).first().waitFor();
+  });
+
+  it('the issuing company\'s form says whether a signing certificate is configured', async () => {
+    const company = (await api('GET', '/api/your_company?limit=1')).data[0].id as number;
+    await page.goto(url(`/your_company/${company}`));
+    const panel = page.getByTestId('etax-certificate');
+    await panel.getByText('ใบรับรองลายมือชื่อดิจิทัลสำหรับ e-Tax').waitFor();
+    // the e2e server has no ETAX_P12_PATH
+    await panel.getByText('ยังไม่ได้ตั้งค่า: ไฟล์ XML ของ e-Tax จะไม่มีลายมือชื่อดิจิทัล', { exact: false }).waitFor();
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, '34-etax-certificate-panel');
+    // other master data has no such panel
+    const customer = (await api('GET', '/api/customer?limit=1')).data[0].id as number;
+    await page.goto(url(`/customer/${customer}`));
+    await page.getByTestId('document-print').or(page.locator('form')).first().waitFor();
+    expect(await page.getByTestId('etax-certificate').count()).toBe(0);
   });
 
   it('shows no e-Tax button on a document the standard does not cover', async () => {

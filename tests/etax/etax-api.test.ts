@@ -19,7 +19,7 @@ import { pdfAttachment, smtpSink } from '../support/smtp-sink.ts';
 import { loadSigningKey, verifyEtaxXml } from '../../server/etax/etax-signer.ts';
 import { EtaxMaker } from '../../server/etax/etax-maker.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
-import type { EtaxMessage } from '../../engine/etax/etax-codes.ts';
+import { etaxWarningTexts, type EtaxMessage } from '../../engine/etax/etax-codes.ts';
 import { ETDA_DIR, ETDA_MISSING, schematronFailures, xsdErrors } from './etda-standard.ts';
 
 type Row = Record<string, any>;
@@ -137,6 +137,24 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expect(ti).toContain(`<ram:TaxTotalAmount>${Number(invoice.vat_amount).toFixed(2)}</ram:TaxTotalAmount>`);
     // a tampered document no longer verifies
     expect(await verifyEtaxXml(ti.replace(`${Number(invoice.vat_amount).toFixed(2)}<`, '0.00<'))).toBe(false);
+  });
+
+  it('names the ETDA rules a company record does not meet yet (x-etax-warnings), and none for a complete one', async () => {
+    const complete = await c.call('GET', `/api/tax_invoice/${invoice.id}/etax.xml`, c.admin);
+    expect(complete.headers['x-etax-warnings']).toBeUndefined();
+    // a company whose แขวง and เขต are names, not TISI 1099 codes
+    const named = await c.company();
+    await ok(c.call('PATCH', `/api/your_company/${named}`, c.admin, { address_line: '555 หมู่ 17 ถนนกิ่งแก้ว', sub_district: 'ราชาเทวะ', district: 'บางพลี', province: 'สมุทรปราการ', postal_code: '10540' }));
+    const ti = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-06', your_company_id: named, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    await act('tax_invoice', ti.id, 'issue');
+    const res = await c.call('GET', `/api/tax_invoice/${ti.id}/etax.xml`, c.admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-etax-warnings']).toBe('TIV-SellerTradeParty-010,TIV-SellerTradeParty-011');
+    expect(etaxWarningTexts(String(res.headers['x-etax-warnings']), 'th')).toEqual(['เขต/อำเภอของบริษัทผู้ออกเอกสารต้องเป็นรหัส 4 หลักตาม มอก. 1099', 'แขวง/ตำบลของบริษัทผู้ออกเอกสารต้องเป็นรหัส 6 หลักตาม มอก. 1099']);
+    // and ETDA's schematron agrees: exactly those two rules fail
+    if (!ETDA_DIR) return console.warn(ETDA_MISSING);
+    expect(xsdErrors(res.body, 'TaxInvoice')).toBe('');
+    expect(schematronFailures(res.body, 'TaxInvoice').map((f) => f.match(/TIV-[A-Za-z]+-\d+/)?.[0])).toEqual(['TIV-SellerTradeParty-010', 'TIV-SellerTradeParty-011']);
   });
 
   it('unsigned when no certificate is configured', async () => {

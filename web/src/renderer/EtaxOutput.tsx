@@ -7,6 +7,7 @@ import { download, saveBlob } from '../core/http-client.ts';
 import { ApiError } from '../core/api-error.ts';
 import { useCan } from '../core/permissions.ts';
 import { toast } from '../core/toast-bus.ts';
+import { etaxWarningTexts } from '../../../engine/etax/etax-codes.ts';
 
 type Row = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ type Row = Record<string, unknown>;
  * document's e-mail dialog in e-Tax mode). The server checks the flags and answers in Thai what is missing.
  */
 export function EtaxOutput({ entity, record, onEmail }: { entity: EntitySchema; record: Row; onEmail: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const key = entity.menuKey ?? entity.name;
   const canPrint = useCan(key, 'print');
   const canEmail = useCan(key, 'email');
@@ -27,8 +28,11 @@ export function EtaxOutput({ entity, record, onEmail }: { entity: EntitySchema; 
   const fetchFile = async (file: 'etax.xml' | 'etax.pdf', query: Record<string, string> = {}) => {
     setBusy(true);
     try {
-      const { blob, fileName } = await download(`/api/${entity.name}/${String(record.id)}/${file}`, query);
+      const { blob, fileName, headers } = await download(`/api/${entity.name}/${String(record.id)}/${file}`, query);
       saveBlob(blob, fileName ?? `${entity.name}-${String(record.id)}.${file.split('.')[1]}`);
+      // the file is made, but ETDA's checks will refuse what the company's record lacks: say what to complete
+      const warnings = etaxWarningTexts(headers.get('x-etax-warnings'), i18n.language === 'en' ? 'en' : 'th');
+      if (warnings.length) toast('warn', t('output.etax_incomplete'), warnings.join(' · '));
     } catch (err) {
       toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
     } finally {
