@@ -11,6 +11,8 @@ import { etaxXml } from '../../engine/etax/etax-xml.ts';
 import { ETAX_TYPES } from '../../engine/etax/etax-codes.ts';
 import { ETDA_DIR, ETDA_MISSING, schematronFailures, xsdErrors } from './etda-standard.ts';
 
+if (!ETDA_DIR) console.warn(ETDA_MISSING);
+
 const schema = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../schemas', `${name}.json`), 'utf8')) as EntitySchema;
 
 export const COMPANY = {
@@ -49,12 +51,15 @@ const cases: Array<[string, EtaxSource]> = [
 ];
 
 describe('e-Tax XML of each document type', () => {
-  it.each(cases)('%s: XSD and schematron of its ETDA message', (_name, src) => {
+  it.each(cases)('%s: the type code its schema declares', (_name, src) => {
+    expect(etaxXml(etaxDocumentOf(src))).toContain(`<ram:TypeCode>${src.entity.document!.etax!.typeCode}</ram:TypeCode>`);
+  });
+
+  // skipped, and shown as skipped, where ETDA's files are not at hand (tests/etax/README.md)
+  it.skipIf(!ETDA_DIR).each(cases)('%s: ETDA\'s XSD and schematron of its message accept it', (_name, src) => {
     const doc = etaxDocumentOf(src);
     const xml = etaxXml(doc);
     const message = ETAX_TYPES[doc.typeCode].message;
-    expect(xml).toContain(`<ram:TypeCode>${src.entity.document!.etax!.typeCode}</ram:TypeCode>`);
-    if (!ETDA_DIR) return console.warn(ETDA_MISSING);
     expect(xsdErrors(xml, message), xml).toBe('');
     expect(schematronFailures(xml, message)).toEqual([]);
   });
@@ -63,7 +68,7 @@ describe('e-Tax XML of each document type', () => {
     const xml = etaxXml(etaxDocumentOf(src, true));
     expect(xml).toContain('<ram:TypeCode>T07</ram:TypeCode>');
     expect(xml).toContain(`<ram:IssuerAssignedID>${src.row.doc_no}</ram:IssuerAssignedID>`);
-    if (!ETDA_DIR) return console.warn(ETDA_MISSING);
+    if (!ETDA_DIR) return;
     expect(xsdErrors(xml, 'CancellationNote'), xml).toBe('');
     expect(schematronFailures(xml, 'CancellationNote')).toEqual([]);
   });
@@ -93,8 +98,7 @@ describe('e-Tax XML of each document type', () => {
     expect(() => etaxDocumentOf({ ...cases[2]![1], references: [] })).toThrow(/refers to no tax invoice/);
   });
 
-  it('the schematron runner finds a broken rule (so a pass above means something)', () => {
-    if (!ETDA_DIR) return console.warn(ETDA_MISSING);
+  it.skipIf(!ETDA_DIR)('the schematron runner and xmllint find a broken document (so a pass above means something)', () => {
     const xml = etaxXml(etaxDocumentOf(cases[0]![1])).replace('<ram:PostcodeCode>10500</ram:PostcodeCode>', '<ram:PostcodeCode>105</ram:PostcodeCode>');
     expect(schematronFailures(xml, 'TaxInvoice').join('\n')).toContain('TIV-SellerTradeParty-007');
     expect(xsdErrors(etaxXml(etaxDocumentOf(cases[0]![1])).replace('<ram:TypeCode>388</ram:TypeCode>', '<ram:TypeCode>999</ram:TypeCode>'), 'TaxInvoice')).not.toBe('');
