@@ -145,7 +145,14 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
   const id = documentNumber(entity, row);
   const dateField = documentDateField(entity);
   const issueDate = str(dateField ? row[dateField] : '').slice(0, 10);
-  if (!id || !/^\d{4}-\d{2}-\d{2}$/.test(issueDate)) {
+  // an e-Tax document is an issued one: a draft may still change, a cancelled one is answered by its cancellation note
+  const wf = entity.workflow;
+  const state = wf ? str(row[wf.field]) : '';
+  const cancelledTo = wf?.transitions.find((t) => t.action === (entity.document?.cancelAction ?? 'cancel'))?.to;
+  if (!cancel && cancelledTo && state === cancelledTo) {
+    throw new EtaxUnavailable('incomplete', `${entity.label.th}นี้ถูกยกเลิกแล้ว ส่งออกเป็น e-Tax ได้เฉพาะใบแจ้งยกเลิก (cancellation=1)`, `This ${entity.label.en} is cancelled: only its cancellation note can be exported (cancellation=1)`);
+  }
+  if (!id || !/^\d{4}-\d{2}-\d{2}$/.test(issueDate) || (wf && state === wf.initial)) {
     throw new EtaxUnavailable('incomplete', `${entity.label.th}นี้ยังไม่มีเลขที่หรือวันที่เอกสาร (ยังเป็นร่าง) ให้ออกเอกสารก่อน แล้วจึงส่งออกเป็น e-Tax`, `This ${entity.label.en} has no number or date yet (a draft): issue it first`);
   }
   const seller = party(str(company?.name_th) || str(company?.name_en), str(row.seller_tax_id) || str(company?.tax_id), str(row.seller_branch_code) || str(company?.branch_code), false, address(company));

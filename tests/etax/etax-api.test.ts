@@ -190,6 +190,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     const ti = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-04', your_company_id: company, customer_id: customer, items: [{ product_id: product, qty: 1, price: 100 }] }), 201);
     const issued = await act('tax_invoice', ti.id, 'issue');
     await act('tax_invoice', ti.id, 'cancel');
+    expectError(await c.call('GET', `/api/tax_invoice/${ti.id}/etax.xml`, c.admin), 409, 'ETAX_INCOMPLETE');
     const xml = await xmlOf('tax_invoice', ti.id, '?cancellation=1');
     expect(xml).toContain('<ram:TypeCode>T07</ram:TypeCode>');
     expect(xml).toContain(`<ram:IssuerAssignedID>${issued.doc_no}</ram:IssuerAssignedID>`);

@@ -95,6 +95,11 @@ describe('e-Tax XML of each document type', () => {
     expect(abbreviated).toThrow(EtaxUnavailable);
     expect(() => etaxDocumentOf({ ...src, entity: schema('billing_note') })).toThrow(/not a document of the ETDA/);
     expect(() => etaxDocumentOf({ ...src, row: { ...src.row, doc_no: null } })).toThrow(/draft/);
+    // a draft that already has its number (series numbered on create) is still a draft; a cancelled one has only its cancellation note
+    expect(() => etaxDocumentOf({ ...src, row: { ...src.row, status: 'draft' } })).toThrow(/draft/);
+    expect(() => etaxDocumentOf({ ...src, row: { ...src.row, status: 'cancelled' } })).toThrow(/cancelled/);
+    expect(etaxDocumentOf({ ...src, row: { ...src.row, status: 'cancelled' } }, true).typeCode).toBe('T07');
+    expect(etaxDocumentOf({ ...src, row: { ...src.row, status: 'issued' } }).typeCode).toBe('388');
     expect(() => etaxDocumentOf({ ...cases[2]![1], references: [] })).toThrow(/refers to no tax invoice/);
   });
 
