@@ -56,7 +56,7 @@ function attachedFiles(pdf: Buffer): Record<string, string> {
 
 /** Every XML the endpoints gave, checked by ETDA's files at the end (a test of its own, skipped without them). */
 const made: Array<{ what: string; xml: string; message: EtaxMessage }> = [];
-function expectEtdaValid(xml: string, message: EtaxMessage, what = message): void {
+function expectEtdaValid(xml: string, message: EtaxMessage, what: string = message): void {
   made.push({ what, xml, message });
 }
 if (!ETDA_DIR) console.warn(ETDA_MISSING);
