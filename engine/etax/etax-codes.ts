@@ -10,6 +10,9 @@ export type EtaxMessage = 'TaxInvoice' | 'Receipt' | 'DebitCreditNote' | 'Invoic
 
 export interface EtaxType { name: string; message: EtaxMessage }
 
+/** ETDA's invoice (380) is not a tax document: its XSD has no place for a signature. */
+export const SIGNED_MESSAGES: ReadonlySet<EtaxMessage> = new Set(['TaxInvoice', 'Receipt', 'DebitCreditNote', 'CancellationNote']);
+
 export const ETAX_TYPES: Record<EtaxTypeCode | 'T07', EtaxType> = {
   '388': { name: 'ใบกำกับภาษี', message: 'TaxInvoice' },
   T02: { name: 'ใบแจ้งหนี้/ใบกำกับภาษี', message: 'TaxInvoice' },

@@ -35,7 +35,8 @@ export function etaxXml(doc: EtaxDocument): string {
   if (doc.purpose) ram(ed, 'Purpose', doc.purpose);
   // the cancellation note has no PurposeCode element
   if (doc.purposeCode && message !== 'CancellationNote') ram(ed, 'PurposeCode', doc.purposeCode);
-  ram(ed, 'CreationDateTime', stamp(doc.createdAt));
+  // ETDA's invoice (380) has no CreationDateTime
+  if (message !== 'Invoice') ram(ed, 'CreationDateTime', stamp(doc.createdAt));
   if (doc.note) ram(ram(ed, 'IncludedNote'), 'Subject', doc.note.slice(0, 256));
 
   const tx = root.ele(ns.rsm, 'rsm:SupplyChainTradeTransaction');

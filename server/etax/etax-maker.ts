@@ -5,7 +5,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import { renderDocumentPdf } from '../print/document-pdf.ts';
 import { pdfFileName, readDocument } from '../print/print-routes.ts';
 import { etaxXml } from '../../engine/etax/etax-xml.ts';
-import { ETAX_TYPES } from '../../engine/etax/etax-codes.ts';
+import { ETAX_TYPES, SIGNED_MESSAGES } from '../../engine/etax/etax-codes.ts';
 import { etaxDocumentFor } from './etax-source.ts';
 import { etaxWarnings, type EtaxWarning } from '../../engine/etax/etax-document.ts';
 import { toPdfA3 } from './etax-pdfa.ts';
@@ -34,10 +34,10 @@ export class EtaxMaker {
     const doc = await readDocument(this.service, this.policy, entity, id, ctx, flag);
     const model = await etaxDocumentFor(this.service, doc, cancellation);
     let xml = etaxXml(model);
-    const key = this.signingKey();
+    const message = ETAX_TYPES[model.typeCode].message;
+    const key = SIGNED_MESSAGES.has(message) ? this.signingKey() : null;
     if (key) xml = await signEtaxXml(xml, await key);
     const base = pdfFileName(entity, doc.row, id).replace(/\.pdf$/, '');
-    const message = ETAX_TYPES[model.typeCode].message;
     return { doc, xml, signed: Boolean(key), warnings: etaxWarnings(model), xmlFileName: `${base}${cancellation ? '-cancellation' : ''}.xml`, title: `${model.name} ${model.id}`, message };
   }
 

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
 /**
  * The e-Tax buttons of a document form (issue 34 §4): a tax invoice offers the ETDA XML and the PDF/A-3
  * (print flag) and "e-mail as e-Tax" (email flag, the e-mail dialog in e-Tax mode, posting to …/etax-email);
- * a billing note, which the standard does not cover, shows none of them.
+ * a quotation, which the standard does not cover, shows none of them.
  */
 describe('e-Tax buttons end to end', () => {
   let server: E2eServer;
@@ -88,8 +88,8 @@ describe('e-Tax buttons end to end', () => {
   });
 
   it('shows no e-Tax button on a document the standard does not cover', async () => {
-    const bill = (await api('GET', '/api/billing_note?limit=1')).data[0].id as number;
-    await page.goto(url(`/billing_note/${bill}`));
+    const quote = (await api('GET', '/api/quotation?limit=1')).data[0].id as number;
+    await page.goto(url(`/quotation/${quote}`));
     await page.getByTestId('document-print').waitFor();
     expect(await page.getByTestId('document-etax').count()).toBe(0);
     expect(await page.getByTestId('document-etax-email').count()).toBe(0);

@@ -128,6 +128,18 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expectEtdaValid(xml, message, entity);
   });
 
+  it('billing_note: an issued bill is an ETDA invoice (380); a draft one is not yet', async () => {
+    const bill = await c.billingNote(customer, company);
+    expectError(await c.call('GET', `/api/billing_note/${bill}/etax.xml`, c.admin), 409, 'ETAX_INCOMPLETE');
+    await act('billing_note', bill, 'issue');
+    const xml = await xmlOf('billing_note', bill);
+    expect(xml).toContain('<ram:TypeCode>380</ram:TypeCode>');
+    expect(xml).toContain('<ram:Name>ใบแจ้งหนี้</ram:Name>');
+    // ETDA's invoice message has no place for a signature: it is not a tax document
+    expect(xml).not.toContain('Signature');
+    expectEtdaValid(xml, 'Invoice', 'billing_note');
+  });
+
   it('the notes name the tax invoice they correct; the amounts are the documents\' own', async () => {
     const xml = await xmlOf('credit_note', credit.id);
     expect(xml).toMatch(new RegExp(`<ram:IssuerAssignedID>${invoice.doc_no}</ram:IssuerAssignedID>\\s*<ram:IssueDateTime>2026-11-03T00:00:00</ram:IssueDateTime>\\s*<ram:ReferenceTypeCode>388</ram:ReferenceTypeCode>`));
@@ -204,11 +216,12 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     const printer = await c.staff('etax_print', { tax_invoice: { view: true, print: true } });
     expect((await c.call('GET', `/api/tax_invoice/${invoice.id}/etax.xml`, printer.headers)).statusCode).toBe(200);
 
-    const bill = await c.billingNote(customer, company);
-    for (const path of [`/api/billing_note/${bill}/etax.xml`, `/api/billing_note/${bill}/etax.pdf`]) {
+    // a quotation is no document of the standard
+    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    for (const path of [`/api/quotation/${quote.id}/etax.xml`, `/api/quotation/${quote.id}/etax.pdf`]) {
       const res = await c.call('GET', path, { ...c.admin, 'accept-language': 'th' });
       expectError(res, 404, 'ETAX_NOT_SUPPORTED');
-      expect(res.json().error.message).toContain('ใบวางบิล');
+      expect(res.json().error.message).toContain('ใบเสนอราคา');
     }
     const draft = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
     const res = await c.call('GET', `/api/tax_invoice/${draft.id}/etax.xml`, { ...c.admin, 'accept-language': 'th' });
@@ -235,19 +248,19 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
 
     const printer = await c.staff('etax_no_email', { tax_invoice: { view: true, print: true } });
     expectError(await c.call('POST', `/api/tax_invoice/${invoice.id}/etax-email`, printer.headers, { to: ['buyer@example.com'] }), 403, 'FORBIDDEN');
-    const bill = await c.billingNote(customer, company);
-    expectError(await c.call('POST', `/api/billing_note/${bill}/etax-email`, c.admin, { to: ['buyer@example.com'] }), 404, 'ETAX_NOT_SUPPORTED');
+    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    expectError(await c.call('POST', `/api/quotation/${quote.id}/etax-email`, c.admin, { to: ['buyer@example.com'] }), 404, 'ETAX_NOT_SUPPORTED');
     expect(sink.messages.length).toBe(before + 1);
   });
 
   it.skipIf(!ETDA_DIR)('ETDA\'s XSD and schematron accept every XML the endpoints gave above', () => {
-    // tax invoice, receipt, credit note, debit note, unsigned tax invoice, cancellation note
-    expect(made.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Receipt', 'TaxInvoice', 'TaxInvoice']);
-    for (const { what, xml, message } of made) {
+    // tax invoice, receipt, credit note, debit note, billing note, unsigned tax invoice, cancellation note
+    const all = made.splice(0);
+    expect(all.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Invoice', 'Receipt', 'TaxInvoice', 'TaxInvoice']);
+    for (const { what, xml, message } of all) {
       expect(xsdErrors(xml, message), `${what}\n${xml}`).toBe('');
       expect(schematronFailures(xml, message), what).toEqual([]);
     }
-    made.length = 0;
   });
 
   it('the status says whether a certificate is configured, never the certificate', async () => {

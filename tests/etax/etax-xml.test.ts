@@ -48,6 +48,13 @@ const cases: Array<[string, EtaxSource]> = [
     entity: schema('debit_note'), company: COMPANY, customer: CUSTOMER, products, references: [invoiceRef], now,
     row: { doc_no: 'DN202611-0001', doc_date: '2026-11-12', vat_type: 'include', vat_rate: 7, subtotal: 535, amount_before_vat: 500, vat_amount: 35, total_amount: 535, items: [{ product_id: 7, qty: 5, unit: 'ม้วน', price: 107, amount: 535 }] },
   }],
+  ['billing_note', {
+    entity: schema('billing_note'), company: COMPANY, customer: CUSTOMER, products, references: [], now,
+    row: {
+      bill_no: 'BN202611-0001', bill_date: '2026-11-03', status: 'issued', vat_type: 'exclude', vat_rate: 7, subtotal: 12500, amount_before_vat: 11682.24, vat_amount: 817.76, total_amount: 12500,
+      items: [{ ref_doc: 'TPT-IV202611-0001', description: 'ค่าสินค้าตามใบกำกับภาษี', amount: 7500 }, { ref_doc: 'TPT-IV202611-0002', amount: 5000 }],
+    },
+  }],
 ];
 
 describe('e-Tax XML of each document type', () => {
@@ -93,7 +100,7 @@ describe('e-Tax XML of each document type', () => {
     const [, src] = cases[0]!;
     const abbreviated = () => etaxDocumentOf({ ...src, row: { ...src.row, invoice_type: 'abbreviated' } });
     expect(abbreviated).toThrow(EtaxUnavailable);
-    expect(() => etaxDocumentOf({ ...src, entity: schema('billing_note') })).toThrow(/not a document of the ETDA/);
+    expect(() => etaxDocumentOf({ ...src, entity: schema('quotation') })).toThrow(/not a document of the ETDA/);
     expect(() => etaxDocumentOf({ ...src, row: { ...src.row, doc_no: null } })).toThrow(/draft/);
     // a draft that already has its number (series numbered on create) is still a draft; a cancelled one has only its cancellation note
     expect(() => etaxDocumentOf({ ...src, row: { ...src.row, status: 'draft' } })).toThrow(/draft/);
