@@ -9,6 +9,7 @@ import { parseId, printOptionsOf } from '../print/print-routes.ts';
 import { readEmailBody } from '../mail/email-routes.ts';
 import { Mailer, mailServerUnreachable, type MailSettings } from '../mail/mailer.ts';
 import type { EtaxMaker } from './etax-maker.ts';
+import { SIGNED_MESSAGES } from '../../engine/etax/etax-codes.ts';
 
 /**
  * POST /api/{document}/{id}/etax-email: the document sent as e-Tax, with the email flag. The message carries
@@ -29,7 +30,8 @@ export function registerEtaxEmailRoute(app: FastifyInstance, service: EntityServ
       if (!mailer) throw new AppError('MAIL_NOT_CONFIGURED', 'Email is not set up on this server: set SMTP_URL and MAIL_FROM');
       const pdf = await maker.pdf(f, o.lang);
       const filename = f.xmlFileName.replace(/\.xml$/, '-etax.pdf');
-      const rd = maker.settings.rdEmail;
+      // the Revenue Department stamps tax documents; an invoice (380, a billing note) is not one
+      const rd = SIGNED_MESSAGES.has(f.message) ? maker.settings.rdEmail : null;
       const cc = rd && !body.cc.includes(rd) && !body.to.includes(rd) ? [...body.cc, rd] : body.cc;
       try {
         await mailer.send({ to: body.to, cc, subject: body.subject || f.title, text: body.message || f.title, attachments: [{ filename, content: pdf, contentType: 'application/pdf' }] });

@@ -246,11 +246,19 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     const files = attachedFiles(att.bytes);
     expect(await verifyEtaxXml(Object.values(files)[0]!)).toBe(true);
 
+    // a billing note (ETDA invoice, 380) is no tax document: the Revenue Department is not copied
+    const bill = await c.billingNote(customer, company);
+    await act('billing_note', bill, 'issue');
+    const billMail = await c.call('POST', `/api/billing_note/${bill}/etax-email`, c.admin, { to: ['buyer@example.com'] });
+    expect(billMail.statusCode, billMail.body).toBe(200);
+    expect(billMail.json().data).toMatchObject({ cc: [], signed: false, rd_email: null });
+    expect(sink.messages[before + 1]!.to).toEqual(['buyer@example.com']);
+
     const printer = await c.staff('etax_no_email', { tax_invoice: { view: true, print: true } });
     expectError(await c.call('POST', `/api/tax_invoice/${invoice.id}/etax-email`, printer.headers, { to: ['buyer@example.com'] }), 403, 'FORBIDDEN');
     const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
     expectError(await c.call('POST', `/api/quotation/${quote.id}/etax-email`, c.admin, { to: ['buyer@example.com'] }), 404, 'ETAX_NOT_SUPPORTED');
-    expect(sink.messages.length).toBe(before + 1);
+    expect(sink.messages.length).toBe(before + 2);
   });
 
   it.skipIf(!ETDA_DIR)('ETDA\'s XSD and schematron accept every XML the endpoints gave above', () => {
