@@ -195,7 +195,10 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
   return {
     typeCode, name: ETAX_TYPES[typeCode].name, id, issueDate, createdAt: src.now,
     purposeCode: isNote ? ETAX_OTHER_PURPOSE[typeCode] : null, purpose: reason ? reason.slice(0, 256) : null, note,
-    seller, buyer, references: src.references.map(({ id: rid, date, typeCode: t }) => ({ id: rid, date, typeCode: t })),
+    seller, buyer,
+    // only a note names the documents it corrects: on a tax invoice or a receipt ETDA reads a reference as
+    // "this replaces a cancelled document" (schematron *-AdditionalReferencedDocument-001), which ours never are
+    references: isNote ? src.references.map(({ id: rid, date, typeCode: t }) => ({ id: rid, date, typeCode: t })) : [],
     vatRate, lines, lineTotal: isNote ? (typeCode === '81' ? original! - taxBasis : original! + taxBasis) : taxBasis + allowance,
     allowance: isNote ? 0n : allowance, taxBasis, tax, grand, original, difference: isNote ? taxBasis : null,
   };

@@ -78,7 +78,8 @@ export async function etaxDocumentFor(service: EntityService, doc: DocumentPrint
       entity, row, products, now: new Date().toISOString(),
       company: issuer ? doc.links[issuer] ?? null : null,
       customer: party ? doc.links[party] ?? null : null,
-      references: cancellation ? [] : await referencesOf(service, doc),
+      // the documents a note corrects (the mapping keeps references for notes only)
+      references: cancellation || !['80', '81'].includes(entity.document?.etax?.typeCode ?? '') ? [] : await referencesOf(service, doc),
       reason: await reasonOf(service, doc),
     }, cancellation);
   } catch (err) {

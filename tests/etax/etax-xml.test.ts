@@ -96,6 +96,13 @@ describe('e-Tax XML of each document type', () => {
     expect(etaxDocumentOf(cases[1]![1]).buyer).toMatchObject({ scheme: 'NIDN', taxId: '3100600000011' });
   });
 
+  it('a receipt made from a billing note names no reference: ETDA would read it as replacing a cancelled receipt', () => {
+    const [, src] = cases[1]!;
+    const xml = etaxXml(etaxDocumentOf({ ...src, references: [{ id: 'BN202611-0001', date: '2026-11-03', typeCode: '380', amountBeforeVat: 6000 }] }));
+    expect(xml).not.toContain('AdditionalReferencedDocument');
+    if (ETDA_DIR) expect(schematronFailures(xml, 'Receipt')).toEqual([]);
+  });
+
   it('refuses what the standard does not cover, and drafts', () => {
     const [, src] = cases[0]!;
     const abbreviated = () => etaxDocumentOf({ ...src, row: { ...src.row, invoice_type: 'abbreviated' } });
