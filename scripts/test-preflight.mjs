@@ -7,7 +7,8 @@
 //   node scripts/test-preflight.mjs --run [f]  prepare, then type check and `vitest run [f]` (npm test)
 //
 // It installs missing Debian packages (Chromium for the browser tests, the Thai fonts they render with,
-// poppler-utils whose pdftotext/pdftoppm read the printed PDFs back, PgBouncer for the start-lock test
+// poppler-utils whose pdftotext/pdftoppm read the printed PDFs back, libxml2-utils whose xmllint checks
+// the e-Tax XML against ETDA's XSDs, PgBouncer for the start-lock test
 // through a pooler, PostgreSQL and Redis) when it runs as root with apt; otherwise it stops at once and
 // prints the one command to run. It starts PostgreSQL and Redis when installed but not running, and
 // creates the `test` database (each database test makes and drops its own database from there).
@@ -44,6 +45,8 @@ const wanted = [
   { pkg: 'chromium', present: () => (process.env.CHROMIUM_PATH ? existsSync(process.env.CHROMIUM_PATH) : onPath('chromium')) },
   { pkg: 'fonts-thai-tlwg', present: () => (onPath('dpkg-query') ? debInstalled('fonts-thai-tlwg') : /tlwg/i.test(out('fc-list', []) ?? '')) },
   { pkg: 'poppler-utils', present: () => onPath('pdftotext') && onPath('pdftoppm') },
+  // xmllint validates the e-Tax XML against ETDA's XSDs (tests/etax)
+  { pkg: 'libxml2-utils', present: () => onPath('xmllint') },
   { pkg: 'pgbouncer', present: () => existsSync(process.env.PGBOUNCER_PATH || '/usr/sbin/pgbouncer') },
   { pkg: 'postgresql', present: () => onPath('pg_isready') && onPath('psql') && (existsSync('/etc/postgresql') || onPath('pg_ctl')) },
   { pkg: 'redis-server', present: () => onPath('redis-server') && onPath('redis-cli') },

@@ -54,6 +54,8 @@ import { registerPrintRoutes } from './print/print-routes.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
 import { registerEmailRoutes } from './mail/email-routes.ts';
 import type { MailSettings } from './mail/mailer.ts';
+import { registerEtaxRoutes } from './etax/etax-routes.ts';
+import { readEtaxSettings, type EtaxSettings } from './etax/etax-settings.ts';
 import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
 import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
 import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
@@ -92,6 +94,8 @@ export interface AppOptions {
   mail?: MailSettings;
   /** The report files (schemas/reports); read from the project's schemas/reports folder when not given. */
   reports?: ReportDef[];
+  /** e-Tax signing certificate and the Revenue Department's e-mail address (default: read from ETAX_* in the environment). */
+  etax?: EtaxSettings;
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -233,6 +237,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
+  await registerEtaxRoutes(app, service, policy, contextOf, { db: opts.db, mail: opts.mail, settings: opts.etax ?? readEtaxSettings(process.env) });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {

@@ -56,6 +56,14 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'ไม่พบข้อมูลที่ต้องการ', en: 'Not found',
     detailed: { th: 'ไม่พบ{entity} {id} หรือคุณไม่มีสิทธิ์ดู', en: '{entity} {id} does not exist or you cannot see it' },
   },
+  ETAX_NOT_SUPPORTED: {
+    th: 'เอกสารประเภทนี้ไม่อยู่ในมาตรฐาน e-Tax Invoice & e-Receipt ของ สพธอ. จึงส่งออกเป็น e-Tax ไม่ได้', en: 'This type of document is not covered by the ETDA e-Tax Invoice & e-Receipt standard',
+    detailed: { th: '{why}', en: '{why}' },
+  },
+  ETAX_INCOMPLETE: {
+    th: 'เอกสารนี้ยังขาดข้อมูลที่มาตรฐาน e-Tax กำหนด จึงยังส่งออกเป็น e-Tax ไม่ได้', en: 'This document lacks what the e-Tax standard requires, so it cannot be exported as e-Tax yet',
+    detailed: { th: '{why}', en: '{why}' },
+  },
   'NOT_FOUND.customer_page': { th: 'ไม่มีหน้าลูกค้านี้', en: 'There is no such customer page' },
   METHOD_NOT_ALLOWED: { th: 'ทำรายการนี้ที่นี่ไม่ได้', en: 'This action is not available here' },
   CONFLICT: {

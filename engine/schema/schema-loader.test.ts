@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadSchemaSet, SchemaLoadError, type SchemaProblem, type SchemaSource } from './schema-loader.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
@@ -101,6 +101,16 @@ describe('loadSchemaSet', () => {
 
   it('rejects a lines entity without a parent', () => {
     expectProblem([source('thing.json', { ...minimal(), kind: 'lines' })], 'thing.json', '/parent', /needs a parent/);
+  });
+
+  it('rejects document.etax naming fields the document does not have, or an unknown type code', () => {
+    const dir = resolve(import.meta.dirname, '../../schemas');
+    const sources = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => source(f, JSON.parse(readFileSync(resolve(dir, f), 'utf8'))));
+    const swap = (file: string, etax: Json) => sources.map((s) => (s.file === file ? source(file, { ...JSON.parse(s.text), document: { ...JSON.parse(s.text).document, etax } }) : s));
+    expect(() => loadSchemaSet(sources)).not.toThrow();
+    expectProblem(swap('credit_note.json', { typeCode: '81', purposeField: 'no_such_field' }), 'credit_note.json', '/document/etax/purposeField', /not a field/);
+    expectProblem(swap('tax_invoice.json', { typeCode: '388', notWhen: { kind_of_invoice: ['abbreviated'] } }), 'tax_invoice.json', '/document/etax/notWhen/kind_of_invoice', /not a field/);
+    expect(problemsOf(swap('receipt.json', { typeCode: '381' })).some((p) => p.file === 'receipt.json' && p.pointer.startsWith('/document/etax'))).toBe(true);
   });
 
   it('accepts print.limitByRole on a document and rejects it elsewhere or with an unknown key', () => {

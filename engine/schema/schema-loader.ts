@@ -238,6 +238,9 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     if (d.amounts || d.from?.length) bad('/document/lines', 'computed amounts and "from" need a lines field');
     return;
   }
+  // e-Tax (server/etax): the fields it names exist, so a typo fails at start rather than exporting without them
+  if (d.etax?.purposeField && !fieldOf(e, d.etax.purposeField)) bad('/document/etax/purposeField', `"${d.etax.purposeField}" is not a field of ${e.name}`);
+  for (const name of Object.keys(d.etax?.notWhen ?? {})) if (!fieldOf(e, name)) bad(`/document/etax/notWhen/${name}`, `"${name}" is not a field of ${e.name}`);
   const lines = fieldOf(e, d.lines);
   const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
   if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }

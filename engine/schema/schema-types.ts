@@ -239,6 +239,9 @@ export interface DocumentSource {
 }
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
+/** ETDA document type codes (ThaiDocumentNameCode_Invoice) the product issues; docs/documents.md, e-Tax. */
+export type EtaxTypeCode = '388' | 'T01' | 'T02' | 'T03' | 'T04' | '80' | '81' | '380';
+
 export interface DocumentSpec {
   /** The lines field that carries quantities and amounts; absent for a document without lines (a withholding certificate). */
   lines?: string;
@@ -252,6 +255,11 @@ export interface DocumentSpec {
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
+  /**
+   * Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard
+   * does not cover; `purposeField` the field (a link shows its display field) whose value a note gives as its reason.
+   */
+  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string };
   from?: DocumentSource[];
   /**
    * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each
@@ -285,6 +293,8 @@ export interface EntitySchema {
   kind: EntityKind;
   /** Permission key in a role's role_detail; defaults to the entity name. */
   menuKey?: string;
+  /** Issues e-Tax documents (the issuing company): its form shows whether a signing certificate is configured. */
+  etaxIssuer?: boolean;
   /** Menu group for navigation; absent means not in the menu (e.g. lines entities). */
   menuGroup?: string;
   /**

@@ -78,6 +78,19 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
       paths[`/api/${e.name}/{id}/email`] = {
         post: { tags: [tag], summary: `Email a ${e.label.en} as a PDF attachment (email flag)`, parameters: idParam, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: addresses, cc: addresses, subject: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 5000 }, lang: { enum: ['th', 'en'] } } } } } }, responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 503: errorResponse } },
       };
+      // e-Tax (schema key document.etax): the ETDA XML, the PDF/A-3 with it, and the e-Tax e-mail (server/etax)
+      if (e.document?.etax) {
+        const cancellation = { name: 'cancellation', in: 'query', schema: { enum: ['0', '1'] } };
+        paths[`/api/${e.name}/{id}/etax.xml`] = {
+          get: { tags: [tag], summary: `A ${e.label.en} as ETDA e-Tax XML, type ${e.document.etax.typeCode} (print flag; signed XAdES-BES when configured; cancellation=1: its cancellation note)`, parameters: [...idParam, cancellation], responses: { 200: { description: 'The XML', content: { 'application/xml': {} } }, 403: errorResponse, 404: errorResponse, 409: errorResponse } },
+        };
+        paths[`/api/${e.name}/{id}/etax.pdf`] = {
+          get: { tags: [tag], summary: `A ${e.label.en} as PDF/A-3 with its e-Tax XML attached (print flag)`, parameters: [...idParam, lang, cancellation], responses: { 200: { description: 'The PDF/A-3', content: { 'application/pdf': {} } }, 403: errorResponse, 404: errorResponse, 409: errorResponse } },
+        };
+        paths[`/api/${e.name}/{id}/etax-email`] = {
+          post: { tags: [tag], summary: `Email a ${e.label.en} as e-Tax: the PDF/A-3 attached, cc the Revenue Department's address when ETAX_RD_EMAIL is set (email flag)`, parameters: idParam, requestBody: ((paths[`/api/${e.name}/{id}/email`] as Obj).post as Obj).requestBody, responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 503: errorResponse } },
+        };
+      }
       if (e.document?.lines && (e.document.from?.length || registry.all().some((t) => t.document?.from?.some((f) => f.source === e.name)))) {
         paths[`/api/${e.name}/{id}/related`] = {
           get: { tags: [tag], summary: `The documents a ${e.label.en} was made from, those made from it, and the create-from screens it can open now (read in the caller's scope)`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },

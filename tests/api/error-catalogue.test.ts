@@ -219,6 +219,16 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       expect(note.statusCode, note.body).toBe(201);
       return call('POST', `/api/billing_note/${note.json().data.id}/email`, { to: 'buyer@example.com' });
     },
+    // a document whose schema declares no document.etax; a draft tax invoice has no number yet
+    ETAX_NOT_SUPPORTED: () => call('GET', `/api/ec_deal/${ids.postedDeal}/etax.xml`),
+    ETAX_INCOMPLETE: async () => {
+      const customer = await call('POST', '/api/customer', { code: 'EC-C3', customer_type: 'juristic', name_th: 'บริษัท ทดสอบสาม จำกัด', tax_id: thaiTaxId(745549997) });
+      const company = await call('POST', '/api/your_company', { code: 'EC-YC', name_th: 'บริษัท ผู้ขาย จำกัด', tax_id: thaiTaxId(105558999), branch_code: '00000' });
+      const product = await call('POST', '/api/product', { code: 'EC-P3', name_th: 'สินค้า e-Tax', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const draft = await call('POST', '/api/tax_invoice', { doc_date: '2026-11-18', your_company_id: company.json().data.id, customer_id: customer.json().data.id, items: [{ product_id: product.json().data.id, qty: 1, price: 10 }] });
+      expect(draft.statusCode, draft.body).toBe(201);
+      return call('GET', `/api/tax_invoice/${draft.json().data.id}/etax.xml`);
+    },
     DATABASE_BUSY: async () => {
       // another process on the same file (a SERVER_WORKERS worker, a tool) holds the write lock
       const other = new BetterSqlite3(t.testDb.url);

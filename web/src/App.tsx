@@ -10,6 +10,7 @@ import { Spinner } from './ui/Spinner.tsx';
 // features add their panels to the generic form (renderer/form/form-panels.ts)
 import './pages/stock/stock-form-panels.tsx';
 import './pages/documents/document-form-panels.tsx';
+import './pages/etax/etax-form-panels.tsx';
 import { RouteScreen, ShellLayout, SignInScreen, DynamicEntityScreen, NotFoundScreen, SubPageRouteScreen, preloadEntry } from './ui/route-screens.tsx';
 
 interface RouteHandle { preload: () => Promise<unknown>; shell?: boolean }

@@ -10,6 +10,7 @@ import { api, download } from '../core/http-client.ts';
 import { ApiError } from '../core/api-error.ts';
 import { useCan } from '../core/permissions.ts';
 import { toast } from '../core/toast-bus.ts';
+import { EtaxOutput } from './EtaxOutput.tsx';
 
 type Row = Record<string, unknown>;
 const ADDRESS_LIST = /[,;\s]+/;
@@ -26,7 +27,7 @@ export function DocumentOutput({ entity, record }: { entity: EntitySchema; recor
   const canEmail = useCan(key, 'email');
   const menu = useRef<Menu>(null);
   const [printing, setPrinting] = useState(false);
-  const [mail, setMail] = useState<{ to: string; cc: string; subject: string; message: string; lang: 'th' | 'en' } | null>(null);
+  const [mail, setMail] = useState<{ to: string; cc: string; subject: string; message: string; lang: 'th' | 'en'; etax?: boolean } | null>(null);
   const [sending, setSending] = useState(false);
   if (entity.kind !== 'document' || record.id === undefined || (!canPrint && !canEmail)) return null;
   const lang = i18n.language === 'en' ? 'en' : 'th';
@@ -56,7 +57,7 @@ export function DocumentOutput({ entity, record }: { entity: EntitySchema; recor
     setSending(true);
     try {
       const split = (s: string) => s.split(ADDRESS_LIST).map((x) => x.trim()).filter(Boolean);
-      const res = await api.post<{ data: { to: string[] } }>(`/api/${entity.name}/${String(record.id)}/email`, {
+      const res = await api.post<{ data: { to: string[] } }>(`/api/${entity.name}/${String(record.id)}/${mail.etax ? 'etax-email' : 'email'}`, {
         to: split(mail.to), cc: split(mail.cc), subject: mail.subject || undefined, message: mail.message || undefined, lang: mail.lang,
       });
       toast('success', t('output.email_sent'), res.data.to.join(', '));
@@ -84,7 +85,8 @@ export function DocumentOutput({ entity, record }: { entity: EntitySchema; recor
         <Button type="button" icon="pi pi-envelope" label={t('output.email')} outlined severity="secondary"
           onClick={() => setMail({ to: '', cc: '', subject: title, message: '', lang })} data-testid="document-email" />
       )}
-      <Dialog header={`${t('output.email')}: ${title}`} visible={mail !== null} style={{ width: 'min(520px, 95vw)' }} onHide={() => setMail(null)}
+      <EtaxOutput entity={entity} record={record} onEmail={() => setMail({ to: '', cc: '', subject: title, message: '', lang, etax: true })} />
+      <Dialog header={`${mail?.etax ? t('output.etax_email') : t('output.email')}: ${title}`} visible={mail !== null} style={{ width: 'min(520px, 95vw)' }} onHide={() => setMail(null)}
         footer={(
           <>
             <Button type="button" label={t('common.cancel')} severity="secondary" outlined onClick={() => setMail(null)} />
