@@ -7,6 +7,7 @@ import { EntityService } from './crud/entity-service.ts';
 import { entitiesNamed } from './crud/write-events.ts';
 import { registerEntityRoutes } from './crud/crud-routes.ts';
 import { registerExportRoute } from './crud/export-route.ts';
+import { registerListAliasRoutes } from './crud/list-alias-routes.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
 import { registerPageSettingRoutes } from './meta/page-setting-routes.ts';
 import { buildOpenApi } from './openapi/openapi-builder.ts';
@@ -204,6 +205,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
+    registerListAliasRoutes(app, service, entity.name, contextOf);
   }
   registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
   installAttributeUsageGuard(service);

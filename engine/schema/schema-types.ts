@@ -314,6 +314,8 @@ export interface EntitySchema {
   print?: { limitByRole?: boolean };
   /** This entity is a price list: its lines field, and on those lines the product link, the price and the least quantity a price holds from. */
   priceList?: PriceListSpec;
+  /** Extra list paths with their own query parameters (GET /api/promotion/list?is_delete=0); server/crud/list-alias-routes.ts. */
+  listAliases?: ListAlias[];
   access?: AccessKeys;
   document?: DocumentSpec;
 }
@@ -352,6 +354,16 @@ export function enablingSettings(def: { enabledBy?: string | string[] } | undefi
 }
 
 /** The shape of a price list, read by line fills (`fillFrom.priceList`). */
+/**
+ * A list under another path, taking its own parameters besides the list protocol: `deletedParam` (0 live rows,
+ * the default; 1 the soft-deleted ones) and `params`, each filtering `field` by equality unless it is `all`.
+ */
+export interface ListAlias {
+  path: string;
+  deletedParam?: string;
+  params?: { name: string; field: string; default?: string; all?: string }[];
+}
+
 export interface PriceListSpec {
   lines: string;
   product: string;
