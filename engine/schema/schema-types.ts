@@ -239,6 +239,24 @@ export interface DocumentSource {
 }
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
+/**
+ * A point-of-sale sale (server/pos/): `POST /api/{entity}` takes the shift, the products and the payments, prices
+ * them (promotions included), creates and posts the document in one transaction, once per Idempotency-Key.
+ */
+export interface SaleSpec {
+  /** The link to the open shift the sale belongs to; its target is the shift entity. */
+  shift: string;
+  /** The link to the terminal (filled from the shift); the number series are per terminal. */
+  terminal: string;
+  /** The lines field of payments (payment_method_id, amount). */
+  payments: string;
+  /** The unique string field that keeps the request's Idempotency-Key. */
+  idempotencyField: string;
+  /** The field receiving the tax invoice number, drawn in its own series per terminal and form. */
+  invoiceNumber: string;
+  invoicePrefix: { abbreviated: string; full: string };
+}
+
 export interface DocumentSpec {
   /** The lines field that carries quantities and amounts; absent for a document without lines (a withholding certificate). */
   lines?: string;
@@ -249,6 +267,8 @@ export interface DocumentSpec {
    * receipts and credit notes. Each line counts as one unit at its amount; VAT is still on the document.
    */
   byAmount?: boolean;
+  /** A point-of-sale sale (server/pos/). */
+  sale?: SaleSpec;
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
