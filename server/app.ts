@@ -55,6 +55,8 @@ import type { MailSettings } from './mail/mailer.ts';
 import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
 import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
 import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
+import { registerSaleRoutes } from './pos/sale-routes.ts';
+import { installShiftRules } from './pos/shift-rules.ts';
 
 export interface AppOptions {
   db: Database;
@@ -223,6 +225,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
+  registerSaleRoutes(app, service, contextOf);
+  installShiftRules(service);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);
