@@ -57,6 +57,7 @@ import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
 import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
 import { registerSaleRoutes } from './pos/sale-routes.ts';
 import { installShiftRules } from './pos/shift-rules.ts';
+import { registerSlipRoutes } from './pos/sale-slip.ts';
 
 export interface AppOptions {
   db: Database;
@@ -227,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerCollectionSummary(app, service, contextOf);
   registerSaleRoutes(app, service, contextOf);
   installShiftRules(service);
+  registerSlipRoutes(app, service, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);

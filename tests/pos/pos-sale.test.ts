@@ -70,6 +70,19 @@ describe.each(testDialects())('POS sales on %s', (dialect) => {
     expect(await c.onHand(tape, inv)).toBe(before - 3);
   });
 
+  it('prints an 80 mm slip in Thai with VAT included, with the print flag', async () => {
+    const sale = (await c.call('GET', `/api/pos_order?limit=1&sort=id`, c.admin)).json().data[0];
+    const res = await c.call('GET', `/api/pos_order/${sale.id}/slip`, c.admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const pdf = res.rawPayload.toString('latin1');
+    expect(pdf.startsWith('%PDF')).toBe(true);
+    expect(pdf).toMatch(/\/MediaBox \[0 0 226\.8/);
+    const role = await c.role('ขายอย่างเดียว', { pos_order: { view: true, edit: true, print: false } });
+    await c.user('noprint', { role_id: role, user_type_id: await c.userType('ขายอย่างเดียว', role) });
+    expectError(await c.call('GET', `/api/pos_order/${sale.id}/slip`, await c.signIn('noprint')), 403, 'FORBIDDEN');
+  });
+
   it('stores a sale once per Idempotency-Key, concurrent repeats included', async () => {
     const k = key();
     const body = { pos_shift_id: shift, items: [{ product_id: film, qty: 1 }], payments: [{ payment_method_id: transfer, amount: 45.5 }] };
