@@ -24,6 +24,7 @@ export const ROUTE_TITLES: ReadonlyArray<readonly [string, string, string]> = [
   ['debit_note_datatable', 'ตารางใบเพิ่มหนี้', 'Debit note table'],
   ['withholding_tax', 'ภาษีหัก ณ ที่จ่าย', 'Withholding tax'],
   ['collection_summary', 'สรุปการเก็บเงิน', 'Collection summary'],
+  ['pos_register', 'หน้าขาย (POS)', 'POS register'],
   ['company', 'บริษัท', 'Companies'],
   ['attachment', 'ไฟล์แนบ', 'Attachments'],
   ['contact', 'ผู้ติดต่อ', 'Contacts'],
