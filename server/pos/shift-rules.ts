@@ -3,6 +3,7 @@ import type { EntitySchema, SaleSpec } from '../../engine/schema/schema-types.ts
 import { fieldOf, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import { encodeColumns } from '../crud/record-values.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 
 type Row = Record<string, unknown>;
@@ -79,7 +80,7 @@ export function installShiftRules(service: EntityService): void {
     const cash = await shiftCash(trx, p, e.id);
     const opening = Math.round(Number(e.after.opening_cash ?? 0) * 100);
     const expected = opening + cash;
-    const values: Row = { cash_sales: cash / 100, expected_cash: expected / 100, difference: (Math.round(Number(counted) * 100) - expected) / 100, closed_at: new Date().toISOString() };
+    const values: Row = { cash_sales: cash / 100, expected_cash: expected / 100, difference: (Math.round(Number(counted) * 100) - expected) / 100, closed_at: businessClock.now().toISOString() };
     await trx.updateTable(p.shift.name).set(encodeColumns(p.shift, values)).where('id', '=', e.id).execute();
   }, (entity) => !!pairOf(entity.name));
 }
