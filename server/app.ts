@@ -42,6 +42,9 @@ import { computeAmounts, installTotalsCheck } from './documents/document-amounts
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
+import { registerReportRoutes } from './reports/report-routes.ts';
+import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
+import type { ReportDef } from '../engine/reports/report-types.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
 import { registerDocumentChainRoutes } from './documents/document-chain-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
@@ -91,6 +94,8 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
+  /** The report files (schemas/reports); read from the project's schemas/reports folder when not given. */
+  reports?: ReportDef[];
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -198,7 +203,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     importJobs = new FallbackImportJobs(new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice'), app.log);
   }
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
-  registerSessionRoutes(app, k, opts.registry, policy);
+  const reports = new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry));
+  registerSessionRoutes(app, k, opts.registry, policy, reports);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
   const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
@@ -229,6 +235,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerSaleRoutes(app, service, contextOf);
   installShiftRules(service);
   registerSlipRoutes(app, service, contextOf);
+  registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);
