@@ -94,13 +94,14 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
   const companyEntity = fieldOf(service.entity(terminalEntity), 'your_company_id')?.entity;
   const company = companyEntity && terminal.your_company_id ? (await rowsById(service, companyEntity, [Number(terminal.your_company_id)])).get(Number(terminal.your_company_id)) : undefined;
 
+  // unit and payment type are sent, not filled through their links one line at a time: the rows are read already
   const body: Row = {
     [sale.shift]: req.shiftId, doc_date: today, ...req.buyer,
     items: cart.lines.map((l, i) => ({
-      product_id: l.product_id, description: String(products.get(l.product_id)!.name_th ?? ''), qty: req.items[i]!.qty,
+      product_id: l.product_id, description: String(products.get(l.product_id)!.name_th ?? ''), unit: products.get(l.product_id)!.unit ?? null, qty: req.items[i]!.qty,
       price: baht(l.price), discount_amount: baht(l.discount), promotion_id: l.promotion_id,
     })),
-    [sale.payments]: req.payments.map((p) => ({ payment_method_id: p.payment_method_id, amount: p.amount })),
+    [sale.payments]: req.payments.map((p) => ({ payment_method_id: p.payment_method_id, payment_type: methods.get(p.payment_method_id)!.payment_type, amount: p.amount })),
   };
   const server: Row = {
     [sale.terminal]: Number(shift[sale.terminal]), inventory_id: terminal.inventory_id ?? null, your_company_id: terminal.your_company_id ?? null,
