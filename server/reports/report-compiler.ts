@@ -203,7 +203,8 @@ export class ReportCompiler {
         if (scope) x = x.on(scope);
         return x;
       };
-      b = j.type === 'left' ? b.leftJoin(`${j.from} as ${j.as}`, joinOn) : b.innerJoin(`${j.from} as ${j.as}`, joinOn);
+      const t = this.table(j.from, j.as) as never;
+      b = j.type === 'left' ? b.leftJoin(t, joinOn) : b.innerJoin(t, joinOn);
     }
     return b;
   }
@@ -226,10 +227,24 @@ export class ReportCompiler {
     return k.selectFrom(all.as('u')).select(['u.product_id as product_id', 'u.inventory_id as inventory_id', sql`sum(u.qty)`.as('qty')]).groupBy(['u.product_id', 'u.inventory_id']).as(alias);
   }
 
+  /**
+   * A table as the FROM or JOIN names it: an entity's or stock table's name, or a derived stock
+   * table (stock_as_of; stock_balance_total, the balance summed per product and inventory first,
+   * so a report of a few hundred pairs does not join every lot's row to its product).
+   */
+  private table(from: string, as: string) {
+    if (from === 'stock_as_of') return this.stockAsOf(as);
+    if (from === 'stock_balance_total') {
+      return this.env.k.selectFrom('stock_balance').select(['product_id', 'inventory_id', sql`sum(qty)`.as('qty'), sql`sum(value)`.as('value')])
+        .groupBy(['product_id', 'inventory_id']).as(as);
+    }
+    return `${from} as ${as}`;
+  }
+
   /** The report's rows, one per group, each column under its key (no order, no paging). */
   rows(): SelectQueryBuilder<any, any, any> {
     const d = this.def;
-    let b = (d.source.from === 'stock_as_of' ? this.env.k.selectFrom(this.stockAsOf(d.source.as)) : this.env.k.selectFrom(`${d.source.from} as ${d.source.as}`)) as SelectQueryBuilder<any, any, any>;
+    let b = this.env.k.selectFrom(this.table(d.source.from, d.source.as) as never) as SelectQueryBuilder<any, any, any>;
     b = this.joins(b, d.source.joins, true);
     b = this.softDeleted(b, d.source.from, d.source.as);
     const scope = this.scoped(d.source.from, d.source.as);
