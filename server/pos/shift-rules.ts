@@ -57,6 +57,12 @@ export function installShiftRules(service: EntityService): void {
     if (!p || e.action !== 'create' || !e.after) return;
     const terminal = p.spec.terminal;
     const flow = p.shift.workflow!;
+    // two shifts opened at once on one terminal: the terminal's row is locked (PostgreSQL), so the second waits and
+    // then sees the first (the per-terminal number series serializes them today too; this does not depend on it);
+    // SQLite has one writer at a time
+    if (service.db.adapter.name === 'postgres') {
+      await trx.selectFrom(fieldOf(p.shift, terminal)!.entity!).select('id').where('id', '=', Number(e.after[terminal])).forUpdate().execute();
+    }
     const soft = softDeleteColumn(p.shift);
     let q = trx.selectFrom(p.shift.name).select('id').where(terminal, '=', Number(e.after[terminal])).where(flow.field, '=', flow.initial).where('id', '<>', e.id);
     if (soft) q = q.where(soft, '=', 0);

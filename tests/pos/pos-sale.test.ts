@@ -56,6 +56,12 @@ describe.each(testDialects())('POS sales on %s', (dialect) => {
     expect(again.json().error.details.fields[0]).toMatchObject({ field: 'pos_id', code: 'shift_already_open' });
   });
 
+  it('opens one shift of two opened at once on a new terminal', async () => {
+    const other = await c.make('pos', { code: 'POS2', name: 'เครื่อง 2', your_company_id: (await c.call('GET', `/api/pos/${pos}`, c.admin)).json().data.your_company_id, inventory_id: inv, sales_channel_id: (await c.call('GET', `/api/pos/${pos}`, c.admin)).json().data.sales_channel_id });
+    const both = await Promise.all([0, 1].map(() => c.call('POST', '/api/pos_shift', c.admin, { pos_id: other, opening_cash: 100 })));
+    expect(both.map((r) => r.statusCode).sort(), both.map((r) => r.body).join('\n')).toEqual([201, 400]);
+  });
+
   it('sells: prices from the product with the day\'s promotion, VAT included, stock out, abbreviated invoice per terminal', async () => {
     const before = await c.onHand(tape, inv);
     const res = await sell({ pos_shift_id: shift, items: [{ product_id: tape, qty: 3 }, { product_id: film, qty: 2 }], payments: [{ payment_method_id: cash, amount: 500 }] });
