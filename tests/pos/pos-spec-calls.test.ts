@@ -61,3 +61,17 @@ describe.each(testDialects())('POS spec calls on %s', (dialect) => {
     expect((await c.call('GET', '/api/sales_channel_pos?is_deleted=0', as)).statusCode).toBe(200);
   });
 });
+
+describe('the sale in the OpenAPI document', () => {
+  it('describes POST /api/pos_order by its contract, with the Idempotency-Key header', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+      const op = doc.paths['/api/pos_order'].post;
+      expect(op.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]);
+      expect(Object.keys(op.requestBody.content['application/json'].schema.properties).slice(0, 3)).toEqual(['pos_shift_id', 'items', 'payments']);
+    } finally {
+      await t.close();
+    }
+  });
+});
