@@ -86,8 +86,12 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
 
   const find = async (text: string) => {
     const fields = 'id,code,name_th,price,barcode';
-    const exact = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { filter: q({ _or: [{ barcode: { _eq: text } }, { code: { _eq: text } }] }), fields, limit: 2 } });
-    if (exact.data.length === 1) return add(exact.data[0]!);
+    // a scanner sends a barcode: looked up alone it is one indexed read (an OR with the code is not, on SQLite);
+    // then the code, then a search by code or name
+    for (const field of ['barcode', 'code']) {
+      const exact = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { filter: q({ [field]: { _eq: text } }), fields, limit: 2 } });
+      if (exact.data.length === 1) return add(exact.data[0]!);
+    }
     const found = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { search: text, fields, limit: 10 } });
     if (found.data.length === 1) return add(found.data[0]!);
     if (!found.data.length) setError(t('pos.not_found', { code: text }));
