@@ -7,6 +7,7 @@ import { EntityService } from './crud/entity-service.ts';
 import { entitiesNamed } from './crud/write-events.ts';
 import { registerEntityRoutes } from './crud/crud-routes.ts';
 import { registerExportRoute } from './crud/export-route.ts';
+import { registerListAliasRoutes } from './crud/list-alias-routes.ts';
 import { registerMetaRoutes } from './meta/meta-routes.ts';
 import { registerPageSettingRoutes } from './meta/page-setting-routes.ts';
 import { buildOpenApi } from './openapi/openapi-builder.ts';
@@ -59,6 +60,9 @@ import { readEtaxSettings, type EtaxSettings } from './etax/etax-settings.ts';
 import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
 import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
 import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
+import { registerSaleRoutes } from './pos/sale-routes.ts';
+import { installShiftRules } from './pos/shift-rules.ts';
+import { registerSlipRoutes } from './pos/sale-slip.ts';
 
 export interface AppOptions {
   db: Database;
@@ -214,6 +218,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   for (const entity of opts.registry.all()) {
     registerExportRoute(app, service, entity.name, contextOf);
     registerEntityRoutes(app, service, entity.name, contextOf);
+    registerListAliasRoutes(app, service, entity.name, contextOf);
   }
   registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
   installAttributeUsageGuard(service);
@@ -232,6 +237,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerFillRoutes(app, service, contextOf);
   registerNewRecordDefaults(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
+  registerSaleRoutes(app, service, contextOf);
+  installShiftRules(service);
+  registerSlipRoutes(app, service, contextOf);
   registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });

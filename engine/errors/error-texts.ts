@@ -22,6 +22,7 @@ export type TextParams = Record<string, string | number | LabelText | null | und
 /** Messages for `error.code`; `CODE.reason` keys are chosen by `params.reason`. */
 export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorText> = {
   BAD_REQUEST: { th: 'ระบบอ่านคำขอนี้ไม่ได้', en: 'The request could not be read' },
+  'BAD_REQUEST.idempotency_key': { th: 'ต้องส่งหัวข้อ Idempotency-Key (ตัวอักษรอังกฤษ ตัวเลข และ - _ . : ยาว 8 ถึง 100 ตัว) เพื่อป้องกันการบันทึกการขายซ้ำ', en: 'Send an Idempotency-Key header (8 to 100 letters, digits, - _ . :) so that a sale is stored once' },
   'BAD_REQUEST.token_mismatch': { th: 'คำขอส่งโทเคนสองค่าที่ไม่ตรงกัน (Authorization และ x-access-token) กรุณาส่งโทเคนเดียว', en: 'Authorization and x-access-token carry different tokens; send one token' },
   VALIDATION_FAILED: { th: 'ข้อมูลบางช่องไม่ถูกต้อง', en: 'Some fields are not valid' },
   UNKNOWN_FIELD: { th: 'คำขอระบุช่องข้อมูลที่ไม่มีอยู่', en: 'The request names a field that does not exist' },
@@ -173,6 +174,13 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   repeated: { th: 'ซ้ำกับแถวที่ {row} ในไฟล์', en: 'repeats row {row} of the file' },
   duplicate: { th: 'สินค้านี้มีอยู่แล้วในรายการก่อนหน้า', en: 'is already on another line of this document' },
   single_inventory: { th: 'ระบบตั้งค่าให้รับสินค้าเข้าคลังเดียวต่อเอกสาร ให้ระบุคลังที่หัวเอกสาร', en: 'one inventory per goods receipt: set it on the header (site setting is_select_multi_inventory_gr is off)' },
+  positive: { th: 'ต้องมากกว่า 0', en: 'must be more than 0' },
+  min_items: { th: 'ต้องมีอย่างน้อย {limit} รายการ', en: 'must have at least {limit} items' },
+  shift_not_open: { th: 'กะนี้ปิดแล้ว กรุณาเปิดกะใหม่ก่อนขาย', en: 'is not an open shift: open a shift first' },
+  shift_already_open: { th: 'เครื่อง POS นี้มีกะที่เปิดอยู่แล้ว กรุณาปิดกะเดิมก่อน', en: 'already has an open shift: close it first' },
+  no_price: { th: 'สินค้านี้ยังไม่มีราคาขาย กรุณากำหนดราคาในข้อมูลสินค้า', en: 'has no selling price: set the product\'s price first' },
+  underpaid: { th: 'ยอดชำระยังไม่ครบ ขาดอีก {due} บาท', en: 'do not cover the total: {due} baht still due' },
+  overpaid_non_cash: { th: 'ชำระด้วยวิธีอื่นนอกจากเงินสดเกินยอดไม่ได้ (ทอนเงินได้เฉพาะเงินสด)', en: 'pay more than the total by other means than cash (only cash gives change)' },
   with_so_only: { th: 'ระบบตั้งค่าให้สร้างใบส่งสินค้าจากใบสั่งขายเท่านั้น', en: 'delivery orders are made from a sales order on this site (do_create_type)' },
   source: { th: 'เอกสารต้นทางของรายการนี้ไม่ถูกต้อง', en: 'has a source document that does not fit' },
   custom_field_entity: { th: 'เพิ่มฟิลด์ให้ข้อมูลนี้ไม่ได้ (ไม่มีข้อมูลนี้ หรือเป็นรายการย่อย/สมุดบัญชี)', en: 'cannot take custom fields (no such entity, or a lines or ledger table)' },

@@ -94,6 +94,10 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!target) bad(`/related/${i}/entity`, `unknown entity "${r.entity}"`);
     else if (fieldOf(target, r.field)?.type !== 'link' || fieldOf(target, r.field)?.entity !== e.name) bad(`/related/${i}/field`, `"${r.field}" of ${r.entity} is not a link to ${e.name}`);
   });
+  e.listAliases?.forEach((a, i) => {
+    if (a.deletedParam && !e.softDelete) bad(`/listAliases/${i}/deletedParam`, 'the entity has no soft delete');
+    a.params?.forEach((p, j) => { if (!fieldNames.has(p.field)) bad(`/listAliases/${i}/params/${j}/field`, `"${p.field}" is not a field`); });
+  });
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);

@@ -241,6 +241,23 @@ export interface DocumentSource {
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
 /** ETDA document type codes (ThaiDocumentNameCode_Invoice) the product issues; docs/documents.md, e-Tax. */
 export type EtaxTypeCode = '388' | 'T01' | 'T02' | 'T03' | 'T04' | '80' | '81' | '380';
+/**
+ * A point-of-sale sale (server/pos/): `POST /api/{entity}` takes the shift, the products and the payments, prices
+ * them (promotions included), creates and posts the document in one transaction, once per Idempotency-Key.
+ */
+export interface SaleSpec {
+  /** The link to the open shift the sale belongs to; its target is the shift entity. */
+  shift: string;
+  /** The link to the terminal (filled from the shift); the number series are per terminal. */
+  terminal: string;
+  /** The lines field of payments (payment_method_id, amount). */
+  payments: string;
+  /** The unique string field that keeps the request's Idempotency-Key. */
+  idempotencyField: string;
+  /** The field receiving the tax invoice number, drawn in its own series per terminal and form. */
+  invoiceNumber: string;
+  invoicePrefix: { abbreviated: string; full: string };
+}
 
 export interface DocumentSpec {
   /** The lines field that carries quantities and amounts; absent for a document without lines (a withholding certificate). */
@@ -252,6 +269,8 @@ export interface DocumentSpec {
    * receipts and credit notes. Each line counts as one unit at its amount; VAT is still on the document.
    */
   byAmount?: boolean;
+  /** A point-of-sale sale (server/pos/). */
+  sale?: SaleSpec;
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;
@@ -329,6 +348,8 @@ export interface EntitySchema {
   print?: { limitByRole?: boolean };
   /** This entity is a price list: its lines field, and on those lines the product link, the price and the least quantity a price holds from. */
   priceList?: PriceListSpec;
+  /** Extra list paths with their own query parameters (GET /api/promotion/list?is_delete=0); server/crud/list-alias-routes.ts. */
+  listAliases?: ListAlias[];
   access?: AccessKeys;
   document?: DocumentSpec;
 }
@@ -373,6 +394,16 @@ export function enablingSettings(def: { enabledBy?: string | string[] } | undefi
 }
 
 /** The shape of a price list, read by line fills (`fillFrom.priceList`). */
+/**
+ * A list under another path, taking its own parameters besides the list protocol: `deletedParam` (0 live rows,
+ * the default; 1 the soft-deleted ones) and `params`, each filtering `field` by equality unless it is `all`.
+ */
+export interface ListAlias {
+  path: string;
+  deletedParam?: string;
+  params?: { name: string; field: string; default?: string; all?: string }[];
+}
+
 export interface PriceListSpec {
   lines: string;
   product: string;

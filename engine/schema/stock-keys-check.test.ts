@@ -19,7 +19,7 @@ describe('the stock, scan and picker keys', () => {
   it('are declared by the stock documents of schemas/, and they load', () => {
     expect(problemsWith('goods_receipt.json', () => {})).toEqual([]);
     const stock = [...files().values()].filter((e) => e.document?.stock).map((e) => [e.name, e.document.stock.direction, e.document.scan?.direction ?? null]);
-    expect(stock.sort()).toEqual([['delivery_order', 'out', 'out'], ['goods_receipt', 'in', 'in'], ['internal_product_transfer', 'transfer', null]]);
+    expect(stock.sort()).toEqual([['delivery_order', 'out', 'out'], ['goods_receipt', 'in', 'in'], ['internal_product_transfer', 'transfer', null], ['pos_order', 'out', null]]);
   });
 
   it('must name links of the right kind', () => {

@@ -58,14 +58,17 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
     return { success: true, data: await service.get(entityName, id, ctx, fields) };
   });
 
-  app.post(base, async (request, reply) => {
-    requireJsonObject(request.body);
-    const data = await service.create(entityName, request.body, contextOf(request));
-    return reply.status(201).send({ success: true, data });
-  });
+  // a sale (document.sale) is made by its own route, which prices it and posts it (server/pos/sale-routes.ts)
+  if (!entity().document?.sale) {
+    app.post(base, async (request, reply) => {
+      requireJsonObject(request.body);
+      const data = await service.create(entityName, request.body, contextOf(request));
+      return reply.status(201).send({ success: true, data });
+    });
+  }
 
   /** All-or-nothing creation of up to 500 rows: {"items": [ {...}, ... ]}. */
-  app.post<{ Body: { items?: unknown } }>(`${base}/bulk`, async (request, reply) => {
+  if (!entity().document?.sale) app.post<{ Body: { items?: unknown } }>(`${base}/bulk`, async (request, reply) => {
     const items = (request.body as { items?: unknown } | null)?.items;
     if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BULK) {
       throw new AppError('VALIDATION_FAILED', `items must be a list of 1 to ${MAX_BULK} records`, { fields: [{ field: 'items', code: 'type', message: `must be a list of 1 to ${MAX_BULK} records` }] });

@@ -58,13 +58,13 @@ export class EntityReader {
     return parseListQuery(raw, entity, this.resolver(ctx), extra);
   }
 
-  where(eb: EB, entity: EntitySchema, ctx: RequestContext, query: Pick<ListQuery, 'filter' | 'search'> | null): Expression<SqlBool> {
+  where(eb: EB, entity: EntitySchema, ctx: RequestContext, query: Pick<ListQuery, 'filter' | 'search' | 'deleted'> | null): Expression<SqlBool> {
     const parts: Expression<SqlBool>[] = [];
     const soft = softDeleteColumn(entity);
     // a literal, not a parameter: SQLite matches a bound value against the partial unique indexes'
     // `where is_deleted = 0`, and a statement whose plan looked at a bound value is compiled again
     // on every run (sqlite3Reprepare was about 9 % of a list's instructions)
-    if (soft) parts.push(sql<SqlBool>`${sql.ref(`${ALIAS}.${soft}`)} = 0`);
+    if (soft) parts.push(query?.deleted ? sql<SqlBool>`${sql.ref(`${ALIAS}.${soft}`)} = 1` : sql<SqlBool>`${sql.ref(`${ALIAS}.${soft}`)} = 0`);
     const cc = this.compileContext(ctx);
     const scope = this.core.policy.rowFilter(ctx, entity);
     if (scope) parts.push(compileFilter(eb, scope, entity, ALIAS, cc));

@@ -10,7 +10,7 @@ import { allowEverything, type AccessPolicy, type RequestContext } from './acces
 import type { ValidatorCache } from './validator-cache.ts';
 import { EntityReader, type ListResult } from './entity-reader.ts';
 import { EntityWriter, type FileGuard } from './entity-writer.ts';
-import { runAction } from './entity-actions.ts';
+import { runAction, runActionIn } from './entity-actions.ts';
 import { WriteEvents, type ActionListener, type CommitListener, type CreateDefaulter, type UpdateDefaulter, type EntitySelector, type Preparer, type WriteListener } from './write-events.ts';
 import type { ServiceCore } from './service-core.ts';
 
@@ -133,6 +133,19 @@ export class EntityService implements ServiceCore {
   runAction(entityName: string, id: number, action: string, body: unknown, ctx: RequestContext): Promise<Row> {
     const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
     return runAction(parts, this.entity(entityName), id, action, body, ctx);
+  }
+
+  /**
+   * Creates a row and runs a workflow action on it in the same transaction (a point-of-sale sale is made and posted
+   * at once: a refused posting leaves no draft behind). `inside` runs between the two, in the transaction.
+   */
+  createAndRun(entityName: string, body: unknown, action: string, ctx: RequestContext, serverValues: Row = {}, inside?: (trx: Kysely<any>, created: Row) => Promise<void>): Promise<Row> {
+    const entity = this.entity(entityName);
+    const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
+    return this.writer.createMany(entity, [body], ctx, serverValues, async (trx, created) => {
+      if (inside) await inside(trx, created);
+      return runActionIn(parts, trx, entity, Number(created.id), action, {}, ctx);
+    }).then((rows) => rows[0]!);
   }
 
   /** Work for the end of the write's transaction (write-events.ts). */

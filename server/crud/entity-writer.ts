@@ -20,6 +20,8 @@ import type { ServiceCore } from './service-core.ts';
 type Row = Record<string, unknown>;
 /** May this caller point a file/image field at this stored file? Set by the file routes. */
 export type FileGuard = (ctx: RequestContext, ref: string) => Promise<boolean>;
+/** More work in a create's transaction, after the row is written (a sale posted as it is made); answers the row to return. */
+export type WithinCreate = (trx: Kysely<any>, created: Row) => Promise<Row>;
 
 /**
  * The writing part of the generic service: create (one or several, all or nothing), update
@@ -73,7 +75,7 @@ export class EntityWriter {
    * forbidden row refuses the whole request.
    * `serverValues` are set by the server itself (an amendment's link to its original), after the body was validated.
    */
-  async createMany(entity: EntitySchema, bodies: unknown[], ctx: RequestContext, serverValues: Row = {}): Promise<Row[]> {
+  async createMany(entity: EntitySchema, bodies: unknown[], ctx: RequestContext, serverValues: Row = {}, within?: WithinCreate): Promise<Row[]> {
     const { policy, registry } = this.core;
     this.assertWritable(entity, 'create');
     policy.assertAllowed(ctx, entity, 'create');
@@ -113,7 +115,7 @@ export class EntityWriter {
         await writeLines(trx, this.core.lookup, entity, id, input, ctx, true);
         const after = await this.reader.readWhole(trx, entity, id);
         await this.events.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
-        out.push(after);
+        out.push(within ? await within(trx, after) : after);
       }
       return out;
     });

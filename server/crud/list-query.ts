@@ -17,6 +17,8 @@ export interface ListQuery {
   /** Column names and dotted link paths to return; null means every column. */
   fields: string[][] | null;
   withTotal: boolean;
+  /** Soft-deleted rows instead of live ones (a list alias's deletedParam=1; never the plain list protocol). */
+  deleted?: boolean;
 }
 
 export type RawListQuery = Record<string, unknown>;

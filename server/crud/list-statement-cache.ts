@@ -67,7 +67,7 @@ export class ListStatementCache {
   keyOf(entity: string, version: number, userId: number | null, scope: FilterNode | null, q: ListQuery, searchThroughLink = false): string | null {
     if (throughLink(scope) || throughLink(q.filter) || (q.search && searchThroughLink)) return null;
     if (q.fields?.some((p) => p.length > 1) || q.sort.some((s) => s.path.length > 1)) return null;
-    return JSON.stringify([entity, version, userId, scope, q.fields, q.filter, q.search, q.sort]);
+    return JSON.stringify([entity, version, userId, scope, q.fields, q.filter, q.search, q.sort, q.deleted === true]);
   }
 
   /**

@@ -59,7 +59,7 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
     const readOnly = e.kind === 'lines';
     paths[`/api/${e.name}`] = {
       get: { tags: [tag], summary: `List ${e.labelPlural?.en ?? e.label.en}`, parameters: listParams, responses: { 200: ok, 400: errorResponse } },
-      ...(readOnly ? {} : { post: { tags: [tag], summary: `Create a ${e.label.en}`, requestBody: body('create'), responses: { 201: ok, 400: errorResponse, 409: errorResponse } } }),
+      ...(readOnly ? {} : { post: e.document?.sale ? saleOperation(e, tag, ok) : { tags: [tag], summary: `Create a ${e.label.en}`, requestBody: body('create'), responses: { 201: ok, 400: errorResponse, 409: errorResponse } } }),
     };
     paths[`/api/${e.name}/{id}`] = {
       get: { tags: [tag], summary: `Read one ${e.label.en}`, parameters: idParam, responses: { 200: ok, 404: errorResponse } },
@@ -166,5 +166,27 @@ function addExtraPaths(paths: Obj, registry: SchemaRegistry): void {
       tags: ['custom_field'], summary: 'Remove a custom field: it leaves the schema, its column and data stay',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }], responses: { 200: ok, 403: errorResponse, 404: errorResponse },
     },
+  };
+}
+
+/** A sale's create (document.sale, server/pos/): its own contract, priced and posted by the server, once per Idempotency-Key. */
+function saleOperation(e: EntitySchema, tag: string, ok: object): object {
+  const sale = e.document!.sale!;
+  const id = { type: 'integer', minimum: 1 };
+  const amount = { oneOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string', pattern: '^\\d+(\\.\\d+)?$' }] };
+  return {
+    tags: [tag],
+    summary: `Make a ${e.label.en}: priced by the server (products, promotions, VAT included) and posted at once; a repeated Idempotency-Key answers the first (200)`,
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,100}$' } }],
+    requestBody: { required: true, content: { 'application/json': { schema: {
+      type: 'object', required: [sale.shift, 'items', sale.payments], additionalProperties: false,
+      properties: {
+        [sale.shift]: id,
+        items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['product_id', 'qty'], additionalProperties: false, properties: { product_id: id, qty: amount } } },
+        [sale.payments]: { type: 'array', minItems: 1, items: { type: 'object', required: ['payment_method_id', 'amount'], additionalProperties: false, properties: { payment_method_id: id, amount } } },
+        invoice_type: { const: 'full' }, buyer_name: { type: 'string' }, buyer_tax_id: { type: 'string' }, buyer_branch_code: { type: 'string' }, buyer_address: { type: 'string' },
+      },
+    } } } },
+    responses: { 200: ok, 201: ok, 400: errorResponse, 403: errorResponse, 409: errorResponse },
   };
 }

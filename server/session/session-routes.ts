@@ -53,6 +53,7 @@ export type { MenuItem } from './menu-types.ts';
 // a screen sits right after its entity's item (schema key menuOrder), unless it names its own place (`menuOrder`)
 export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string }; menuOrder?: number }> = [
   { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' }, menuOrder: 80 },
+  { group: 'retail', entity: 'pos_order', keyAction: 'pos_order', path: '/pos_register', icon: 'pi pi-shopping-cart', label: { th: 'หน้าขาย (POS)', en: 'POS register' }, menuOrder: 5 },
 ];
 
 /** The menu entries of the create-from screens the schemas list in the menu: in the target's group, with its icon. */

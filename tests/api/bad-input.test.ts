@@ -104,7 +104,8 @@ describe.each(testDialects())('bad input never answers 500 (%s)', (dialect) => {
   it('impossible dates, deep or huge JSON and over-precise numbers in every field that takes them', async () => {
     let checked = 0;
     for (const entity of t.registry.all()) {
-      if (entity.kind === 'lines') continue;
+      // a sale (document.sale) takes only its contract's fields: tests/pos/pos-sale.test.ts refuses the rest
+      if (entity.kind === 'lines' || entity.document?.sale) continue;
       for (const [name, f] of Object.entries(entity.fields)) {
         const bad = BAD_VALUES[f.type];
         if (!bad || f.readOnly) continue;

@@ -18,7 +18,13 @@ import { sampleFieldValue, sampleRecord } from '../support/sample-records.ts';
 type Row = Record<string, unknown>;
 
 const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
-const entities = registry.all().filter((e) => e.kind !== 'lines').map((e) => e.name).sort();
+/**
+ * A sale (document.sale) is made only by its own route, priced and posted at once, and its shift is opened once per
+ * terminal and locked while open: their life is tested in tests/pos/ instead.
+ */
+const saleShifts = new Set(registry.all().flatMap((e) => (e.document?.sale ? [e.fields[e.document.sale.shift]?.entity] : [])));
+const generic = (e: EntitySchema) => e.kind !== 'lines' && !e.document?.sale && !saleShifts.has(e.name);
+const entities = registry.all().filter(generic).map((e) => e.name).sort();
 
 /**
  * A document that computes its amounts turns a discount percent into the discount amount it
@@ -77,7 +83,7 @@ describe.each(testDialects())('generated CRUD on %s', (dialect) => {
 
   it('covers every non-lines entity in schemas/', () => {
     expect(entities.length).toBeGreaterThan(0);
-    expect(entities).toEqual(t.registry.all().filter((e) => e.kind !== 'lines').map((e) => e.name).sort());
+    expect(entities).toEqual(t.registry.all().filter(generic).map((e) => e.name).sort());
   });
 
   it.each(entities)('%s: create, read, change, replace, list, delete', async (name) => {

@@ -85,11 +85,13 @@ export interface CallOptions {
   json?: unknown;
   searchParams?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal;
+  /** Extra request headers (a sale's Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** One JSON call. Resolves with the parsed body, throws ApiError. */
 export async function call<T = unknown>(method: Method, path: string, opts: CallOptions = {}): Promise<T> {
-  const o: Options = { method, signal: opts.signal };
+  const o: Options = { method, signal: opts.signal, ...(opts.headers ? { headers: opts.headers } : {}) };
   if (opts.json !== undefined) o.json = opts.json;
   const query = opts.searchParams ? queryString(opts.searchParams) : '';
   if (query) o.searchParams = new URLSearchParams(query);

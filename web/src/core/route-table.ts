@@ -11,7 +11,7 @@
 export type RouteKind =
   | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
   | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin' | 'pageSetting'
-  | 'report' | 'stock';
+  | 'report' | 'stock' | 'pos';
 
 export interface RouteEntry {
   path: string;
@@ -74,6 +74,7 @@ export const ROUTES: RouteEntry[] = [
   { path: '/product/import', titleKey: t('product_import'), kind: 'stock', screen: 'productImport' },
   { path: '/outgoing', titleKey: t('outgoing'), kind: 'stock', screen: 'outgoing' },
   { path: '/incoming', titleKey: t('incoming'), kind: 'stock', screen: 'incoming' },
+  { path: '/pos_register', titleKey: t('pos_register'), kind: 'pos', screen: 'register' },
   // the attributes of one kind, one attribute with its options, one option with its products (web/src/pages/attributes)
   ...ATTRIBUTE_PAGES.flatMap((name) => [
     admin(name, `/${name}`, 'attributeKind'), admin(name, `/${name}/:submenuDetailId`, 'attributeDetail'),

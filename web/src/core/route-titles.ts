@@ -19,6 +19,7 @@ export const ROUTE_TITLES: ReadonlyArray<readonly [string, string, string]> = [
   ['credit_note_datatable', 'ตารางใบลดหนี้', 'Credit note table'],
   ['debit_note_datatable', 'ตารางใบเพิ่มหนี้', 'Debit note table'],
   ['collection_summary', 'สรุปการเก็บเงิน', 'Collection summary'],
+  ['pos_register', 'หน้าขาย (POS)', 'POS register'],
   ['attachment', 'ไฟล์แนบ', 'Attachments'],
   ['view_alert', 'ดูการแจ้งเตือน', 'View alert'],
   ['product_import', 'นำเข้าสินค้า', 'Import products'],

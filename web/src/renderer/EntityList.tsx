@@ -122,7 +122,8 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   const title = entityLabel(t, entity, true);
   // a role without edit sees no "create" (the server refuses it anyway)
   const mayEdit = useCan(entity.menuKey ?? entity.name, 'edit');
-  const canCreate = entity.kind !== 'ledger' && mayEdit;
+  // a sale (document.sale) is made at the register, priced and posted by the server: no generic create form
+  const canCreate = entity.kind !== 'ledger' && !entity.document?.sale && mayEdit;
   const rowMenu = hasChain(entity);
   const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
   // the modal box keeps its identity when a create turns into an edit of the new record

@@ -29,6 +29,7 @@ const ChildListPage = lazy(() => import('../pages/ChildListPage.tsx'));
 const ViewRecordPage = lazy(() => import('../pages/ViewRecordPage.tsx'));
 const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
+const RegisterPage = lazy(() => import('../pages/pos/RegisterPage.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
@@ -71,6 +72,7 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
     case 'stock': return <StockScreen screen={entry.screen!} />;
+    case 'pos': return <RegisterPage titleKey={entry.titleKey} />;
     case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;

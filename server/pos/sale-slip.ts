@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { fieldOf } from '../../engine/schema/schema-types.ts';
+import { parseRecordId } from '../../engine/validation/record-id.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { ContextOf } from '../crud/crud-routes.ts';
+import { systemContext } from '../crud/access-policy.ts';
+import { pdfMake } from '../print/pdf-fonts.ts';
+import { FONT_THAI, scriptRuns } from '../print/thai-text.ts';
+
+type Row = Record<string, unknown>;
+
+/** 80 mm paper is 226.8 points wide; a slip printer prints about 72 mm of it. */
+const WIDTH = 226.8;
+const money = (v: unknown) => Number(v ?? 0).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const qtyText = (v: unknown) => Number(v ?? 0).toLocaleString('en-US', { maximumFractionDigits: 4 });
+const text = (s: string, opts: Row = {}) => ({ text: scriptRuns(s, Boolean(opts.bold)), ...opts });
+const pair = (label: string, value: string, bold = false) => ({ columns: [text(label, { bold }), { ...text(value, { bold }), alignment: 'right', width: 'auto' }], columnGap: 4 });
+
+const TITLES: Record<string, string> = {
+  abbreviated: 'ใบกำกับภาษีอย่างย่อ / ใบเสร็จรับเงิน',
+  full: 'ใบกำกับภาษี / ใบเสร็จรับเงิน',
+  none: 'ใบเสร็จรับเงิน',
+};
+
+/** The slip of a sale, as a pdfmake document: seller, number, lines, totals with VAT included, payments and change. */
+export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>): object {
+  const form = String(order.invoice_type ?? 'none');
+  const items = (order.items as Row[] | undefined) ?? [];
+  const payments = (order.payments as Row[] | undefined) ?? [];
+  const content: object[] = [
+    text(String(seller?.name_th ?? ''), { bold: true, alignment: 'center', fontSize: 10 }),
+    ...(seller?.tax_id ? [text(`เลขประจำตัวผู้เสียภาษี ${String(seller.tax_id)}${seller.branch_code ? ` สาขา ${String(seller.branch_code) === '00000' ? 'สำนักงานใหญ่' : String(seller.branch_code)}` : ''}`, { alignment: 'center' })] : []),
+    ...(terminal ? [text(`จุดขาย ${String(terminal.name ?? terminal.code ?? '')}${terminal.rd_pos_no ? ` (POS No. ${String(terminal.rd_pos_no)})` : ''}`, { alignment: 'center' })] : []),
+    text(TITLES[form] ?? TITLES.none!, { bold: true, alignment: 'center', margin: [0, 4, 0, 2] }),
+    ...(order.tax_invoice_no ? [pair('เลขที่ใบกำกับภาษี', String(order.tax_invoice_no))] : []),
+    pair('เลขที่บิล', String(order.doc_no ?? '')),
+    pair('วันที่', `${String(order.doc_date ?? '')} ${new Date(String(order.created_at ?? Date.now())).toISOString().slice(11, 16)}`),
+    ...(form === 'full' ? [text(`ผู้ซื้อ ${String(order.buyer_name ?? '')}`), text(`เลขประจำตัวผู้เสียภาษี ${String(order.buyer_tax_id ?? '')} สาขา ${String(order.buyer_branch_code ?? '')}`), ...(order.buyer_address ? [text(String(order.buyer_address))] : [])] : []),
+    { canvas: [{ type: 'line', x1: 0, y1: 2, x2: WIDTH - 16, y2: 2, lineWidth: 0.5, dash: { length: 2 } }], margin: [0, 2, 0, 2] },
+  ];
+  for (const l of items) {
+    content.push(text(names.get(Number(l.product_id)) ?? String(l.description ?? '')));
+    content.push(pair(`  ${qtyText(l.qty)} × ${money(l.price)}`, money(Number(l.qty) * Number(l.price))));
+    if (Number(l.discount_amount ?? 0) > 0) content.push(pair('  ส่วนลดโปรโมชั่น', `-${money(l.discount_amount)}`));
+  }
+  content.push({ canvas: [{ type: 'line', x1: 0, y1: 2, x2: WIDTH - 16, y2: 2, lineWidth: 0.5, dash: { length: 2 } }], margin: [0, 2, 0, 2] });
+  content.push(pair('รวมเป็นเงิน', money(order.subtotal)));
+  if (Number(order.discount_amount ?? 0) > 0) content.push(pair('ส่วนลดท้ายบิล', `-${money(order.discount_amount)}`));
+  content.push(pair('ยอดสุทธิ', money(order.total_amount), true));
+  content.push(pair(`มูลค่าก่อนภาษี`, money(order.amount_before_vat)));
+  content.push(pair(`ภาษีมูลค่าเพิ่ม ${Number(order.vat_rate ?? 7)}%`, money(order.vat_amount)));
+  content.push(text('(ราคารวมภาษีมูลค่าเพิ่มแล้ว)', { alignment: 'right' }));
+  for (const p of payments) content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
+  content.push(pair('เงินทอน', money(order.change_amount), true));
+  if (order.status === 'refunded') content.push(text('*** ยกเลิก/คืนเงินแล้ว ***', { bold: true, alignment: 'center', margin: [0, 4, 0, 0] }));
+  content.push(text('ขอบคุณที่ใช้บริการ', { alignment: 'center', margin: [0, 6, 0, 0] }));
+  return {
+    pageSize: { width: WIDTH, height: 'auto' }, pageMargins: [8, 8, 8, 8],
+    defaultStyle: { font: FONT_THAI, fontSize: 8, lineHeight: 1.1 },
+    info: { title: `${TITLES[form] ?? ''} ${String(order.doc_no ?? '')}` },
+    content,
+  };
+}
+
+/**
+ * GET /api/{sale}/{id}/slip: the 80 mm slip of a sale (document.sale) as a PDF, in Thai, VAT included: an
+ * abbreviated or full tax invoice, or a receipt, as the sale was issued. Needs the print flag on the entity.
+ */
+export function registerSlipRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+  for (const entity of service.registry.all().filter((e: EntitySchema) => e.document?.sale)) {
+    app.get(`/api/${entity.name}/:id/slip`, async (request, reply) => {
+      const ctx = contextOf(request);
+      const e = service.entity(entity.name);
+      service.policy.assertAllowed(ctx, e, 'print');
+      const id = parseRecordId((request.params as { id: string }).id);
+      if (id === null) throw new AppError('NOT_FOUND', `${e.label.en} does not exist`);
+      const order = await service.get(e.name, id, ctx);
+      const read = async (entityName: string | undefined, rowId: unknown) => (entityName && rowId ? service.get(entityName, Number(rowId), systemContext).catch(() => undefined) : undefined);
+      const sale = e.document!.sale!;
+      const [seller, terminal] = await Promise.all([read(fieldOf(e, 'your_company_id')?.entity, order.your_company_id), read(fieldOf(e, sale.terminal)?.entity, order[sale.terminal])]);
+      const names = new Map<number, string>();
+      for (const l of (order.items as Row[]) ?? []) if (l.description) names.set(Number(l.product_id), String(l.description));
+      const methods = new Map<number, string>();
+      const methodEntity = fieldOf(service.entity(fieldOf(e, sale.payments)!.entity!), 'payment_method_id')?.entity;
+      for (const p of (order[sale.payments] as Row[]) ?? []) {
+        const m = await read(methodEntity, p.payment_method_id);
+        if (m) methods.set(Number(p.payment_method_id), String(m.name_th ?? m.code));
+      }
+      const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods)).getBuffer();
+      reply.header('content-type', 'application/pdf');
+      reply.header('content-disposition', `inline; filename="${e.name}-${String(order.doc_no ?? id).replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf"`);
+      reply.header('cache-control', 'no-store');
+      return reply.send(pdf);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { addProduct, figures, payState, setQty } from './register-cart.ts';
+
+const tape = { id: 1, code: 'P1', name_th: 'เทป', price: 120 };
+const film = { id: 2, code: 'P2', name_th: 'ฟิล์ม', price: 45.5 };
+
+describe('the register cart', () => {
+  it('adds a scanned product, or one more of it; changes and removes quantities', () => {
+    let lines = addProduct([], tape);
+    lines = addProduct(lines, film);
+    lines = addProduct(lines, tape);
+    expect(lines.map((l) => [l.code, l.qty])).toEqual([['P1', 2], ['P2', 1]]);
+    lines = setQty(lines, 1, 3);
+    expect(lines[1]!.qty).toBe(3);
+    expect(setQty(lines, 0, 0).map((l) => l.code)).toEqual(['P2']);
+    expect(setQty(lines, 0, Number.NaN)).toBe(lines);
+  });
+
+  it('shows the server\'s arithmetic: item promotion, VAT included, change from cash', () => {
+    const promo = { id: 9, promotion_type: 'item_discount' as const, product_id: 1, discount_type: 'percent' as const, discount_value: 10, start_date: '2026-01-01', end_date: '2026-12-31', is_publish: true };
+    const f = figures([{ product_id: 1, code: 'P1', name: 'เทป', price: 120, qty: 3 }], [promo], '2026-11-20', null);
+    expect(f).toMatchObject({ subtotal: 324, total: 324, vat: 21.2, beforeVat: 302.8 });
+    expect(f.lines[0]).toEqual({ discount: 36, amount: 324, promotion_id: 9 });
+    expect(payState(324, [{ payment_method_id: 1, amount: '300', is_cash: true }, { payment_method_id: 2, amount: '100', is_cash: false }])).toEqual({ paid: 400, change: 76, due: 0, problem: null });
+    expect(payState(324, [{ payment_method_id: 1, amount: '', is_cash: true }]).problem).toBe('underpaid');
+  });
+});

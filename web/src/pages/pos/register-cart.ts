@@ -1,0 +1,49 @@
+/**
+ * The register's cart, pure: lines added by a scan (the same product again adds one to its line), quantities
+ * changed or removed, and the figures from the shared promotion arithmetic (engine/pos/promotion-math.ts), the
+ * same code the server prices the sale with, so the screen shows what the server will store.
+ */
+import { baht, priceCart, settle, type PromotionRow } from '../../../../engine/pos/promotion-math.ts';
+
+export interface CartProduct { id: number; code: string; name_th: string; price: number | null; barcode?: string | null }
+export interface CartLine { product_id: number; code: string; name: string; price: number; qty: number }
+export interface PaymentRow { payment_method_id: number; amount: string; is_cash: boolean }
+
+export function addProduct(lines: CartLine[], p: CartProduct): CartLine[] {
+  const at = lines.findIndex((l) => l.product_id === p.id);
+  if (at >= 0) return lines.map((l, i) => (i === at ? { ...l, qty: l.qty + 1 } : l));
+  return [...lines, { product_id: p.id, code: p.code, name: p.name_th, price: Number(p.price ?? 0), qty: 1 }];
+}
+
+/** A quantity of 0 or less removes the line; anything not a number leaves it as it was. */
+export function setQty(lines: CartLine[], index: number, qty: number): CartLine[] {
+  if (!Number.isFinite(qty)) return lines;
+  if (qty <= 0) return lines.filter((_, i) => i !== index);
+  return lines.map((l, i) => (i === index ? { ...l, qty: Math.round(qty * 10_000) / 10_000 } : l));
+}
+
+export interface CartFigures {
+  lines: { discount: number; amount: number; promotion_id: number | null }[];
+  subtotal: number; billDiscount: number; billPromotionId: number | null; total: number; vat: number; beforeVat: number;
+}
+
+export function figures(lines: CartLine[], promotions: PromotionRow[], date: string, channelId: number | null): CartFigures {
+  const c = priceCart(lines.map((l) => ({ product_id: l.product_id, qty: l.qty, price: l.price })), promotions, { date, channelId });
+  return {
+    lines: c.lines.map((l) => ({ discount: baht(l.discount), amount: baht(l.amount), promotion_id: l.promotion_id })),
+    subtotal: baht(c.subtotal), billDiscount: baht(c.bill_discount), billPromotionId: c.bill_promotion_id,
+    total: baht(c.total), vat: baht(c.vat_amount), beforeVat: baht(c.amount_before_vat),
+  };
+}
+
+/** Paid, change and what is still due for the payment rows (amounts as typed; blank rows count 0). */
+export function payState(total: number, rows: PaymentRow[]): { paid: number; change: number; due: number; problem: string | null } {
+  const usable = rows.filter((r) => /^\d+(\.\d{1,2})?$/.test(r.amount.trim()));
+  const s = settle(BigInt(Math.round(total * 100)), usable.map((r) => ({ amount: r.amount.trim(), is_cash: r.is_cash })));
+  return { paid: baht(s.paid), change: baht(s.change), due: baht(s.due), problem: s.problem };
+}
+
+/** The business's today in Bangkok (promotions are dated by it). */
+export function bangkokToday(at = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Bangkok', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
