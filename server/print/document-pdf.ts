@@ -104,8 +104,9 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
       columns: [
         { width: '*', stack: issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s))) },
         { width: 'auto', stack: [
-          bold(entity.label[o.lang], { fontSize: 16, alignment: 'right' }),
-          { table: { body: headerFields.map((n) => [bold(label(n)), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
+          // a title and a header label stay on one line: pdfmake, squeezed, would cut a word letter by letter
+          bold(entity.label[o.lang], { fontSize: 16, alignment: 'right', noWrap: true }),
+          { table: { body: headerFields.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
         ] },
       ],
     },
