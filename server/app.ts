@@ -30,6 +30,7 @@ import { attachRealtime, SCHEMA_CHANGED, type Realtime } from './realtime/socket
 import { installAlertNotifier } from './realtime/alert-notifier.ts';
 import { installSettingsNotifier } from './realtime/settings-notifier.ts';
 import { registerFileRoutes } from './files/file-routes.ts';
+import { dirStorage } from './files/file-storage.ts';
 import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
@@ -222,8 +223,9 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerFillRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
   installStock(app, service, contextOf, importJobs);
-  registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
-  registerPortalPdfRoute(app, service, policy, contextOf);
+  const printFiles = { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) };
+  registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
+  registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);

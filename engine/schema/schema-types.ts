@@ -278,6 +278,20 @@ export interface DocumentSpec {
   autoCreate?: { target: string; from: string; to: string; settings: string[] }[];
 }
 
+/** How a document prints (server/print): schema keys, so no code names an entity. */
+export interface PrintSpec {
+  limitByRole?: boolean;
+  /** The signature blocks at the foot, left to right (receipt: ผู้รับเงิน, ผู้มีอำนาจลงนาม). */
+  signatures?: Array<{ th: string; en: string }>;
+  /** The company logo at the top (sales and finance documents). */
+  logo?: boolean;
+  /**
+   * The title when the document also serves as a tax invoice: the issuing company is VAT registered,
+   * the document carries VAT, and the site's tax_invoice setting names the mode (full or abbreviated).
+   */
+  taxInvoiceTitle?: { full?: { th: string; en: string }; abbreviated?: { th: string; en: string } };
+}
+
 export interface EntitySchema {
   name: string;
   label: LocalizedText;
@@ -311,7 +325,7 @@ export interface EntitySchema {
   numbering?: NumberingSeries;
   workflow?: Workflow;
   /** documents: printing rules; limitByRole caps prints per document at the role's production_report_print_times. */
-  print?: { limitByRole?: boolean };
+  print?: PrintSpec;
   /** This entity is a price list: its lines field, and on those lines the product link, the price and the least quantity a price holds from. */
   priceList?: PriceListSpec;
   access?: AccessKeys;

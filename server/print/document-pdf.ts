@@ -2,6 +2,7 @@ import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts
 import { pdfMake } from './pdf-fonts.ts';
 import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
+import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
 
 type Row = Record<string, unknown>;
 
@@ -25,6 +26,10 @@ export interface DocumentPrint {
   links: Record<string, Row | null>;
   /** What a line's link shows instead of its id ("P-001 ฟิล์มยืด"), by "lines field.link field" and id. */
   lineLinks?: Record<string, Map<number, Row>>;
+  /** The issuing company's logo, when the schema's print.logo asks for it and the company has one. */
+  logo?: PrintLogo | null;
+  /** The site's tax_invoice setting (full / abbreviated): decides a receipt's tax-invoice title. */
+  taxInvoiceMode?: unknown;
 }
 
 /** A linked row as a line shows it: its code and its name in the print's language. */
@@ -88,8 +93,8 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
   return { table: { headerRows: 1, widths, body }, layout: 'lightHorizontalLines', margin: [0, 10, 0, 10] };
 }
 
-/** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
-export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
+/** The content of one copy of the document. */
+function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   const { entity, row } = doc;
   const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
   const { party, issuer } = partyFields(entity);
@@ -99,13 +104,14 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   const partyLines = partyBlock(party ? doc.links[party] : null, o);
   const totals = TOTAL_FIELDS.filter((n) => entity.fields[n]);
   const wordsField = WORDS_FIELDS.find((n) => entity.fields[n] && row[n] !== null && row[n] !== undefined);
+  const logo = entity.print?.logo ? logoNode(doc.logo) : null;
   const content: object[] = [
     {
       columns: [
-        { width: '*', stack: issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s))) },
+        { width: '*', stack: [...(logo ? [logo] : []), ...issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s)))] },
         { width: 'auto', stack: [
           // a title and a header label stay on one line: pdfmake, squeezed, would cut a word letter by letter
-          bold(entity.label[o.lang], { fontSize: 16, alignment: 'right', noWrap: true }),
+          bold(printTitle(entity, row, issuer ? doc.links[issuer] : null, doc.taxInvoiceMode, o.lang), { fontSize: 16, alignment: 'right', noWrap: true }),
           { table: { body: headerFields.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
         ] },
       ],
@@ -121,6 +127,19 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   if (wordsField) content.push(text(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { alignment: 'right', margin: [0, 6, 0, 0] }));
   const noteField = Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'text' && row[n]);
   if (noteField) content.push({ margin: [0, 12, 0, 0], stack: [bold(label(noteField)), text(String(row[noteField]))] });
+  const signatures = signatureNode(entity, o.lang);
+  if (signatures) content.push(signatures);
+  return content;
+}
+
+/** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
+export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
+  const { entity, row } = doc;
+  const numberField = entity.numbering?.field ?? entity.titleField;
+  // each copy is built afresh (pdfmake writes layout state into the nodes) and starts on a new page
+  const content = o.copies?.length
+    ? o.copies.flatMap((kind, i) => [{ text: '', ...(i ? { pageBreak: 'before' } : {}) }, copyMarkNode(kind, o.lang), ...documentContent(doc, o)])
+    : documentContent(doc, o);
   return {
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 50],
