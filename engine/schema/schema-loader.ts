@@ -83,7 +83,10 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!byName.has(e.parent.entity)) bad('/parent/entity', `unknown entity "${e.parent.entity}"`);
     if (fieldNames.has(e.parent.field)) bad('/parent/field', `"${e.parent.field}" is created from parent and must not also be declared as a field`);
   }
-  if (e.print && e.kind !== 'document') bad('/print', 'only entities of kind "document" are printed');
+  // lines print inside their document: they may say how (print.references), and only that
+  if (e.print && e.kind !== 'document' && !(e.kind === 'lines' && Object.keys(e.print).every((k) => k === 'references'))) bad('/print', 'only entities of kind "document" are printed (lines may only give print.references)');
+  e.print?.references?.replaces.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/print/references/replaces/${i}`, `"${f}" is not a field`); });
+  e.print?.payment?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/print/payment/${i}`, `"${f}" is not a field`); });
   for (const key of ['numbering', 'workflow'] as const) {
     const f = e[key]?.field;
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);

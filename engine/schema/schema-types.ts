@@ -290,6 +290,14 @@ export interface PrintSpec {
    * the document carries VAT, and the site's tax_invoice setting names the mode (full or abbreviated).
    */
   taxInvoiceTitle?: { full?: { th: string; en: string }; abbreviated?: { th: string; en: string } };
+  /** Header fields printed together as the payment (a receipt: method, bank, cheque or transfer no., date). */
+  payment?: string[];
+  /**
+   * On a lines entity: each line prints the document it refers to (number, date, due date), found through
+   * its source_line_id (the document it was made from); `replaces` are the free-text columns this stands for,
+   * printed only on a line that refers to nothing.
+   */
+  references?: { replaces: string[] };
 }
 
 export interface EntitySchema {

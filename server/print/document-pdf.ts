@@ -2,6 +2,7 @@ import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts
 import { pdfMake } from './pdf-fonts.ts';
 import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
+import type { LineReference } from './line-references.ts';
 import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
 
 type Row = Record<string, unknown>;
@@ -12,8 +13,8 @@ export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat',
 const WORDS_FIELDS = ['total_amount', 'net_amount', 'amount_before_vat', 'subtotal'];
 
 const WORDS = {
-  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า' },
-  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page' },
+  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน' },
+  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment' },
 };
 
 export interface DocumentPrint {
@@ -26,6 +27,8 @@ export interface DocumentPrint {
   links: Record<string, Row | null>;
   /** What a line's link shows instead of its id ("P-001 ฟิล์มยืด"), by "lines field.link field" and id. */
   lineLinks?: Record<string, Map<number, Row>>;
+  /** The document each line refers to (lines with print.references), by lines field and line index. */
+  lineRefs?: Record<string, Map<number, LineReference>>;
   /** The issuing company's logo, when the schema's print.logo asks for it and the company has one. */
   logo?: PrintLogo | null;
   /** The site's tax_invoice setting (full / abbreviated): decides a receipt's tax-invoice title. */
@@ -76,21 +79,50 @@ function partyBlock(r: Row | null | undefined, o: PrintOptions): string[] {
 
 function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
   const line = doc.lineEntities[name]!;
-  const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines');
+  const replaced = line.print?.references?.replaces ?? [];
+  const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines' && !replaced.includes(c));
   const numeric = (c: string) => ['money', 'decimal', 'integer'].includes(line.fields[c]?.type ?? '');
   const rows = (doc.row[name] as Row[] | undefined) ?? [];
+  const w = WORDS[o.lang];
+  // the referred document's number, date and due date; a line that refers to nothing shows its free text instead
+  const refCells = (r: Row, i: number) => {
+    if (!line.print?.references) return [];
+    const ref = doc.lineRefs?.[name]?.get(i);
+    const typed = (t: string) => replaced.find((c) => line.fields[c]?.type === t);
+    const dateCol = typed('date');
+    const noCol = replaced.find((c) => c !== dateCol && ['string', 'text'].includes(line.fields[c]?.type ?? ''));
+    const dateOpts = { ...o };
+    return ref
+      ? [text(String(ref.number ?? '')), text(formatDate(ref.date, dateOpts)), text(formatDate(ref.due, dateOpts))]
+      : [text(noCol ? String(r[noCol] ?? '') : ''), text(dateCol ? formatDate(r[dateCol], dateOpts) : ''), text('')];
+  };
+  const refHead = line.print?.references ? [bold(w.refNo), bold(w.refDate), bold(w.refDue)] : [];
   const body = [
-    [bold(WORDS[o.lang].no), ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
-    ...rows.map((r, i) => [text(String(i + 1)), ...cols.map((c) => {
+    [bold(w.no), ...refHead, ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
+    ...rows.map((r, i) => [text(String(i + 1)), ...refCells(r, i), ...cols.map((c) => {
       const linked = line.fields[c]?.type === 'link' ? doc.lineLinks?.[`${name}.${c}`]?.get(Number(r[c])) : undefined;
       return text(linked ? linkText(linked, o.lang) : cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {});
     })]),
   ];
   // free text takes what is left of the width, so a long Thai description wraps inside its cell
   // and so does a linked name (the product): an 'auto' column squeezed by the numbers would break it letter by letter
-  const widths = ['auto', ...cols.map((c) => ((['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x))) || line.fields[c]?.type === 'link' ? '*' : 'auto'))];
+  const widths = ['auto', ...refHead.map(() => 'auto'), ...cols.map((c) => ((['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x))) || line.fields[c]?.type === 'link' ? '*' : 'auto'))];
   if (!widths.includes('*')) widths[widths.length - 1] = '*';
   return { table: { headerRows: 1, widths, body }, layout: 'lightHorizontalLines', margin: [0, 10, 0, 10] };
+}
+
+/** How the document was paid (print.payment): the fields that have a value, under one heading. */
+function paymentBlock(doc: DocumentPrint, o: PrintOptions): object[] {
+  const fields = (doc.entity.print?.payment ?? []).filter((n) => doc.entity.fields[n] && doc.row[n] !== null && doc.row[n] !== undefined && doc.row[n] !== '');
+  if (!fields.length) return [];
+  const f = (n: string) => doc.entity.fields[n]!;
+  return [{
+    margin: [0, 10, 0, 0],
+    stack: [
+      bold(WORDS[o.lang].payment),
+      { table: { body: fields.map((n) => [bold(f(n).label[o.lang], { noWrap: true }), text(cellValue(f(n), doc.row[n], o))]) }, layout: 'noBorders' },
+    ],
+  }];
 }
 
 /** The content of one copy of the document. */
@@ -117,6 +149,7 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
       ],
     },
     ...(party ? [{ margin: [0, 12, 0, 0], stack: [bold(label(party)), ...partyLines.map((s) => text(s))] }] : []),
+    ...paymentBlock(doc, o),
     ...Object.entries(entity.fields).filter(([n, f]) => f.type === 'lines' && doc.lineEntities[n]).map(([n]) => linesTable(n, doc, o)),
   ];
   if (totals.length) {

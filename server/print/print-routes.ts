@@ -11,6 +11,7 @@ import { partyFields, renderDocumentPdf, type DocumentPrint } from './document-p
 import type { PrintOptions } from './print-format.ts';
 import { countPrint } from './print-counter.ts';
 import { parseCopies, type PrintLogo } from './print-extras.ts';
+import { readLineReferences } from './line-references.ts';
 import { findFile } from '../files/file-store.ts';
 import type { FileStorage } from '../files/file-storage.ts';
 import { siteSettings } from '../settings/site-settings.ts';
@@ -96,7 +97,8 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   const issuer = partyFields(entity).issuer;
   const logo = entity.print?.logo && issuer ? await readImage(files, links[issuer]?.logo) : null;
   const taxInvoiceMode = entity.print?.taxInvoiceTitle ? (await siteSettings(service.db.kysely, service.registry)).tax_invoice : undefined;
-  return { entity, row, lineEntities, links, lineLinks, logo, taxInvoiceMode };
+  const lineRefs = await readLineReferences(service, entity, row);
+  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */
