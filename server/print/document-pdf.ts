@@ -3,6 +3,7 @@ import { pdfMake } from './pdf-fonts.ts';
 import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
 import type { LineReference } from './line-references.ts';
+import { withholdingDefinition } from './withholding-pdf.ts';
 import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
 
 type Row = Record<string, unknown>;
@@ -39,6 +40,11 @@ export interface DocumentPrint {
 export function linkText(r: Row, lang: 'th' | 'en'): string {
   const name = (lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? r.title ?? '';
   return [r.code, name].filter((x) => x !== null && x !== undefined && x !== '').map(String).join(' ');
+}
+
+/** Every link field to a counterparty or the issuing company (a 50 ทวิ names a supplier or a customer). */
+export function partyLinkFields(entity: EntitySchema): string[] {
+  return Object.entries(entity.fields).filter(([, f]) => f.type === 'link' && ['customer', 'supplier', 'your_company'].includes(f.entity ?? '')).map(([n]) => n);
 }
 
 /** Which link field names the counterparty and which the issuing company. */
@@ -190,6 +196,11 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   };
 }
 
+/** The definition in the layout the schema asks for (print.layout), else the generic document. */
+export function printDefinition(doc: DocumentPrint, o: PrintOptions): object {
+  return doc.entity.print?.layout === 'wht_50_tawi' ? withholdingDefinition(doc, o) : documentDefinition(doc, o);
+}
+
 export async function renderDocumentPdf(doc: DocumentPrint, o: PrintOptions): Promise<Buffer> {
-  return pdfMake().createPdf(documentDefinition(doc, o)).getBuffer();
+  return pdfMake().createPdf(printDefinition(doc, o)).getBuffer();
 }

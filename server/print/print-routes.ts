@@ -7,7 +7,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { partyFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
+import { partyFields, partyLinkFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
 import type { PrintOptions } from './print-format.ts';
 import { countPrint } from './print-counter.ts';
 import { parseCopies, type PrintLogo } from './print-extras.ts';
@@ -72,7 +72,7 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   const lineEntities: DocumentPrint['lineEntities'] = {};
   for (const [name, f] of Object.entries(entity.fields)) if (f.type === 'lines' && f.entity) lineEntities[name] = service.entity(f.entity);
   const links: DocumentPrint['links'] = {};
-  for (const field of Object.values(partyFields(entity))) {
+  for (const field of partyLinkFields(entity)) {
     const target = field && entity.fields[field]?.entity;
     const linkId = field ? Number(row[field]) : NaN;
     if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;
