@@ -48,7 +48,8 @@ import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 import { installStock } from './stock/stock-routes.ts';
-import { registerPrintRoutes } from './print/print-routes.ts';
+import { parseId, registerPrintRoutes } from './print/print-routes.ts';
+import { registerPromptPayRoutes } from './print/promptpay-qr.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
 import { registerEmailRoutes } from './mail/email-routes.ts';
 import type { MailSettings } from './mail/mailer.ts';
@@ -226,6 +227,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const printFiles = { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) };
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
   registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
+  registerPromptPayRoutes(app, service, contextOf, parseId);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);

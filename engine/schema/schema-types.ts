@@ -298,6 +298,8 @@ export interface PrintSpec {
    * printed only on a line that refers to nothing.
    */
   references?: { replaces: string[] };
+  /** A PromptPay QR of the amount still due (the issuing company's promptpay_id), and GET /api/{document}/{id}/promptpay. */
+  promptpay?: boolean;
   /** A layout of its own instead of the generic document (wht_50_tawi: the Revenue Department's 50 ทวิ form). */
   layout?: 'wht_50_tawi';
 }

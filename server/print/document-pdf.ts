@@ -32,6 +32,8 @@ export interface DocumentPrint {
   lineRefs?: Record<string, Map<number, LineReference>>;
   /** The issuing company's logo, when the schema's print.logo asks for it and the company has one. */
   logo?: PrintLogo | null;
+  /** The PromptPay QR of the amount still due (print.promptpay), as a PNG data URL with what it asks. */
+  promptpay?: { payload: string; amount: number; image: string } | null;
   /** The site's tax_invoice setting (full / abbreviated): decides a receipt's tax-invoice title. */
   taxInvoiceMode?: unknown;
 }
@@ -161,6 +163,18 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   if (totals.length) {
     content.push({
       columns: [{ width: '*', text: '' }, { width: 'auto', table: { body: totals.map((n) => [bold(label(n)), text(formatMoney(row[n] ?? 0), { alignment: 'right' })]) }, layout: 'lightHorizontalLines' }],
+    });
+  }
+  if (doc.promptpay) {
+    const pp = doc.promptpay;
+    const words = o.lang === 'th' ? { title: 'ชำระด้วยพร้อมเพย์', due: 'ยอดค้างชำระ' } : { title: 'Pay by PromptPay', due: 'Amount due' };
+    content.push({
+      unbreakable: true,
+      margin: [0, 8, 0, 0],
+      columns: [
+        { width: 'auto', image: pp.image, fit: [96, 96] },
+        { width: '*', margin: [8, 20, 0, 0], stack: [bold(words.title), text(`${words.due} ${formatMoney(pp.amount)}`), text(String(row[entity.numbering?.field ?? entity.titleField] ?? ''))] },
+      ],
     });
   }
   if (wordsField) content.push(text(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { alignment: 'right', margin: [0, 6, 0, 0] }));

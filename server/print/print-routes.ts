@@ -12,6 +12,7 @@ import type { PrintOptions } from './print-format.ts';
 import { countPrint } from './print-counter.ts';
 import { parseCopies, type PrintLogo } from './print-extras.ts';
 import { readLineReferences } from './line-references.ts';
+import { promptPayForPrint } from './promptpay-qr.ts';
 import { findFile } from '../files/file-store.ts';
 import type { FileStorage } from '../files/file-storage.ts';
 import { siteSettings } from '../settings/site-settings.ts';
@@ -98,7 +99,8 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   const logo = entity.print?.logo && issuer ? await readImage(files, links[issuer]?.logo) : null;
   const taxInvoiceMode = entity.print?.taxInvoiceTitle ? (await siteSettings(service.db.kysely, service.registry)).tax_invoice : undefined;
   const lineRefs = await readLineReferences(service, entity, row);
-  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode };
+  const promptpay = await promptPayForPrint(service, entity, row);
+  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */
