@@ -12,8 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ARTIFACTS, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import jsQRModule from 'jsqr';
+import { parse } from 'promptparse';
+import { ADMIN_PASSWORD, ARTIFACTS, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
 
+// jsqr is CommonJS with an ES default export (see tests/print/promptpay.test.ts)
+const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as unknown as typeof jsQRModule.default;
 const REFERENCE = join(import.meta.dirname, 'reference', 'withholding-certificate-copy1.png');
 
 /** Page 1 of a PDF as a PNG at 60 dpi. */
@@ -38,7 +42,7 @@ function differingShare(a: PNG, b: PNG, threshold = 64): number {
   return differ / (a.width * a.height);
 }
 
-describe('50 ทวิ printed from the browser', () => {
+describe('50 ทวิ printed from the browser; the PromptPay QR on the portal\'s bill page', () => {
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
@@ -90,5 +94,33 @@ describe('50 ทวิ printed from the browser', () => {
     // the draft has no number yet and every value is fixed: only anti-aliasing may differ, a moved box may not
     expect(differingShare(png, PNG.sync.read(readFileSync(REFERENCE)))).toBeLessThan(0.001);
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('shows the customer the PromptPay QR of their bill with the amount due; decoded, it pays that amount', async () => {
+    const bills = (await api('GET', `/api/billing_note?filter=${encodeURIComponent(JSON.stringify({ customer_id: { _eq: 1 } }))}&limit=50`)).data as Array<Record<string, any>>;
+    const bill = bills.find((b) => b.status === 'issued' || b.status === 'draft' || b.status === 'partially_paid');
+    expect(bill, 'a demo bill of customer 1 with something due').toBeDefined();
+    const company = (await api('GET', `/api/your_company/${bill!.your_company_id}`)).data;
+    expect((await api('PATCH', `/api/your_company/${company.id}`, { promptpay_id: company.tax_id })).success).toBe(true);
+    const due = (await api('GET', `/api/billing_note/${bill!.id}/promptpay`)).data;
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'th-TH' });
+    const p = await ctx.newPage();
+    const portalErrors = watchErrors(p);
+    await p.goto(new URL('/signin/customer/1', server.baseUrl).toString());
+    await p.getByLabel('ชื่อผู้ใช้').fill('customer1');
+    await p.getByLabel('รหัสผ่าน').fill(DEMO_PASSWORD);
+    await p.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
+    await p.waitForURL('**/customerpage/1/bill');
+    await p.goto(new URL(`/customerpage/1/bill/${bill!.id}`, server.baseUrl).toString());
+    const qr = p.getByTestId('promptpay-qr');
+    await qr.waitFor();
+    expect(await p.getByTestId('promptpay-amount').innerText()).toBe(due.amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+    const png = PNG.sync.read(await qr.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height)?.data;
+    expect(decoded).toBe(due.payload);
+    expect(Number(parse(decoded!, true)!.getTagValue('54'))).toBe(due.amount);
+    await p.screenshot({ path: join(ARTIFACTS, 'portal-bill-promptpay.png'), fullPage: true });
+    expect(portalErrors).toEqual([]);
+    await ctx.close();
   }, 120_000);
 });

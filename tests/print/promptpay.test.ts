@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { parse } from 'promptparse';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -20,6 +20,8 @@ import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError, thaiTaxId } from '../support/security-fixtures.ts';
 
 type Row = Record<string, any>;
+// jsqr is CommonJS with an ES default export: the function is .default under Node's interop, the module itself under Vite's
+const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as unknown as typeof jsQRModule.default;
 
 /** The QR codes found on page 1 of the PDF, rendered at 150 dpi. */
 function qrOnFirstPage(res: LightMyRequestResponse): string | null {
