@@ -101,17 +101,24 @@ export interface FieldDef {
    * link: the choices depend on other fields of the same record (a line: of the same line).
    * Keys are fields of the target; a value is `"$form.<field>"` (the current value of that
    * field; no restriction while it is empty) or a constant. Contacts of the chosen company:
-   * `{"customer_id": "$form.customer_id"}`. The form filters the picker, the server refuses
-   * a link outside it with VALIDATION_FAILED (field code `link_filter`).
+   * `{"customer_id": "$form.customer_id"}`. On a line, `"$parent.<field>"` is a field of the
+   * document the line belongs to (a billing note line's invoice of the note's customer).
+   * The form filters the picker, the server refuses a link outside it with VALIDATION_FAILED
+   * (field code `link_filter`).
    */
   linkFilter?: Record<string, string | number | boolean>;
   /** link: fields of the target the picker shows beside the display field (the product picker's code, unit…). */
   pickerColumns?: string[];
 }
 
-/** `"$form.customer_id"` → `customer_id`; a constant → null. */
+/** `"$form.customer_id"` → `customer_id`; a constant (or a `$parent.` reference) → null. */
 export function linkFilterSource(v: unknown): string | null {
   return typeof v === 'string' && v.startsWith('$form.') ? v.slice(6) : null;
+}
+
+/** `"$parent.customer_id"` (on a line: a field of its document) → `customer_id`; anything else → null. */
+export function linkFilterParent(v: unknown): string | null {
+  return typeof v === 'string' && v.startsWith('$parent.') ? v.slice(8) : null;
 }
 
 /** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */

@@ -22,8 +22,8 @@ export function referenceOf(entity: EntitySchema, row: Row): LineReference {
 }
 
 /**
- * For lines whose schema has print.references: the document each line was
- * made from (its source_line_id names a line of a document listed in the
+ * For lines whose schema has print.references: the document each line
+ * links to (a link field to a document), else the one it was made from (its source_line_id names a line of a document listed in the
  * parent's document.from; with several sources, the line's source_entity
  * says which), read as the system like the parties: the printed document
  * names it. Keyed by lines field, then by line index.
@@ -35,7 +35,21 @@ export async function readLineReferences(service: EntityService, entity: EntityS
     if (f.type !== 'lines' || !f.entity || !service.registry.get(f.entity)?.print?.references) continue;
     const refs = new Map<number, LineReference>();
     const cache = new Map<string, LineReference | null>();
+    const lineEntity = service.registry.get(f.entity)!;
+    // a link on the line to a document (the tax invoice a billing note line bills) names it directly
+    const docLinks = Object.entries(lineEntity.fields).filter(([n, lf]) => lf.type === 'link' && n !== lineEntity.parent?.field && service.registry.get(lf.entity ?? '')?.kind === 'document');
     for (const [i, line] of ((row[name] as Row[] | undefined) ?? []).entries()) {
+      const linked = docLinks.find(([n]) => Number(line[n]) > 0);
+      if (linked) {
+        const target = service.registry.get(linked[1].entity!)!;
+        const key = `${target.name}#${Number(line[linked[0]])}`;
+        if (!cache.has(key)) {
+          const doc = await service.get(target.name, Number(line[linked[0]]), systemContext).catch(() => null);
+          cache.set(key, doc ? referenceOf(target, doc) : null);
+        }
+        const ref = cache.get(key);
+        if (ref) { refs.set(i, ref); continue; }
+      }
       const sourceLine = Number(line.source_line_id);
       const sourceName = from.length === 1 ? from[0]!.source : String(line.source_entity ?? '');
       const source = service.registry.get(sourceName);

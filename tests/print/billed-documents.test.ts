@@ -88,4 +88,26 @@ describe.each(testDialects())('billed and settled documents in the PDF on %s', (
     expect(all).toContain('90.00');
     expect(all).toContain('3,120.00');
   });
+
+  it('a line refers to one of the customer\'s issued tax invoices, chosen by link, and prints its number, date and due date', async () => {
+    const invoice = async (cust: number, issue: boolean): Promise<Row> => {
+      const iv = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-10-20', your_company_id: company, customer_id: cust, vat_type: 'exclude', credit_term_days: 30, items: [{ product_id: product, qty: 1, price: 1000 }] }), 201);
+      return issue ? act('tax_invoice', iv.id, 'issue') : iv;
+    };
+    const mine = await invoice(customer, true);
+    const draft = await invoice(customer, false);
+    const theirs = await invoice(await c.customer(), true);
+    const body = (tax_invoice_id: number) => ({ bill_date: '2026-11-03', customer_id: customer, your_company_id: company, total_amount: 1070, items: [{ tax_invoice_id, description: 'ค่าสินค้า', amount: 1070 }] });
+    for (const other of [theirs.id, draft.id]) {
+      const refused = await c.call('POST', '/api/billing_note', c.admin, body(other));
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.details.fields.map((f: Row) => [f.field, f.code])).toContainEqual(['items.0.tax_invoice_id', 'link_filter']);
+    }
+    const bn = await ok(c.call('POST', '/api/billing_note', c.admin, body(mine.id)), 201);
+    const line = pdfLines(await c.call('GET', `/api/billing_note/${bn.id}/pdf`, c.admin)).find((l) => l.includes(mine.doc_no));
+    expect(line, `the note's PDF names ${mine.doc_no}`).toBeDefined();
+    expect(line).toContain('20 ตุลาคม 2569');
+    expect(line).toContain('19 พฤศจิกายน 2569');
+    expect(line).toContain('1,070.00');
+  });
 });
