@@ -228,7 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
   registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
   registerPromptPayRoutes(app, service, contextOf, parseId);
-  registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail });
+  registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail, files: printFiles });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
   if (opts.redisUrl) {
