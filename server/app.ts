@@ -49,7 +49,7 @@ import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 import { installStock } from './stock/stock-routes.ts';
 import { parseId, registerPrintRoutes } from './print/print-routes.ts';
-import { registerPromptPayRoutes } from './print/promptpay-qr.ts';
+import { installPromptPayIdCheck, registerPromptPayRoutes } from './print/promptpay-qr.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
 import { registerEmailRoutes } from './mail/email-routes.ts';
 import type { MailSettings } from './mail/mailer.ts';
@@ -228,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
   registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
   registerPromptPayRoutes(app, service, contextOf, parseId);
+  installPromptPayIdCheck(service);
   registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail, files: printFiles });
   if (opts.web) await opts.web(app);
   const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);

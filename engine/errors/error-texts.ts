@@ -152,6 +152,10 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
     th: 'ข้อมูลที่เลือกไม่ตรงกับ{other}ที่เลือกไว้', en: 'does not belong to the chosen {other}',
   },
   line: { th: 'รายการนี้ไม่ได้อยู่ในเอกสารนี้', en: 'does not belong to this record' },
+  promptpay_id: {
+    th: 'ต้องเป็นเลขประจำตัวผู้เสียภาษี 13 หลักที่ถูกต้อง หรือเบอร์มือถือ 10 หลัก (ขึ้นต้น 06 08 09)',
+    en: 'must be a valid 13-digit tax id or a 10-digit mobile number (06, 08, 09)',
+  },
   file: { th: 'ไม่ใช่ไฟล์ที่คุณอัปโหลดหรือมีสิทธิ์ดู กรุณาอัปโหลดก่อน', en: 'is not a file you uploaded or may see; upload it first' },
   password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
   invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },

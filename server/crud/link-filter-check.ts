@@ -30,17 +30,20 @@ export async function checkLinkFilters(trx: Kysely<any>, lookup: Lookup, entity:
       const target = lookup(f.entity!);
       let q = trx.selectFrom(target.name).select('id').where('id', '=', Number(r[name]));
       let other: string | null = null;
+      let otherUp: string | null = null;
       for (const [key, v] of Object.entries(f.linkFilter)) {
         const src = linkFilterSource(v);
         const up = linkFilterParent(v);
         const value = up !== null ? parent?.[up] : src === null ? v : r[src];
         if (empty(value)) continue; // nothing chosen yet: no restriction
         if (src !== null) other ??= src;
+        if (up !== null) otherUp ??= up;
         const tf = fieldOf(target, key);
         q = q.where(key, '=', tf ? toDb(tf, value) as never : value as never);
       }
       if (!(await q.executeTakeFirst())) {
-        const label = other ? e.fields[other]?.label : undefined;
+        const label = other ? e.fields[other]?.label : otherUp ? entity.fields[otherUp]?.label : undefined;
+        other ??= otherUp;
         errors.push({
           field: `${prefix}${name}`, code: 'link_filter',
           message: `does not belong to the chosen ${other ?? 'record'} (${target.name} ${String(r[name])})`,

@@ -68,6 +68,21 @@ export async function promptPayForPrint(service: EntityService, entity: EntitySc
 }
 
 /**
+ * A company's promptpay_id (the field the QR reads) must be an id PromptPay
+ * takes: the schema's pattern lets 13 digits through, this also checks a tax
+ * id's check digit, in the write's transaction (a refused write stores nothing).
+ */
+export function installPromptPayIdCheck(service: EntityService): void {
+  service.onWrite(async (_trx, e) => {
+    const v = e.after?.promptpay_id;
+    if (v === null || v === undefined || v === '' || promptPayIdOf(v)) return;
+    throw new AppError('VALIDATION_FAILED', 'promptpay_id: a 13-digit tax id with its check digit, or a 10-digit mobile number', {
+      fields: [{ field: 'promptpay_id', code: 'promptpay_id', message: 'must be a valid 13-digit tax id or a 10-digit mobile number (06, 08, 09)' }],
+    });
+  }, (entity) => !!entity.fields.promptpay_id);
+}
+
+/**
  * GET /api/{document}/{id}/promptpay for documents with print.promptpay:
  * { payload, amount, id_type }. Read like the document itself (view flag and
  * row scope: a portal customer reaches only their own bills).

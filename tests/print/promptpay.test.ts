@@ -72,6 +72,12 @@ describe.each(testDialects())('PromptPay QR on %s', (dialect) => {
     expectError(res, 404, 'NOT_FOUND');
     expect(res.json().error.message).toMatch(/พร้อมเพย์/);
     expectError(await c.call('PATCH', `/api/your_company/${company}`, c.admin, { promptpay_id: '12345' }), 400, 'VALIDATION_FAILED');
+    // 13 digits with a wrong check digit: the pattern lets it through, the check does not
+    const wrong = companyTaxId.slice(0, 12) + String((Number(companyTaxId[12]) + 1) % 10);
+    const refused = await c.call('PATCH', `/api/your_company/${company}`, c.admin, { promptpay_id: wrong });
+    expectError(refused, 400, 'VALIDATION_FAILED');
+    expect(refused.json().error.details.fields.map((f: Row) => f.field)).toEqual(['promptpay_id']);
+    expect((await c.call('GET', `/api/your_company/${company}`, c.admin)).json().data.promptpay_id ?? null).toBeNull();
     // the QR is not on the print either
     expect(qrOnFirstPage(await c.call('GET', `/api/billing_note/${bn.id}/pdf`, c.admin))).toBeNull();
   });
