@@ -121,4 +121,25 @@ describe.each(testDialects())('copies, signatures, logo and titles on %s', (dial
     expect(images).toHaveLength(1);
     expect(images[0]).toMatch(/\s40\s+20\s/);
   });
+
+  it('prints a 50 ทวิ as copy 1 and copy 2, each with its printed purpose; ?copies=copy gives copy 2 alone', async () => {
+    const supplier = await c.make('supplier', { code: 'S-WHT', supplier_type: 'juristic', name_th: 'บริษัท ขนส่งไทย จำกัด', tax_id: '0105547002151' });
+    const wht = await c.make('withholding_tax', {
+      doc_date: '2026-11-18', your_company_id: company, payee_type: 'supplier', supplier_id: supplier, income_type: '40_8', pnd_form: 'pnd53', wht_rate: '1', amount_paid: 25000, sequence_no: 3,
+    });
+    const both = await c.call('GET', `/api/withholding_tax/${wht}/pdf`, c.admin);
+    expect(both.statusCode, both.body.slice(0, 300)).toBe(200);
+    expect(pages(both)).toBe(2);
+    const text = squeeze(pdfText(both, false));
+    const one = text.indexOf(squeeze('ฉบับที่ 1 (สำหรับผู้ถูกหักภาษี ณ ที่จ่าย ใช้แนบพร้อมกับแบบแสดงรายการภาษี)'));
+    const two = text.indexOf(squeeze('ฉบับที่ 2 (สำหรับผู้ถูกหักภาษี ณ ที่จ่าย เก็บไว้เป็นหลักฐาน)'));
+    expect(one).toBeGreaterThanOrEqual(0);
+    expect(two).toBeGreaterThan(one);
+    expect(text).toContain(squeeze('สองร้อยห้าสิบบาทถ้วน'));
+    expect(text).toContain('25,000.00');
+    expect(text).toContain('250.00');
+    const copy2 = await c.call('GET', `/api/withholding_tax/${wht}/pdf?copies=copy`, c.admin);
+    expect(pages(copy2)).toBe(1);
+    expect(squeeze(pdfText(copy2, false))).not.toContain(squeeze('ฉบับที่ 1'));
+  });
 });
