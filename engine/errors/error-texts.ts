@@ -66,11 +66,16 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     detailed: { th: '{why}', en: '{why}' },
   },
   'NOT_FOUND.customer_page': { th: 'ไม่มีหน้าลูกค้านี้', en: 'There is no such customer page' },
+  'NOT_FOUND.promptpay_id': {
+    th: 'บริษัทผู้ออกเอกสารยังไม่ได้ตั้งค่าพร้อมเพย์ ให้ผู้ดูแลระบบกรอกเลขพร้อมเพย์ในหน้าบริษัทของเรา',
+    en: 'The issuing company has no PromptPay id: an administrator enters it on the Our company screen',
+  },
   METHOD_NOT_ALLOWED: { th: 'ทำรายการนี้ที่นี่ไม่ได้', en: 'This action is not available here' },
   CONFLICT: {
     th: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว', en: 'The value is already used by another record',
     detailed: { th: 'มี{entity}อื่นใช้{fields}นี้แล้ว', en: 'Another {entity} already has this {fields}' },
   },
+  'CONFLICT.nothing_due': { th: 'เอกสารนี้ไม่มียอดค้างชำระ จึงไม่มี QR พร้อมเพย์', en: 'Nothing is due on this document, so it has no PromptPay QR' },
   IN_USE: {
     th: 'ข้อมูลนี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้', en: 'The record is still used by other records',
     detailed: { th: '{entity}นี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้ ให้ยกเลิกการใช้งานหรือลบข้อมูลที่อ้างถึงก่อน', en: 'This {entity} is still used by other records, so it cannot be removed; archive it or remove those records first' },
@@ -162,6 +167,10 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
     th: 'ข้อมูลที่เลือกไม่ตรงกับ{other}ที่เลือกไว้', en: 'does not belong to the chosen {other}',
   },
   line: { th: 'รายการนี้ไม่ได้อยู่ในเอกสารนี้', en: 'does not belong to this record' },
+  promptpay_id: {
+    th: 'ต้องเป็นเลขประจำตัวผู้เสียภาษี 13 หลักที่ถูกต้อง หรือเบอร์มือถือ 10 หลัก (ขึ้นต้น 06 08 09)',
+    en: 'must be a valid 13-digit tax id or a 10-digit mobile number (06, 08, 09)',
+  },
   file: { th: 'ไม่ใช่ไฟล์ที่คุณอัปโหลดหรือมีสิทธิ์ดู กรุณาอัปโหลดก่อน', en: 'is not a file you uploaded or may see; upload it first' },
   password: { th: 'รหัสผ่านไม่ถูกต้อง', en: 'is not correct', detailed: { th: 'ต้องยาว {min} ถึง {max} ตัวอักษร', en: 'must be {min} to {max} characters' } },
   invalid: { th: 'ไม่ถูกต้อง', en: 'is not valid' },

@@ -192,8 +192,16 @@ describe('linkFilter cross-checks', () => {
   it('refuses comparing a link with a plain value', () => {
     expectProblem(set({ co_id: '$form.note' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /both be links/);
   });
-  it('refuses a reference not written "$form.<field>"', () => {
-    expectProblem(set({ co_id: '$parent.co_id' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /\$form/);
+  it('refuses a reference not written "$form.<field>" (or "$parent.<field>" on a line)', () => {
+    expectProblem(set({ co_id: '$other.co_id' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /\$form/);
+  });
+  it('takes "$parent.<field>" on lines only, naming a field of the parent that links where the key does', () => {
+    expectProblem(set({ co_id: '$parent.co_id' }), 'deal.json', '/fields/person_id/linkFilter/co_id', /for lines only/);
+    const line = (lf: Json) => source('deal_line.json', { ...minimal('deal_line'), kind: 'lines', parent: { entity: 'deal', field: 'deal_id' }, fields: { title: { type: 'string', label: { th: 'ชื่อ', en: 'Title' } }, person_id: { type: 'link', entity: 'person', label: { th: 'ผู้ติดต่อ', en: 'Contact' }, linkFilter: lf } } });
+    const withLine = (lf: Json) => [...set({ co_id: '$form.co_id' }), line(lf)];
+    expect(loadSchemaSet(withLine({ co_id: '$parent.co_id' })).find((e) => e.name === 'deal_line')!.fields.person_id!.linkFilter).toEqual({ co_id: '$parent.co_id' });
+    expectProblem(withLine({ co_id: '$parent.nope' }), 'deal_line.json', '/fields/person_id/linkFilter/co_id', /"nope" is not a field of deal/);
+    expectProblem(withLine({ co_id: '$parent.note' }), 'deal_line.json', '/fields/person_id/linkFilter/co_id', /links to co/);
   });
 });
 

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
-import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldOf, hasColumn, linkFilterSource } from './schema-types.ts';
+import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldOf, hasColumn, linkFilterParent, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
@@ -83,7 +83,10 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
     if (!byName.has(e.parent.entity)) bad('/parent/entity', `unknown entity "${e.parent.entity}"`);
     if (fieldNames.has(e.parent.field)) bad('/parent/field', `"${e.parent.field}" is created from parent and must not also be declared as a field`);
   }
-  if (e.print && e.kind !== 'document') bad('/print', 'only entities of kind "document" are printed');
+  // lines print inside their document: they may say how (print.references), and only that
+  if (e.print && e.kind !== 'document' && !(e.kind === 'lines' && Object.keys(e.print).every((k) => k === 'references'))) bad('/print', 'only entities of kind "document" are printed (lines may only give print.references)');
+  e.print?.references?.replaces.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/print/references/replaces/${i}`, `"${f}" is not a field`); });
+  e.print?.payment?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/print/payment/${i}`, `"${f}" is not a field`); });
   for (const key of ['numbering', 'workflow'] as const) {
     const f = e[key]?.field;
     if (f && !fieldNames.has(f)) bad(`/${key}/field`, `"${f}" is not a field`);
@@ -137,7 +140,16 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
         const tf = target ? fieldOf(target, key) : undefined;
         if (target && (!tf || !hasColumn(tf))) bad(`${at}/linkFilter/${key}`, `"${key}" is not a field of ${target.name}`);
         const src = linkFilterSource(v);
-        if (typeof v === 'string' && v.startsWith('$') && src === null) bad(`${at}/linkFilter/${key}`, 'a reference is written "$form.<field>"');
+        const up = linkFilterParent(v);
+        if (up !== null) {
+          const parent = e.kind === 'lines' && e.parent ? byName.get(e.parent.entity) : undefined;
+          const pf = parent ? fieldOf(parent, up) : undefined;
+          if (!parent) bad(`${at}/linkFilter/${key}`, '"$parent.<field>" is for lines only');
+          else if (!pf || !hasColumn(pf)) bad(`${at}/linkFilter/${key}`, `"${up}" is not a field of ${parent.name}`);
+          else if (tf?.type === 'link' && (pf.type !== 'link' || pf.entity !== tf.entity)) bad(`${at}/linkFilter/${key}`, `"${key}" links to ${tf.entity} but "${up}" does not`);
+          continue;
+        }
+        if (typeof v === 'string' && v.startsWith('$') && src === null) bad(`${at}/linkFilter/${key}`, 'a reference is written "$form.<field>" or, on a line, "$parent.<field>"');
         if (src === null) continue;
         const sf = fieldOf(e, src);
         if (!sf || !hasColumn(sf)) bad(`${at}/linkFilter/${key}`, `"${src}" is not a field of ${e.name}`);

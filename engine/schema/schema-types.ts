@@ -101,17 +101,24 @@ export interface FieldDef {
    * link: the choices depend on other fields of the same record (a line: of the same line).
    * Keys are fields of the target; a value is `"$form.<field>"` (the current value of that
    * field; no restriction while it is empty) or a constant. Contacts of the chosen company:
-   * `{"customer_id": "$form.customer_id"}`. The form filters the picker, the server refuses
-   * a link outside it with VALIDATION_FAILED (field code `link_filter`).
+   * `{"customer_id": "$form.customer_id"}`. On a line, `"$parent.<field>"` is a field of the
+   * document the line belongs to (a billing note line's invoice of the note's customer).
+   * The form filters the picker, the server refuses a link outside it with VALIDATION_FAILED
+   * (field code `link_filter`).
    */
   linkFilter?: Record<string, string | number | boolean>;
   /** link: fields of the target the picker shows beside the display field (the product picker's code, unit…). */
   pickerColumns?: string[];
 }
 
-/** `"$form.customer_id"` → `customer_id`; a constant → null. */
+/** `"$form.customer_id"` → `customer_id`; a constant (or a `$parent.` reference) → null. */
 export function linkFilterSource(v: unknown): string | null {
   return typeof v === 'string' && v.startsWith('$form.') ? v.slice(6) : null;
+}
+
+/** `"$parent.customer_id"` (on a line: a field of its document) → `customer_id`; anything else → null. */
+export function linkFilterParent(v: unknown): string | null {
+  return typeof v === 'string' && v.startsWith('$parent.') ? v.slice(8) : null;
 }
 
 /** A one-to-many list shown inside a record's form: rows of `entity` whose `field` links back to it. */
@@ -305,6 +312,32 @@ export interface DocumentSpec {
   autoCreate?: { target: string; from: string; to: string; settings: string[] }[];
 }
 
+/** How a document prints (server/print): schema keys, so no code names an entity. */
+export interface PrintSpec {
+  limitByRole?: boolean;
+  /** The signature blocks at the foot, left to right (receipt: ผู้รับเงิน, ผู้มีอำนาจลงนาม). */
+  signatures?: Array<{ th: string; en: string }>;
+  /** The company logo at the top (sales and finance documents). */
+  logo?: boolean;
+  /**
+   * The title when the document also serves as a tax invoice: the issuing company is VAT registered,
+   * the document carries VAT, and the site's tax_invoice setting names the mode (full or abbreviated).
+   */
+  taxInvoiceTitle?: { full?: { th: string; en: string }; abbreviated?: { th: string; en: string } };
+  /** Header fields printed together as the payment (a receipt: method, bank, cheque or transfer no., date). */
+  payment?: string[];
+  /**
+   * On a lines entity: each line prints the document it refers to (number, date, due date), found through
+   * its source_line_id (the document it was made from); `replaces` are the free-text columns this stands for,
+   * printed only on a line that refers to nothing.
+   */
+  references?: { replaces: string[] };
+  /** A PromptPay QR of the amount still due (the issuing company's promptpay_id), and GET /api/{document}/{id}/promptpay. */
+  promptpay?: boolean;
+  /** A layout of its own instead of the generic document (wht_50_tawi: the Revenue Department's 50 ทวิ form). */
+  layout?: 'wht_50_tawi';
+}
+
 export interface EntitySchema {
   name: string;
   label: LocalizedText;
@@ -345,7 +378,7 @@ export interface EntitySchema {
   numbering?: NumberingSeries;
   workflow?: Workflow;
   /** documents: printing rules; limitByRole caps prints per document at the role's production_report_print_times. */
-  print?: { limitByRole?: boolean };
+  print?: PrintSpec;
   /** This entity is a price list: its lines field, and on those lines the product link, the price and the least quantity a price holds from. */
   priceList?: PriceListSpec;
   /** Extra list paths with their own query parameters (GET /api/promotion/list?is_delete=0); server/crud/list-alias-routes.ts. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
-import { fieldOf, linkFilterSource } from '../../engine/schema/schema-types.ts';
+import { fieldOf, linkFilterParent, linkFilterSource } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toDb } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -19,24 +19,31 @@ const empty = (v: unknown) => v === undefined || v === null || v === '';
  */
 export async function checkLinkFilters(trx: Kysely<any>, lookup: Lookup, entity: EntitySchema, row: Row, before: Row | null = null): Promise<void> {
   const errors: FieldError[] = [];
-  const check = async (e: EntitySchema, r: Row, old: Row | null, prefix: string) => {
+  // a line's "$parent.<field>" reads the document as it will be stored; a changed parent field rechecks every line
+  const parentChanged = (f: string) => !before || before[f] !== row[f];
+  const check = async (e: EntitySchema, r: Row, old: Row | null, prefix: string, parent: Row | null = null) => {
     for (const [name, f] of Object.entries(e.fields)) {
       if (f.type !== 'link' || !f.linkFilter || empty(r[name])) continue;
       const sources = Object.values(f.linkFilter).map(linkFilterSource).filter((s): s is string => s !== null);
-      if (old && [name, ...sources].every((n) => old[n] === r[n])) continue;
+      const ups = Object.values(f.linkFilter).map(linkFilterParent).filter((s): s is string => s !== null);
+      if (old && [name, ...sources].every((n) => old[n] === r[n]) && !ups.some(parentChanged)) continue;
       const target = lookup(f.entity!);
       let q = trx.selectFrom(target.name).select('id').where('id', '=', Number(r[name]));
       let other: string | null = null;
+      let otherUp: string | null = null;
       for (const [key, v] of Object.entries(f.linkFilter)) {
         const src = linkFilterSource(v);
-        const value = src === null ? v : r[src];
+        const up = linkFilterParent(v);
+        const value = up !== null ? parent?.[up] : src === null ? v : r[src];
         if (empty(value)) continue; // nothing chosen yet: no restriction
         if (src !== null) other ??= src;
+        if (up !== null) otherUp ??= up;
         const tf = fieldOf(target, key);
         q = q.where(key, '=', tf ? toDb(tf, value) as never : value as never);
       }
       if (!(await q.executeTakeFirst())) {
-        const label = other ? e.fields[other]?.label : undefined;
+        const label = other ? e.fields[other]?.label : otherUp ? entity.fields[otherUp]?.label : undefined;
+        other ??= otherUp;
         errors.push({
           field: `${prefix}${name}`, code: 'link_filter',
           message: `does not belong to the chosen ${other ?? 'record'} (${target.name} ${String(r[name])})`,
@@ -53,7 +60,7 @@ export async function checkLinkFilters(trx: Kysely<any>, lookup: Lookup, entity:
     for (const [i, line] of (row[name] as Row[]).entries()) {
       // a kept line is compared with its stored self; a new line is checked in full
       const old = line.id !== undefined ? stored.find((s) => s.id === line.id) ?? null : null;
-      await check(child, line, old, `${name}.${i}.`);
+      await check(child, line, old, `${name}.${i}.`, row);
     }
   }
   if (errors.length) throw new AppError('VALIDATION_FAILED', describeErrors(errors), { fields: errors });

@@ -9,7 +9,7 @@ import { AppError } from '../errors/app-error.ts';
 import { bodyError } from '../crud/record-values.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import { renderDocumentPdf } from '../print/document-pdf.ts';
-import { parseId, pdfFileName, printOptionsOf, readDocument } from '../print/print-routes.ts';
+import { parseId, pdfFileName, printOptionsOf, readDocument, type PrintFiles } from '../print/print-routes.ts';
 import { Mailer, mailServerUnreachable, type MailSettings } from './mailer.ts';
 
 export const MAX_RECIPIENTS = 20;
@@ -20,6 +20,8 @@ const ADDRESS = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface EmailRouteOptions {
+  /** Where the company logo is read from, as for prints. */
+  files?: PrintFiles;
   db: Kysely<any>;
   /** Unset: the route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
@@ -63,7 +65,7 @@ export function registerEmailRoutes(app: FastifyInstance, service: EntityService
       const id = parseId((request.params as { id: string }).id);
       const body = readEmailBody(request.body);
       const o = printOptionsOf({ lang: body.lang });
-      const doc = await readDocument(service, policy, entity, id, ctx, 'email');
+      const doc = await readDocument(service, policy, entity, id, ctx, 'email', options.files);
       if (!mailer) throw new AppError('MAIL_NOT_CONFIGURED', 'Email is not set up on this server: set SMTP_URL and MAIL_FROM');
       const pdf = await renderDocumentPdf(doc, o);
       const title = `${entity.label[o.lang]} ${String(doc.row[entity.numbering?.field ?? entity.titleField] ?? id)}`;

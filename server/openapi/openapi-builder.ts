@@ -72,8 +72,14 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
     if (e.kind === 'document') {
       const lang = { name: 'lang', in: 'query', schema: { enum: ['th', 'en'], default: 'th' } };
       paths[`/api/${e.name}/{id}/pdf`] = {
-        get: { tags: [tag], summary: `Print a ${e.label.en} as PDF (print flag; X-Print-Count header)`, parameters: [...idParam, lang, { name: 'be', in: 'query', schema: { enum: ['0', '1'] } }], responses: { 200: { description: 'The PDF', content: { 'application/pdf': {} } }, 403: errorResponse, 404: errorResponse } },
+        get: { tags: [tag], summary: `Print a ${e.label.en} as PDF (print flag; X-Print-Count header)`, parameters: [...idParam, lang, { name: 'be', in: 'query', schema: { enum: ['0', '1'] } }, { name: 'copies', in: 'query', description: 'original,copy: those copies in order, each marked ต้นฉบับ/สำเนา', schema: { type: 'string' } }], responses: { 200: { description: 'The PDF', content: { 'application/pdf': {} } }, 403: errorResponse, 404: errorResponse } },
       };
+      if (e.print?.promptpay) {
+        const qr = { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'object', properties: { payload: { type: 'string' }, amount: { type: 'number' }, id_type: { enum: ['tax_id', 'mobile'] } } } } };
+        paths[`/api/${e.name}/{id}/promptpay`] = {
+          get: { tags: [tag], summary: `PromptPay QR payload (EMVCo) of the amount still due on a ${e.label.en} (view flag)`, parameters: idParam, responses: { 200: { description: 'The payload', content: { 'application/json': { schema: qr } } }, 404: errorResponse, 409: errorResponse } },
+        };
+      }
       const addresses = { oneOf: [{ type: 'string', maxLength: 320 }, { type: 'array', items: { type: 'string', maxLength: 320 }, maxItems: 20 }] };
       paths[`/api/${e.name}/{id}/email`] = {
         post: { tags: [tag], summary: `Email a ${e.label.en} as a PDF attachment (email flag)`, parameters: idParam, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['to'], additionalProperties: false, properties: { to: addresses, cc: addresses, subject: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 5000 }, lang: { enum: ['th', 'en'] } } } } } }, responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 503: errorResponse } },

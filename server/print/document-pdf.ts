@@ -2,6 +2,9 @@ import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts
 import { pdfMake } from './pdf-fonts.ts';
 import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
+import type { LineReference } from './line-references.ts';
+import { withholdingDefinition } from './withholding-pdf.ts';
+import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
 
 type Row = Record<string, unknown>;
 
@@ -11,8 +14,8 @@ export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat',
 const WORDS_FIELDS = ['total_amount', 'net_amount', 'amount_before_vat', 'subtotal'];
 
 const WORDS = {
-  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า' },
-  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page' },
+  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน' },
+  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment' },
 };
 
 export interface DocumentPrint {
@@ -25,12 +28,25 @@ export interface DocumentPrint {
   links: Record<string, Row | null>;
   /** What a line's link shows instead of its id ("P-001 ฟิล์มยืด"), by "lines field.link field" and id. */
   lineLinks?: Record<string, Map<number, Row>>;
+  /** The document each line refers to (lines with print.references), by lines field and line index. */
+  lineRefs?: Record<string, Map<number, LineReference>>;
+  /** The issuing company's logo, when the schema's print.logo asks for it and the company has one. */
+  logo?: PrintLogo | null;
+  /** The PromptPay QR of the amount still due (print.promptpay), as a PNG data URL with what it asks. */
+  promptpay?: { payload: string; amount: number; image: string } | null;
+  /** The site's tax_invoice setting (full / abbreviated): decides a receipt's tax-invoice title. */
+  taxInvoiceMode?: unknown;
 }
 
 /** A linked row as a line shows it: its code and its name in the print's language. */
 export function linkText(r: Row, lang: 'th' | 'en'): string {
   const name = (lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? r.title ?? '';
   return [r.code, name].filter((x) => x !== null && x !== undefined && x !== '').map(String).join(' ');
+}
+
+/** Every link field to a counterparty or the issuing company (a 50 ทวิ names a supplier or a customer). */
+export function partyLinkFields(entity: EntitySchema): string[] {
+  return Object.entries(entity.fields).filter(([, f]) => f.type === 'link' && ['customer', 'supplier', 'your_company'].includes(f.entity ?? '')).map(([n]) => n);
 }
 
 /** Which link field names the counterparty and which the issuing company. */
@@ -71,25 +87,54 @@ function partyBlock(r: Row | null | undefined, o: PrintOptions): string[] {
 
 function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
   const line = doc.lineEntities[name]!;
-  const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines');
+  const replaced = line.print?.references?.replaces ?? [];
+  const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines' && !replaced.includes(c));
   const numeric = (c: string) => ['money', 'decimal', 'integer'].includes(line.fields[c]?.type ?? '');
   const rows = (doc.row[name] as Row[] | undefined) ?? [];
+  const w = WORDS[o.lang];
+  // the referred document's number, date and due date; a line that refers to nothing shows its free text instead
+  const refCells = (r: Row, i: number) => {
+    if (!line.print?.references) return [];
+    const ref = doc.lineRefs?.[name]?.get(i);
+    const typed = (t: string) => replaced.find((c) => line.fields[c]?.type === t);
+    const dateCol = typed('date');
+    const noCol = replaced.find((c) => c !== dateCol && ['string', 'text'].includes(line.fields[c]?.type ?? ''));
+    const dateOpts = { ...o };
+    return ref
+      ? [text(String(ref.number ?? '')), text(formatDate(ref.date, dateOpts)), text(formatDate(ref.due, dateOpts))]
+      : [text(noCol ? String(r[noCol] ?? '') : ''), text(dateCol ? formatDate(r[dateCol], dateOpts) : ''), text('')];
+  };
+  const refHead = line.print?.references ? [bold(w.refNo), bold(w.refDate), bold(w.refDue)] : [];
   const body = [
-    [bold(WORDS[o.lang].no), ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
-    ...rows.map((r, i) => [text(String(i + 1)), ...cols.map((c) => {
+    [bold(w.no), ...refHead, ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
+    ...rows.map((r, i) => [text(String(i + 1)), ...refCells(r, i), ...cols.map((c) => {
       const linked = line.fields[c]?.type === 'link' ? doc.lineLinks?.[`${name}.${c}`]?.get(Number(r[c])) : undefined;
       return text(linked ? linkText(linked, o.lang) : cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {});
     })]),
   ];
   // free text takes what is left of the width, so a long Thai description wraps inside its cell
   // and so does a linked name (the product): an 'auto' column squeezed by the numbers would break it letter by letter
-  const widths = ['auto', ...cols.map((c) => ((['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x))) || line.fields[c]?.type === 'link' ? '*' : 'auto'))];
+  const widths = ['auto', ...refHead.map(() => 'auto'), ...cols.map((c) => ((['text', 'string'].includes(line.fields[c]?.type ?? '') && c === cols.find((x) => line.fields[x]?.type === 'text' || /description|name/.test(x))) || line.fields[c]?.type === 'link' ? '*' : 'auto'))];
   if (!widths.includes('*')) widths[widths.length - 1] = '*';
   return { table: { headerRows: 1, widths, body }, layout: 'lightHorizontalLines', margin: [0, 10, 0, 10] };
 }
 
-/** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
-export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
+/** How the document was paid (print.payment): the fields that have a value, under one heading. */
+function paymentBlock(doc: DocumentPrint, o: PrintOptions): object[] {
+  const fields = (doc.entity.print?.payment ?? []).filter((n) => doc.entity.fields[n] && doc.row[n] !== null && doc.row[n] !== undefined && doc.row[n] !== '');
+  if (!fields.length) return [];
+  const f = (n: string) => doc.entity.fields[n]!;
+  return [{
+    margin: [0, 10, 0, 0],
+    stack: [
+      bold(WORDS[o.lang].payment),
+      { table: { body: fields.map((n) => [bold(f(n).label[o.lang], { noWrap: true }), text(cellValue(f(n), doc.row[n], o))]) }, layout: 'noBorders' },
+    ],
+  }];
+}
+
+/** The content of one copy of the document. */
+function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   const { entity, row } = doc;
   const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
   const { party, issuer } = partyFields(entity);
@@ -99,17 +144,20 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   const partyLines = partyBlock(party ? doc.links[party] : null, o);
   const totals = TOTAL_FIELDS.filter((n) => entity.fields[n]);
   const wordsField = WORDS_FIELDS.find((n) => entity.fields[n] && row[n] !== null && row[n] !== undefined);
+  const logo = entity.print?.logo ? logoNode(doc.logo) : null;
   const content: object[] = [
     {
       columns: [
-        { width: '*', stack: issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s))) },
+        { width: '*', stack: [...(logo ? [logo] : []), ...issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s)))] },
         { width: 'auto', stack: [
-          bold(entity.label[o.lang], { fontSize: 16, alignment: 'right' }),
-          { table: { body: headerFields.map((n) => [bold(label(n)), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
+          // a title and a header label stay on one line: pdfmake, squeezed, would cut a word letter by letter
+          bold(printTitle(entity, row, issuer ? doc.links[issuer] : null, doc.taxInvoiceMode, o.lang), { fontSize: 16, alignment: 'right', noWrap: true }),
+          { table: { body: headerFields.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
         ] },
       ],
     },
     ...(party ? [{ margin: [0, 12, 0, 0], stack: [bold(label(party)), ...partyLines.map((s) => text(s))] }] : []),
+    ...paymentBlock(doc, o),
     ...Object.entries(entity.fields).filter(([n, f]) => f.type === 'lines' && doc.lineEntities[n]).map(([n]) => linesTable(n, doc, o)),
   ];
   if (totals.length) {
@@ -117,9 +165,34 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
       columns: [{ width: '*', text: '' }, { width: 'auto', table: { body: totals.map((n) => [bold(label(n)), text(formatMoney(row[n] ?? 0), { alignment: 'right' })]) }, layout: 'lightHorizontalLines' }],
     });
   }
+  if (doc.promptpay) {
+    const pp = doc.promptpay;
+    const words = o.lang === 'th' ? { title: 'ชำระด้วยพร้อมเพย์', due: 'ยอดค้างชำระ' } : { title: 'Pay by PromptPay', due: 'Amount due' };
+    content.push({
+      unbreakable: true,
+      margin: [0, 8, 0, 0],
+      columns: [
+        { width: 'auto', image: pp.image, fit: [96, 96] },
+        { width: '*', margin: [8, 20, 0, 0], stack: [bold(words.title), text(`${words.due} ${formatMoney(pp.amount)}`), text(String(row[entity.numbering?.field ?? entity.titleField] ?? ''))] },
+      ],
+    });
+  }
   if (wordsField) content.push(text(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { alignment: 'right', margin: [0, 6, 0, 0] }));
   const noteField = Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'text' && row[n]);
   if (noteField) content.push({ margin: [0, 12, 0, 0], stack: [bold(label(noteField)), text(String(row[noteField]))] });
+  const signatures = signatureNode(entity, o.lang);
+  if (signatures) content.push(signatures);
+  return content;
+}
+
+/** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
+export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
+  const { entity, row } = doc;
+  const numberField = entity.numbering?.field ?? entity.titleField;
+  // each copy is built afresh (pdfmake writes layout state into the nodes) and starts on a new page
+  const content = o.copies?.length
+    ? o.copies.flatMap((kind, i) => [{ text: '', ...(i ? { pageBreak: 'before' } : {}) }, copyMarkNode(kind, o.lang), ...documentContent(doc, o)])
+    : documentContent(doc, o);
   return {
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 50],
@@ -137,6 +210,11 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
   };
 }
 
+/** The definition in the layout the schema asks for (print.layout), else the generic document. */
+export function printDefinition(doc: DocumentPrint, o: PrintOptions): object {
+  return doc.entity.print?.layout === 'wht_50_tawi' ? withholdingDefinition(doc, o) : documentDefinition(doc, o);
+}
+
 export async function renderDocumentPdf(doc: DocumentPrint, o: PrintOptions): Promise<Buffer> {
-  return pdfMake().createPdf(documentDefinition(doc, o)).getBuffer();
+  return pdfMake().createPdf(printDefinition(doc, o)).getBuffer();
 }

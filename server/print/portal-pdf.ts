@@ -4,7 +4,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { notFound } from '../crud/record-values.ts';
 import { renderDocumentPdf } from './document-pdf.ts';
-import { parseId, pdfFileName, printOptionsOf, readDocument } from './print-routes.ts';
+import { parseId, pdfFileName, printOptionsOf, readDocument, type PrintFiles } from './print-routes.ts';
 
 /**
  * GET /api/customerpage/{customerId}/bill/{id}/pdf: the billing note of the
@@ -17,7 +17,7 @@ import { parseId, pdfFileName, printOptionsOf, readDocument } from './print-rout
  * print: the print flag does not apply and the print counter is not touched.
  * Only lang and be are read from the query; anything else (filters) is ignored.
  */
-export function registerPortalPdfRoute(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf): void {
+export function registerPortalPdfRoute(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf, files?: PrintFiles): void {
   if (!service.registry.get('billing_note')) return;
   app.get('/api/customerpage/:customerId/bill/:id/pdf', async (request, reply) => {
     const ctx = contextOf(request);
@@ -27,7 +27,7 @@ export function registerPortalPdfRoute(app: FastifyInstance, service: EntityServ
     const q = request.query as Record<string, unknown>;
     const o = { ...printOptionsOf({ lang: q.lang, be: q.be }), copy: true };
     const entity = service.entity('billing_note');
-    const doc = await readDocument(service, policy, entity, id, ctx, 'read');
+    const doc = await readDocument(service, policy, entity, id, ctx, 'read', files);
     if (Number(doc.row.customer_id) !== customerId) throw notFound(entity, id);
     const pdf = await renderDocumentPdf(doc, o);
     reply.header('content-type', 'application/pdf');

@@ -8,6 +8,8 @@ export interface PrintOptions {
   buddhistEra?: boolean;
   /** A view-only copy (the customer portal): every page carries COPY_MARK and a "COPY" watermark. */
   copy?: boolean;
+  /** The copies in one PDF, in order, each marked ต้นฉบับ or สำเนา (?copies=original,copy); none: one unmarked copy. */
+  copies?: Array<'original' | 'copy'>;
 }
 
 /** The mark of a view-only copy, in both languages whatever the print language. */

@@ -7,12 +7,40 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { partyFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
+import { partyFields, partyLinkFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
 import type { PrintOptions } from './print-format.ts';
 import { countPrint } from './print-counter.ts';
+import { parseCopies, type PrintLogo } from './print-extras.ts';
+import { readLineReferences } from './line-references.ts';
+import { promptPayForPrint } from './promptpay-qr.ts';
+import { findFile } from '../files/file-store.ts';
+import type { FileStorage } from '../files/file-storage.ts';
+import { siteSettings } from '../settings/site-settings.ts';
+
+/** Where uploaded files (the company logo) are read from. */
+export interface PrintFiles {
+  db: Database;
+  storage: FileStorage;
+}
 
 export interface PrintRouteOptions {
   db: Database;
+  files?: PrintFiles;
+}
+
+/** A logo too large for a document header is left out rather than bloating every PDF. */
+const MAX_LOGO_BYTES = 2 * 1024 * 1024;
+
+/** The image an image field points at, or null (no file, not an image, too large, gone from the store). */
+export async function readImage(files: PrintFiles | undefined, ref: unknown): Promise<PrintLogo | null> {
+  if (!files || typeof ref !== 'string' || !ref) return null;
+  const file = await findFile(files.db, ref);
+  if (!file || !file.mime_type.startsWith('image/') || file.size > MAX_LOGO_BYTES) return null;
+  const stream = await files.storage.get(file.path);
+  if (!stream) return null;
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+  return { mime: file.mime_type, content: Buffer.concat(chunks) };
 }
 
 /** ?lang=th|en (default th) and ?be=1|0 (Buddhist-era years; default on in Thai). */
@@ -21,7 +49,9 @@ export function printOptionsOf(query: Record<string, unknown>): PrintOptions {
   if (lang !== 'th' && lang !== 'en') throw new AppError('INVALID_QUERY', 'lang must be "th" or "en"');
   const be = query.be;
   if (be !== undefined && be !== '0' && be !== '1') throw new AppError('INVALID_QUERY', 'be must be 0 or 1');
-  return { lang, ...(be === undefined ? {} : { buddhistEra: be === '1' }) };
+  const copies = parseCopies(query.copies);
+  if (copies && !copies.length) throw new AppError('INVALID_QUERY', 'copies must list original and/or copy, comma separated, at most 4 (copies=original,copy)');
+  return { lang, ...(be === undefined ? {} : { buddhistEra: be === '1' }), ...(copies ? { copies } : {}) };
 }
 
 export function parseId(raw: string): number {
@@ -37,13 +67,13 @@ export function parseId(raw: string): number {
  * rights on those master-data screens. `read` is the portal's view-only copy
  * (portal-pdf.ts), which is not a print.
  */
-export async function readDocument(service: EntityService, policy: PermissionPolicy, entity: EntitySchema, id: number, ctx: RequestContext, flag: 'print' | 'email' | 'read'): Promise<DocumentPrint> {
+export async function readDocument(service: EntityService, policy: PermissionPolicy, entity: EntitySchema, id: number, ctx: RequestContext, flag: 'print' | 'email' | 'read', files?: PrintFiles): Promise<DocumentPrint> {
   const row = await service.get(entity.name, id, ctx);
   policy.assertAllowed(ctx, entity, flag);
   const lineEntities: DocumentPrint['lineEntities'] = {};
   for (const [name, f] of Object.entries(entity.fields)) if (f.type === 'lines' && f.entity) lineEntities[name] = service.entity(f.entity);
   const links: DocumentPrint['links'] = {};
-  for (const field of Object.values(partyFields(entity))) {
+  for (const field of partyLinkFields(entity)) {
     const target = field && entity.fields[field]?.entity;
     const linkId = field ? Number(row[field]) : NaN;
     if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;
@@ -65,7 +95,12 @@ export async function readDocument(service: EntityService, policy: PermissionPol
       lineLinks[`${name}.${field}`] = found;
     }
   }
-  return { entity, row, lineEntities, links, lineLinks };
+  const issuer = partyFields(entity).issuer;
+  const logo = entity.print?.logo && issuer ? await readImage(files, links[issuer]?.logo) : null;
+  const taxInvoiceMode = entity.print?.taxInvoiceTitle ? (await siteSettings(service.db.kysely, service.registry)).tax_invoice : undefined;
+  const lineRefs = await readLineReferences(service, entity, row);
+  const promptpay = await promptPayForPrint(service, entity, row);
+  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */
@@ -81,7 +116,7 @@ export function registerPrintRoutes(app: FastifyInstance, service: EntityService
       const ctx = contextOf(request);
       const id = parseId((request.params as { id: string }).id);
       const o = printOptionsOf(request.query as Record<string, unknown>);
-      const doc = await readDocument(service, policy, entity, id, ctx, 'print');
+      const doc = await readDocument(service, policy, entity, id, ctx, 'print', options.files);
       const pdf = await renderDocumentPdf(doc, o);
       // the limit counts prints per document for everyone; the caller's role decides how many are allowed
       const limit = entity.print?.limitByRole ? principalOf(ctx)?.role.production_report_print_times ?? null : null;

@@ -42,6 +42,7 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['output.print', 'พิมพ์', 'Print'],
   ['output.print_th', 'PDF ภาษาไทย', 'PDF in Thai'],
   ['output.print_en', 'PDF ภาษาอังกฤษ', 'PDF in English'],
+  ['output.print_copies', 'PDF ต้นฉบับและสำเนา', 'PDF, original and copy'],
   ['output.printed', 'เปิดเอกสารพิมพ์แล้ว', 'Document opened for printing'],
   ['output.print_count', 'พิมพ์ครั้งที่ {{count}}', 'Print no. {{count}}'],
   ['output.email', 'ส่งอีเมล', 'E-mail'],

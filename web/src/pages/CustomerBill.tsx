@@ -8,6 +8,7 @@ import { PageTitle } from '../ui/PageTitle.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { formatCell, isNumeric } from '../renderer/format-value.ts';
 import { CustomerBillPdf } from './CustomerBillPdf.tsx';
+import { CustomerBillQr } from './CustomerBillQr.tsx';
 
 /** One billing note of the signed-in customer, read-only, with its view-only PDF copy. */
 export default function CustomerBill() {
@@ -59,6 +60,7 @@ export default function CustomerBill() {
           </div>
         );
       })}
+      {row && id && <CustomerBillQr id={id} />}
       {row && customerId && id && <CustomerBillPdf customerId={customerId} id={id} />}
     </section>
   );

@@ -33,12 +33,12 @@ export function DocumentOutput({ entity, record }: { entity: EntitySchema; recor
   const lang = i18n.language === 'en' ? 'en' : 'th';
   const title = String(record[entity.numbering?.field ?? entity.titleField] ?? record.id);
 
-  const print = async (pdfLang: 'th' | 'en') => {
+  const print = async (pdfLang: 'th' | 'en', copies?: string) => {
     // the window opens now, while the click still counts as the user's: after the download a popup blocker would refuse it
     const win = window.open('', '_blank');
     setPrinting(true);
     try {
-      const { blob, headers } = await download(`/api/${entity.name}/${String(record.id)}/pdf`, { lang: pdfLang });
+      const { blob, headers } = await download(`/api/${entity.name}/${String(record.id)}/pdf`, { lang: pdfLang, ...(copies ? { copies } : {}) });
       const url = URL.createObjectURL(blob);
       if (win) win.location.href = url;
       else window.location.href = url;
@@ -76,6 +76,8 @@ export function DocumentOutput({ entity, record }: { entity: EntitySchema; recor
           <Menu popup ref={menu} model={[
             { label: t('output.print_th'), command: () => void print('th') },
             { label: t('output.print_en'), command: () => void print('en') },
+            // one PDF: the original, then the copy, each marked (ต้นฉบับ / สำเนา)
+            { label: t('output.print_copies'), command: () => void print(lang, 'original,copy') },
           ]} />
           <Button type="button" icon="pi pi-print" label={t('output.print')} outlined severity="secondary" loading={printing}
             aria-haspopup="menu" onClick={(e) => menu.current?.toggle(e)} data-testid="document-print" />

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Controller, useWatch, type Control } from 'react-hook-form';
-import { linkFilterSource } from '../../../../engine/schema/schema-types.ts';
+import { linkFilterParent, linkFilterSource } from '../../../../engine/schema/schema-types.ts';
 import { useAtomValue } from 'jotai';
 import { sessionAtom } from '../../core/session-atoms.ts';
 import { settingsAtom } from '../../core/app-data.ts';
@@ -159,7 +159,9 @@ function LinkField({ name, field, control, value, onChange, render }: {
 }) {
   const prefix = name.includes('.') ? name.slice(0, name.lastIndexOf('.') + 1) : '';
   const entries = Object.entries(field.linkFilter ?? {});
-  const sourceNames = entries.map(([, v]) => linkFilterSource(v)).filter((s): s is string => s !== null).map((s) => `${prefix}${s}`);
+  // "$form.x" is a field of the same record (of the same line: under its prefix); "$parent.x" of the document the line is in
+  const refOf = (v: unknown): string | null => { const up = linkFilterParent(v); if (up !== null) return up; const src = linkFilterSource(v); return src === null ? null : `${prefix}${src}`; };
+  const sourceNames = entries.map(([, v]) => refOf(v)).filter((s): s is string => s !== null);
   const watched = useWatch({ control, name: sourceNames.length ? sourceNames : ['__none__'], disabled: sourceNames.length === 0 }) as unknown[];
   // the constants count too: page settings can change them while the form is open
   const key = JSON.stringify([sourceNames.length ? watched : [], field.linkFilter ?? null]);
@@ -168,7 +170,7 @@ function LinkField({ name, field, control, value, onChange, render }: {
     const out: Record<string, unknown> = {};
     let i = 0;
     for (const [k, v] of entries) {
-      const src = linkFilterSource(v);
+      const src = refOf(v);
       const val = src === null ? v : watched[i++];
       if (val === null || val === undefined || val === '') continue; // nothing chosen yet: no restriction
       out[k] = { _eq: val };
