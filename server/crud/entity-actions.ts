@@ -38,7 +38,8 @@ export async function runAction(
         fields: extra.map((field) => ({ field, code: 'unknown_field', message: 'is not a field of this action' })),
       });
     }
-    writer.checkBody(entity, 'patch', sent, before);
+    // judged with the new state: a field `requiredIf` a state (a posted document's reference) is demanded by the action that reaches it
+    writer.checkBody(entity, 'patch', { ...sent, [w.field]: t.to }, before);
     const input: Row = { ...sent, [w.field]: t.to };
     core.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
     const fields = Object.keys(sent);

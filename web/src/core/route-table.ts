@@ -67,7 +67,7 @@ const ENTITY_ROUTES = [
   'user_account', 'user_role', 'user_type', 'usergroup',
   'quotation', 'sales_order', 'billing_note', 'receipt', 'tax_invoice', 'credit_note', 'debit_note', 'withholding_tax',
   'company', 'contact', 'working_record', 'prospect', 'order', 'alert',
-  'purchase_order', 'production_report', 'goods_receipt', 'delivery_order', 'internal_product_transfer',
+  'purchase_order', 'purchase_invoice', 'production_report', 'goods_receipt', 'delivery_order', 'internal_product_transfer',
   'barcodes', 'barcodes_scan_over', 'product', 'product_attribute', 'asset', 'asset_movement', 'inventory', 'stock_movement',
   ...MASTER_DATA,
 ];

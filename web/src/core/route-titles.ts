@@ -33,6 +33,7 @@ export const ROUTE_TITLES: ReadonlyArray<readonly [string, string, string]> = [
   ['alert', 'การแจ้งเตือน', 'Alerts'],
   ['view_alert', 'ดูการแจ้งเตือน', 'View alert'],
   ['purchase_order', 'ใบสั่งซื้อ', 'Purchase orders'],
+  ['purchase_invoice', 'ใบกำกับภาษีซื้อ', 'Purchase invoices'],
   ['production_report', 'รายงานการผลิต', 'Production reports'],
   ['goods_receipt', 'ใบรับสินค้า', 'Goods receipts'],
   ['delivery_order', 'ใบส่งสินค้า', 'Delivery orders'],
