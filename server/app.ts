@@ -41,6 +41,9 @@ import { computeAmounts, installTotalsCheck } from './documents/document-amounts
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
+import { registerReportRoutes } from './reports/report-routes.ts';
+import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
+import type { ReportDef } from '../engine/reports/report-types.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
 import { registerDocumentChainRoutes } from './documents/document-chain-routes.ts';
 import type { FileStorage } from './files/file-storage.ts';
@@ -87,6 +90,8 @@ export interface AppOptions {
   allowedOrigins?: string[];
   /** SMTP for emailing documents; without it the email route answers MAIL_NOT_CONFIGURED. */
   mail?: MailSettings;
+  /** The report files (schemas/reports); read from the project's schemas/reports folder when not given. */
+  reports?: ReportDef[];
   /** Registers the web app's routes (static files, SPA fallback) after the API. */
   web?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -221,6 +226,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
+  registerReportRoutes(app, service, new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry)), contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);

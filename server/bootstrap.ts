@@ -6,6 +6,7 @@ import { readSchemaDir } from './schema-files.ts';
 import { openDatabase } from './db/database-factory.ts';
 import { syncSchema, type SyncReport } from './db/schema-sync.ts';
 import { buildApp, type BuiltApp } from './app.ts';
+import { readReportDir } from './reports/report-catalogue.ts';
 import { describeDatabase, sqlitePathOf, type AppConfig } from './config/app-config.ts';
 import { START_LOCK, type Database } from './db/dialect-adapter.ts';
 import type { EntityService } from './crud/entity-service.ts';
@@ -101,7 +102,8 @@ async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: S
   }
   const store = config.uploadStore.kind === 's3' ? await s3Storage(config.uploadStore) : null;
   const built = await buildApp({
-    db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail, 
+    db, registry, jwtSecret: config.jwtSecret, uploadDir: config.uploadDir, uploadStore: store ?? undefined, trustProxy: config.trustProxy, uploadMaxBytes: config.uploadMaxBytes, tokenTtlSeconds: config.tokenTtlSeconds, redisUrl: config.redisUrl, redisKey: config.redisKey, allowedOrigins: config.allowedOrigins, hashLogN: opts.hashLogN, mail: config.mail,
+    reports: readReportDir(join(config.schemasDir, 'reports'), registry),
     logger: opts.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }), web: opts.web,
   });
   try {

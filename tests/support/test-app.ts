@@ -4,6 +4,7 @@ import { openDatabase } from '../../server/db/database-factory.ts';
 import { prepareDatabase } from '../../server/bootstrap.ts';
 import { ensureAdmin } from '../../server/auth/builtin-accounts.ts';
 import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.ts';
+import { readReportDir } from '../../server/reports/report-catalogue.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { createTestDatabase, type DialectName, type TestDatabase } from './test-databases.ts';
 import { join, resolve } from 'node:path';
@@ -33,7 +34,7 @@ export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_D
   const registry = new SchemaRegistry(readSchemaDir(schemasDir));
   const db = openDatabase(testDb.url);
   await prepareDatabase(db, registry);
-  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024, backupDir: mkdtempSync(join(tmpdir(), 'bo-backups-')), ...extra });
+  const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024, reports: readReportDir(join(schemasDir, 'reports'), registry), backupDir: mkdtempSync(join(tmpdir(), 'bo-backups-')), ...extra });
   await ensureAdmin(db, built.service, ADMIN_PASSWORD, TEST_HASH_LOG_N);
   const res = await built.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username: 'admin', password: ADMIN_PASSWORD } });
   const token = res.json().data?.id_token;

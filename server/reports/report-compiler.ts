@@ -1,0 +1,230 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Cond, Expr, Join, ParamPart, ReportDef, SubQuery } from '../../engine/reports/report-types.ts';
+import { isAggregate, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
+import { compileFilter, type CompileContext } from '../crud/filter-compiler.ts';
+import { businessDayEnd, businessDayStart, businessTodayNow } from '../stock/business-days.ts';
+import type { ParamValues } from './report-params.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
+
+/**
+ * Compiles a report file into ONE Kysely query, the same on SQLite and
+ * PostgreSQL. Expressions are built from the file's JSON vocabulary only:
+ * table and column names are checked by the loader and quoted as identifiers,
+ * values are bound parameters (numbers from checked parameters are inlined as
+ * literals, so PostgreSQL knows their type inside CASE and arithmetic).
+ * Money (satang) and quantities (x 10^4) stay integers in SQL; sums are exact.
+ */
+export interface ReportScope {
+  /** The caller's row restriction on an entity (null = none): applied to the source and every join. */
+  rowFilter(entity: EntitySchema): FilterNode | null;
+  /** Inventories the caller may see on stock tables (null = all). */
+  inventories: number[] | null;
+}
+
+export interface CompileEnv {
+  k: Kysely<any>;
+  dialect: 'sqlite' | 'postgres';
+  entity(name: string): EntitySchema | undefined;
+  compileContext: CompileContext;
+  params: ParamValues;
+  scope: ReportScope;
+}
+
+type Sql = RawBuilder<unknown>;
+const MONTH_DAYS = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */
+function zoneOffsetMinutes(): number {
+  const today = businessTodayNow();
+  return Math.round((Date.parse(`${today}T00:00:00.000Z`) - Date.parse(businessDayStart(today))) / 60000);
+}
+
+function addMonths(date: string, n: number): string {
+  const y = Number(date.slice(0, 4)); const m = Number(date.slice(5, 7)) - 1 + n; const d = Number(date.slice(8, 10));
+  const yy = y + Math.floor(m / 12); const mm = ((m % 12) + 12) % 12 + 1;
+  return `${yy}-${String(mm).padStart(2, '0')}-${String(Math.min(d, MONTH_DAYS(yy, mm))).padStart(2, '0')}`;
+}
+
+/** A parameter's value, or one derived from it (the first and last day of a month, the instants a business day starts and ends). */
+export function paramPart(value: string | number | boolean, part: ParamPart = 'value'): string | number | boolean {
+  if (part === 'value') return value;
+  const s = String(value);
+  const first = /^\d{4}$/.test(s) ? `${s}-01-01` : s.length === 7 ? `${s}-01` : s;
+  const last = /^\d{4}$/.test(s) ? `${s}-12-31` : s.length === 7 ? `${s}-${String(MONTH_DAYS(Number(s.slice(0, 4)), Number(s.slice(5, 7)))).padStart(2, '0')}` : s;
+  switch (part) {
+    case 'first_day': return first;
+    case 'last_day': return last;
+    case 'day_start': case 'month_start': return businessDayStart(first);
+    case 'day_end': case 'month_end': return businessDayEnd(last);
+    case 'months_from_today': return addMonths(businessTodayNow(), Number(value));
+    case 'days_before_today': return new Date(Date.parse(`${businessTodayNow()}T00:00:00Z`) - Number(value) * 86_400_000).toISOString().slice(0, 10);
+  }
+}
+
+const lit = (v: string | number | boolean | null): Sql => {
+  if (v === null) return sql`null`;
+  if (typeof v === 'boolean') return sql.lit(v ? 1 : 0);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return sql.lit(v);
+  return sql`${v}`;
+};
+
+/** Thrown inside a condition that names a parameter without a value: the condition is left out. */
+class MissingParam extends Error {}
+
+export class ReportCompiler {
+  private readonly columnExprs = new Map<string, Expr>();
+
+  constructor(private readonly def: ReportDef, private readonly env: CompileEnv) {
+    for (const c of def.columns) this.columnExprs.set(c.key, c.expr);
+  }
+
+  expr(e: Expr): Sql {
+    if (typeof e === 'string') return sql.ref(e);
+    const [op, arg] = Object.entries(e)[0]! as [string, any];
+    const pg = this.env.dialect === 'postgres';
+    const list = (xs: Expr[], sep: Sql) => sql.join(xs.map((x) => this.expr(x)), sep);
+    switch (op) {
+      case 'value': return lit(arg);
+      case 'param': {
+        const v = this.env.params[arg];
+        if (v === null || v === undefined) throw new MissingParam(arg);
+        return lit(paramPart(v, (e as { part?: ParamPart }).part));
+      }
+      case 'today': return lit(arg === 'date' ? businessTodayNow() : arg === 'day_start' ? businessDayStart(businessTodayNow()) : businessDayEnd(businessTodayNow()));
+      case 'column': return this.expr(this.columnExprs.get(arg)!);
+      case 'sum': return sql`sum(${this.expr(arg)})`;
+      case 'min': return sql`min(${this.expr(arg)})`;
+      case 'max': return sql`max(${this.expr(arg)})`;
+      case 'count': return arg === '*' ? sql`count(*)` : sql`count(${this.expr(arg)})`;
+      case 'countDistinct': return sql`count(distinct ${this.expr(arg)})`;
+      case 'add': return sql`(${list(arg, sql` + `)})`;
+      case 'sub': return sql`(${list(arg, sql` - `)})`;
+      case 'mul': return sql`(${list(arg, sql` * `)})`;
+      case 'neg': return sql`(-${this.expr(arg)})`;
+      case 'divRound': {
+        // half away from zero, in integers: (2|a| + b) div 2b, with a's sign (b is positive)
+        const [a, b] = [this.expr(arg[0]), this.expr(arg[1])];
+        const div = (x: Sql, y: Sql) => (pg ? sql`div(${x}, ${y})` : sql`cast((${x}) / (${y}) as integer)`);
+        return sql`(case when ${b} = 0 then null when ${a} >= 0 then ${div(sql`2 * ${a} + ${b}`, sql`2 * ${b}`)} else -${div(sql`-2 * ${a} + ${b}`, sql`2 * ${b}`)} end)`;
+      }
+      case 'coalesce': return sql`coalesce(${list(arg, sql`, `)})`;
+      case 'concat': return sql`(${sql.join((arg as Expr[]).map((x) => sql`coalesce(cast(${this.expr(x)} as text), '')`), sql` || `)})`;
+      case 'case': {
+        const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
+        const whens = c.case.map((w) => sql`when ${this.cond(w.when) ?? sql`1 = 1`} then ${this.expr(w.then)}`);
+        return sql`(case ${sql.join(whens, sql` `)}${c.else !== undefined ? sql` else ${this.expr(c.else)}` : sql``} end)`;
+      }
+      case 'businessDate': return pg
+        ? sql`to_char((${this.expr(arg)}) at time zone ${sql.lit(timeZoneName())}, 'YYYY-MM-DD')`
+        : sql`strftime('%Y-%m-%d', ${this.expr(arg)}, ${sql.lit(`${zoneOffsetMinutes()} minutes`)})`;
+      case 'year': return sql`substr(cast(${this.expr(arg)} as text), 1, 4)`;
+      case 'yearMonth': return sql`substr(cast(${this.expr(arg)} as text), 1, 7)`;
+      case 'daysBetween': {
+        const d = (x: Expr) => sql`nullif(cast(${this.expr(x)} as text), '')`;
+        return pg ? sql`(cast(${d(arg[0])} as date) - cast(${d(arg[1])} as date))` : sql`cast(round(julianday(${d(arg[0])}) - julianday(${d(arg[1])})) as integer)`;
+      }
+    }
+    throw new Error(`unknown report expression ${op}`);
+  }
+
+  /** A condition; null when it names a parameter without a value (it is then left out). */
+  cond(c: Cond): Sql | null {
+    const [op, arg] = Object.entries(c)[0]! as [string, any];
+    try {
+      switch (op) {
+        case 'eq': case 'ne': case 'lt': case 'le': case 'gt': case 'ge': {
+          const sym = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' }[op]!;
+          return sql`(${this.expr(arg[0])} ${sql.raw(sym)} ${this.expr(arg[1])})`;
+        }
+        case 'in': case 'notIn': return sql`(${this.expr(arg[0])} ${sql.raw(op === 'in' ? 'in' : 'not in')} (${sql.join((arg[1] as (string | number)[]).map(lit))}))`;
+        case 'isNull': return sql`(${this.expr(arg)} is null)`;
+        case 'notNull': return sql`(${this.expr(arg)} is not null)`;
+        case 'and': case 'or': {
+          const parts = (arg as Cond[]).map((x) => this.cond(x)).filter((x): x is Sql => x !== null);
+          if (!parts.length) return null;
+          return sql`(${sql.join(parts, sql.raw(op === 'and' ? ' and ' : ' or '))})`;
+        }
+        case 'not': { const inner = this.cond(arg); return inner ? sql`(not ${inner})` : null; }
+        case 'ifParam': {
+          const x = c as { ifParam: string; then: Cond };
+          const v = this.env.params[x.ifParam];
+          return v === null || v === undefined || v === false ? null : this.cond(x.then);
+        }
+        case 'exists': case 'notExists': return sql`(${sql.raw(op === 'exists' ? 'exists' : 'not exists')} (${this.subquery(arg as SubQuery)}))`;
+      }
+    } catch (err) {
+      if (err instanceof MissingParam) return null;
+      throw err;
+    }
+    throw new Error(`unknown report condition ${op}`);
+  }
+
+  private subquery(q: SubQuery): SelectQueryBuilder<any, any, any> {
+    let b = this.env.k.selectFrom(`${q.from} as ${q.as}`) as SelectQueryBuilder<any, any, any>;
+    b = this.joins(b, q.joins, false);
+    b = this.softDeleted(b, q.from, q.as);
+    for (const w of q.where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
+    return b.select(sql`1`.as('one'));
+  }
+
+  private softDeleted(b: SelectQueryBuilder<any, any, any>, table: string, alias: string) {
+    const e = this.env.entity(table);
+    const col = e ? softDeleteColumn(e) : null;
+    return col ? b.where(sql.ref(`${alias}.${col}`), '=', 0) : b;
+  }
+
+  /** The caller's rows only: an entity's row filter, a stock table's inventories. */
+  private scoped(table: string, alias: string): ((eb: any) => Expression<SqlBool>) | null {
+    const e = this.env.entity(table);
+    if (e) {
+      const filter = this.env.scope.rowFilter(e);
+      return filter ? (eb) => compileFilter(eb, filter, e, alias, this.env.compileContext) : null;
+    }
+    const col = STOCK_TABLE_INVENTORY[table];
+    const allowed = this.env.scope.inventories;
+    if (!col || !allowed) return null;
+    return () => (allowed.length ? sql<SqlBool>`${sql.ref(`${alias}.${col}`)} in (${sql.join(allowed.map((n) => sql.lit(n)))})` : sql<SqlBool>`1 = 0`);
+  }
+
+  private joins(b: SelectQueryBuilder<any, any, any>, joins: Join[] | undefined, scoped: boolean) {
+    for (const j of joins ?? []) {
+      const on = this.cond(j.on) ?? sql`1 = 1`;
+      const scope = scoped ? this.scoped(j.from, j.as) : null;
+      const e = this.env.entity(j.from);
+      const soft = e ? softDeleteColumn(e) : null;
+      const joinOn = (jb: any) => {
+        let x = jb.on(on);
+        if (soft) x = x.on(sql.ref(`${j.as}.${soft}`), '=', 0);
+        if (scope) x = x.on(scope);
+        return x;
+      };
+      b = j.type === 'left' ? b.leftJoin(`${j.from} as ${j.as}`, joinOn) : b.innerJoin(`${j.from} as ${j.as}`, joinOn);
+    }
+    return b;
+  }
+
+  /** The report's rows, one per group, each column under its key (no order, no paging). */
+  rows(): SelectQueryBuilder<any, any, any> {
+    const d = this.def;
+    let b = this.env.k.selectFrom(`${d.source.from} as ${d.source.as}`) as SelectQueryBuilder<any, any, any>;
+    b = this.joins(b, d.source.joins, true);
+    b = this.softDeleted(b, d.source.from, d.source.as);
+    const scope = this.scoped(d.source.from, d.source.as);
+    if (scope) b = b.where(scope);
+    for (const w of d.where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
+    b = b.select(d.columns.map((c) => {
+      try { return this.expr(c.expr).as(c.key); } catch (err) { if (err instanceof MissingParam) return sql`null`.as(c.key); throw err; }
+    }));
+    const aggregated = d.columns.some((c) => isAggregate(c.expr, this.columnExprs));
+    const groups = d.groupBy ?? (aggregated ? d.columns.filter((c) => !isAggregate(c.expr, this.columnExprs)).map((c) => c.expr) : []);
+    if (groups.length) b = b.groupBy(groups.map((g) => this.expr(g)));
+    for (const h of d.having ?? []) { const c = this.cond(h); if (c) b = b.having(c as Expression<SqlBool>); }
+    return b;
+  }
+}
+
+/** PostgreSQL converts instants with the business zone's name. */
+const timeZoneName = (): string => businessClock.timeZone;

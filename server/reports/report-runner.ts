@@ -1,0 +1,113 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { ReportColumn, ReportDef } from '../../engine/reports/report-types.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import type { RequestContext } from '../crud/access-policy.ts';
+import { unscale } from '../db/field-codec.ts';
+import { AppError } from '../errors/app-error.ts';
+import { visibleInventories } from '../stock/stock-balance.ts';
+import { ReportCompiler } from './report-compiler.ts';
+import type { ParamValues } from './report-params.ts';
+
+type Row = Record<string, unknown>;
+
+/** How a stored value of each column type becomes the API's: money from satang to baht, qty from x 10^4. */
+export function decodeCell(c: Pick<ReportColumn, 'type'>, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  switch (c.type) {
+    case 'money': return unscale(Number(v), 2);
+    case 'qty': return unscale(Number(v), 4);
+    case 'integer': return Number(v);
+    case 'boolean': return v === true || Number(v) === 1;
+    case 'date': return v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10) || null;
+    default: return v instanceof Date ? v.toISOString() : v;
+  }
+}
+
+export function decodeRow(def: ReportDef, r: Row): Row {
+  const out: Row = {};
+  for (const c of def.columns) out[c.key] = decodeCell(c, r[c.key]);
+  return out;
+}
+
+/** The report compiled for this caller: their row scope on every entity and stock table it reads. */
+export async function compileFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext): Promise<SelectQueryBuilder<any, any, any>> {
+  const inventories = await visibleInventories(service, ctx);
+  const compiler = new ReportCompiler(def, {
+    k: service.db.kysely,
+    dialect: service.db.adapter.name,
+    entity: (n) => service.registry.get(n),
+    compileContext: { adapter: service.db.adapter, entity: (n) => service.registry.get(n), scope: (e) => service.policy.rowFilter(ctx, e) },
+    params,
+    scope: { rowFilter: (e) => service.policy.rowFilter(ctx, e), inventories },
+  });
+  return compiler.rows();
+}
+
+/** The order: asked (`sort=qty,-product_code`), else the report's, then every shown column so pages never overlap. */
+export function orderOf(def: ReportDef, asked: unknown): { key: string; desc: boolean }[] {
+  let first = def.sort ?? [];
+  if (typeof asked === 'string' && asked !== '') {
+    first = asked.split(',').map((s) => ({ key: s.replace(/^-/, ''), desc: s.startsWith('-') }));
+    for (const s of first) {
+      if (!def.columns.some((c) => c.key === s.key)) throw new AppError('INVALID_QUERY', `sort names "${s.key}", not a column of ${def.name}`, { parameter: 'sort' }, { reason: 'report_sort' });
+    }
+  }
+  const seen = new Set(first.map((s) => s.key));
+  return [...first.map((s) => ({ key: s.key, desc: !!s.desc })), ...def.columns.filter((c) => !seen.has(c.key)).map((c) => ({ key: c.key, desc: false }))];
+}
+
+function ordered(b: SelectQueryBuilder<any, any, any>, order: { key: string; desc: boolean }[]) {
+  let x = b;
+  for (const o of order) x = x.orderBy(sql.ref(`r.${o.key}`), o.desc ? 'desc' : 'asc');
+  return x;
+}
+
+export interface ReportPage { rows: Row[]; totals: Row; total_count: number }
+
+/**
+ * One page, the count of every row and the totals over every row, from one
+ * query: the count and sums are window functions over the whole answer, so
+ * they never depend on the page. A page past the end asks once more, without
+ * rows, for the count and totals.
+ */
+export async function runPage(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, page: { limit: number; offset: number; sort?: unknown }): Promise<ReportPage> {
+  const inner = await compileFor(service, def, params, ctx);
+  const k = service.db.kysely;
+  const totals = def.totals ?? [];
+  const order = orderOf(def, page.sort);
+  const q = k.selectFrom(inner.as('r')).selectAll('r')
+    .select(sql<number>`count(*) over ()`.as('__count'))
+    .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)}) over ()`.as(`__t${i}`)));
+  const rows = (await ordered(q, order).limit(page.limit).offset(page.offset).execute()) as Row[];
+  let head: Row | undefined = rows[0];
+  if (!head) {
+    head = (await k.selectFrom(inner.as('r')).select(sql<number>`count(*)`.as('__count'))
+      .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst()) as Row | undefined;
+  }
+  const sums: Row = {};
+  totals.forEach((t, i) => { sums[t] = decodeCell(def.columns.find((c) => c.key === t)!, head?.[`__t${i}`] ?? 0) ?? 0; });
+  return { rows: rows.map((r) => decodeRow(def, r)), totals: sums, total_count: Number(head?.__count ?? 0) };
+}
+
+/** Every row in order, read a page at a time (exports and the PDF). */
+export async function* allRows(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, max: number, sort?: unknown): AsyncGenerator<Row> {
+  const inner = await compileFor(service, def, params, ctx);
+  const order = orderOf(def, sort);
+  const PAGE = 2000;
+  for (let offset = 0; offset < max; offset += PAGE) {
+    const rows = (await ordered(service.db.kysely.selectFrom(inner.as('r')).selectAll('r'), order).limit(Math.min(PAGE, max - offset)).offset(offset).execute()) as Row[];
+    for (const r of rows) yield decodeRow(def, r);
+    if (rows.length < PAGE) return;
+  }
+}
+
+/** The totals over every row (the export's last line, the PDF's footer). */
+export async function totalsOf(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext): Promise<Row> {
+  const totals = def.totals ?? [];
+  if (!totals.length) return {};
+  const inner = await compileFor(service, def, params, ctx);
+  const head = (await service.db.kysely.selectFrom(inner.as('r')).select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst()) as Row | undefined;
+  const out: Row = {};
+  totals.forEach((t, i) => { out[t] = decodeCell(def.columns.find((c) => c.key === t)!, head?.[`__t${i}`] ?? 0) ?? 0; });
+  return out;
+}
