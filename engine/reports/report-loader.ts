@@ -155,6 +155,20 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     for (const m of c.link?.matchAll(/\{(\w+)\}/g) ?? []) if (!r.columns.some((x) => x.key === m[1])) bad(`/columns/${i}/link`, `"${m[1]}" is not a column`);
   });
   r.having?.forEach((c, i) => cond(c, `/having/${i}`, aliases, true));
+  r.union?.forEach((u, n) => {
+    const at = `/union/${n}`;
+    const scope = new Map<string, Set<string>>();
+    addTable(u.source.from, u.source.as, `${at}/source`, scope);
+    joins(u.source.joins, `${at}/source/joins`, scope);
+    u.where?.forEach((c, i) => cond(c, `${at}/where/${i}`, scope, false));
+    u.groupBy?.forEach((g, i) => expr(g, `${at}/groupBy/${i}`, scope, false));
+    u.having?.forEach((c, i) => cond(c, `${at}/having/${i}`, scope, false));
+    for (const k of Object.keys(u.values)) if (!columns.has(k)) bad(`${at}/values/${k}`, `"${k}" is not a column of the report`);
+    for (const c of r.columns) {
+      if (u.values[c.key] === undefined) bad(`${at}/values`, `gives no value for the column "${c.key}"`);
+      else expr(u.values[c.key]!, `${at}/values/${c.key}`, scope, false);
+    }
+  });
   const key = (k: string, at: string) => { if (!columns.has(k)) bad(at, `"${k}" is not a column`); };
   r.sort?.forEach((s, i) => key(s.key, `/sort/${i}/key`));
   r.totals?.forEach((k, i) => {

@@ -69,6 +69,16 @@ export interface ReportSource {
   joins?: Join[];
 }
 
+/** One more row set of a report: tax invoices, then credit notes, then debit notes, in one answer. */
+export interface ReportUnionPart {
+  source: ReportSource;
+  where?: Cond[];
+  groupBy?: Expr[];
+  having?: Cond[];
+  /** An expression for every column key of the report (no {column} references). */
+  values: Record<string, Expr>;
+}
+
 export type ColumnType = 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean';
 
 export interface ReportColumn {
@@ -108,6 +118,8 @@ export interface ReportDef {
   /** Grouping; without it a report with aggregates groups by every column without one. */
   groupBy?: Expr[];
   having?: Cond[];
+  /** More row sets appended (UNION ALL), each from its own source, with an expression for every column key. */
+  union?: ReportUnionPart[];
   columns: ReportColumn[];
   sort?: { key: string; desc?: boolean }[];
   /** Columns summed over every row of the answer. */
