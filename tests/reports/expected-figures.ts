@@ -218,3 +218,76 @@ export const DO_LINE_UNLIKE_SO_LINE: Row[] = [
 ];
 /** gr_line_unlike_po_line: none (GR1 and GR3 took their orders whole at the orders' prices). */
 export const GR_LINE_UNLIKE_PO_LINE: Row[] = [];
+
+// ---- the other reports of r-content (defined in docs/reports.md; same story, same hand arithmetic) ----
+
+/** stock_list_report, no parameters: every product, on hand in all inventories (the balance rows above summed). */
+export const STOCK_LIST: Row[] = [
+  { product_code: 'A1', product_class: 'class_a', qty: 90, stock_value: 990 }, // 70 / 790.00 in WH1 + 20 / 200.00 in WH2
+  { product_code: 'AS1', product_class: 'asset', qty: 2, stock_value: 2000 },
+  { product_code: 'B1', product_class: 'class_b', qty: 35, stock_value: 700 },
+  { product_code: 'PR1', product_class: 'product', qty: 24, stock_value: 153 }, // 15 / 105.00 + 9 / 48.00
+  { product_code: 'PR2', product_class: 'product', qty: 7, stock_value: 87.5 },
+];
+/** selectedInventory = WH2 and isFilterStock: only what WH2 holds (A1 20 / 200.00, PR1 9 / 48.00). */
+export const STOCK_LIST_WH2_WITH_STOCK: Row[] = [
+  { product_code: 'A1', product_class: 'class_a', qty: 20, stock_value: 200 },
+  { product_code: 'PR1', product_class: 'product', qty: 9, stock_value: 48 },
+];
+
+/**
+ * stock_aging_report at age_date 2026-11-30: each balance key on hand, aged from its first receipt
+ * (the business date of its first `in`): 10-10 → 51 days (21 left in October + 30 in November),
+ * 10-12 → 49, 10-15 → 46, 10-31 → 30, 11-06 → 24. Buckets 0–30 / 31–60 / …
+ */
+export const AGING_NOV_30: Row[] = [
+  { product_code: 'A1', inventory_code: 'WH1', lot_no: 'L1', first_in_date: '2026-10-10', age_days: 51, qty: 40, qty_0_30: 0, qty_31_60: 40 },
+  { product_code: 'A1', inventory_code: 'WH1', lot_no: 'L2', first_in_date: '2026-10-12', age_days: 49, qty: 30, qty_0_30: 0, qty_31_60: 30 },
+  { product_code: 'A1', inventory_code: 'WH2', lot_no: 'L1', first_in_date: '2026-11-06', age_days: 24, qty: 20, qty_0_30: 20, qty_31_60: 0 },
+  { product_code: 'AS1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-12', age_days: 49, qty: 2, qty_0_30: 0, qty_31_60: 2 },
+  { product_code: 'B1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-10', age_days: 51, qty: 35, qty_0_30: 0, qty_31_60: 35 },
+  { product_code: 'PR1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-12', age_days: 49, qty: 15, qty_0_30: 0, qty_31_60: 15 },
+  { product_code: 'PR1', inventory_code: 'WH2', lot_no: null, first_in_date: '2026-10-15', age_days: 46, qty: 9, qty_0_30: 0, qty_31_60: 9 },
+  { product_code: 'PR2', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-31', age_days: 30, qty: 7, qty_0_30: 7, qty_31_60: 0 },
+];
+/** Totals: 158 on hand; 0–30: 20 + 7 = 27; 31–60: 40 + 30 + 2 + 35 + 15 + 9 = 131; older: 0. */
+export const AGING_NOV_30_TOTALS = { qty: 158, qty_0_30: 27, qty_31_60: 131, qty_61_90: 0, qty_91_180: 0, qty_over_180: 0 };
+
+/** change_location_report 10-01 … 11-30: T1 (the line names no lot: FEFO chose it at posting). */
+export const CHANGE_LOCATION: Row[] = [
+  { doc_no: 'T1', doc_date: '2026-11-06', product_code: 'A1', from_inventory_code: 'WH1', to_inventory_code: 'WH2', qty: 20 },
+];
+
+/** return_report 10-01 … 11-30: CN1, 107.00 credited on TI1's A1 line (class A); none of class B. */
+export const RETURNS: Row[] = [{ doc_no: 'CN1', doc_date: '2026-11-08', customer_code: 'C1', invoice_no: 'TI1', product_code: 'A1', amount: 107 }];
+
+/**
+ * daily_supplier_summary 10-01 … 11-30, value = Σ qty × unit cost of the receipts' lines:
+ *  10-10 S1 GR1: 100 × 10 + 50 × 20 = 2,000.00 (qty 150); 10-12 S2 GR2: 390 + 2,000 + 70 + 35 = 2,495.00 (qty 47);
+ *  10-15 S1 GR3: 50 + 30 = 80.00 (qty 15)
+ */
+export const DAILY_SUPPLIER: Row[] = [
+  { period: '2026-10-10', supplier_code: 'S1', doc_count: 1, qty: 150, amount: 2000 },
+  { period: '2026-10-12', supplier_code: 'S2', doc_count: 1, qty: 47, amount: 2495 },
+  { period: '2026-10-15', supplier_code: 'S1', doc_count: 1, qty: 15, amount: 80 },
+];
+/** monthly_supplier_summary 2026: October, S1 = GR1 + GR3 (2 receipts, 165, 2,080.00), S2 = GR2. Totals 3, 212, 4,575.00. */
+export const MONTHLY_SUPPLIER: Row[] = [
+  { period: '2026-10', supplier_code: 'S1', doc_count: 2, qty: 165, amount: 2080 },
+  { period: '2026-10', supplier_code: 'S2', doc_count: 1, qty: 47, amount: 2495 },
+];
+export const MONTHLY_SUPPLIER_TOTALS = { doc_count: 3, qty: 212, amount: 4575 };
+
+/** do_line_report 10-01 … 11-30: every line of DO1–DO4, with its order (none for DO3). Total qty 64. */
+export const DO_LINES: Row[] = [
+  { doc_no: 'DO1', line_no: 1, customer_code: 'C1', product_code: 'A1', qty: 30, so_doc_no: 'SO1' },
+  { doc_no: 'DO1', line_no: 2, customer_code: 'C1', product_code: 'B1', qty: 10, so_doc_no: 'SO1' },
+  { doc_no: 'DO2', line_no: 1, customer_code: 'C2', product_code: 'PR1', qty: 4, so_doc_no: 'SO2' },
+  { doc_no: 'DO2', line_no: 2, customer_code: 'C2', product_code: 'PR1', qty: 2, so_doc_no: 'SO2' },
+  { doc_no: 'DO3', line_no: 1, customer_code: 'C2', product_code: 'B1', qty: 5, so_doc_no: null },
+  { doc_no: 'DO3', line_no: 2, customer_code: 'C2', product_code: 'PR2', qty: 3, so_doc_no: null },
+  { doc_no: 'DO4', line_no: 1, customer_code: 'C1', product_code: 'A1', qty: 10, so_doc_no: 'SO1' },
+];
+
+/** The fixture has no production reports, QC locations or asset movements: these answer no rows (and must not fail). */
+export const EMPTY_REPORTS = ['product_pending_qc', 'waste_product_summary_report', 'report_divide_product', 'report_asset_borrow', 'report_modify_asset'];
