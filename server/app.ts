@@ -199,7 +199,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     importJobs = new FallbackImportJobs(new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice'), app.log);
   }
   registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
-  registerSessionRoutes(app, k, opts.registry, policy);
+  const reports = new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry));
+  registerSessionRoutes(app, k, opts.registry, policy, reports);
   registerSystemLogRoutes(app, k, policy, contextOf);
   await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
   const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
@@ -226,7 +227,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
-  registerReportRoutes(app, service, new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry)), contextOf);
+  registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });
   registerPortalPdfRoute(app, service, policy, contextOf);

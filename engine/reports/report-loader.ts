@@ -189,7 +189,7 @@ export function loadReportSet(sources: SchemaSource[], entity: (n: string) => En
     let value: unknown;
     try { value = JSON.parse(s.text); } catch (err) { problems.push({ file: s.file, pointer: '', reason: `not valid JSON: ${(err as Error).message}` }); continue; }
     if (!checkMeta(value)) { problems.push(...metaProblems(s.file)); continue; }
-    const r = value as ReportDef;
+    const r = value as unknown as ReportDef;
     if (names.has(r.name)) problems.push({ file: s.file, pointer: '/name', reason: `report "${r.name}" is defined twice` });
     names.add(r.name);
     const found = crossCheck(s.file, r, entity);

@@ -7,7 +7,7 @@
 export interface Label { th: string; en: string }
 
 export type ParamType = 'date' | 'month' | 'year' | 'integer' | 'boolean' | 'link' | 'enum' | 'text';
-export type ParamDefault = 'today' | 'this_month' | 'this_year' | string | number | boolean;
+export type ParamDefault = 'today' | 'this_month' | 'this_year' | 'start_of_month' | 'start_of_year' | string | number | boolean;
 
 export interface ReportParam {
   name: string;

@@ -28,7 +28,10 @@ export function badParam(p: { name: string; label: { th: string; en: string } },
   return new AppError('INVALID_QUERY', `${p.name} must be ${expected.en}`, { parameter: p.name }, { reason: 'report_parameter', parameter: p.label, expected });
 }
 
-const validDate = (s: string) => DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+const validDate = (s: string) => {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return DATE.test(s) && !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+};
 
 function parseOne(p: ReportParam, raw: string): ParamValue {
   const fail = () => badParam(p, p.type === 'enum' ? { th: `ค่าหนึ่งใน ${p.options!.map((o) => o.value).join(', ')}`, en: `one of ${p.options!.map((o) => o.value).join(', ')}` } : EXPECTED[p.type]);
@@ -58,6 +61,8 @@ function defaultOf(p: ReportParam): ParamValue | null {
   if (d === 'today') return today;
   if (d === 'this_month') return today.slice(0, 7);
   if (d === 'this_year') return Number(today.slice(0, 4));
+  if (d === 'start_of_month') return `${today.slice(0, 7)}-01`;
+  if (d === 'start_of_year') return `${today.slice(0, 4)}-01-01`;
   return typeof d === 'string' ? parseOne(p, d) : d;
 }
 

@@ -16,6 +16,8 @@ import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
 import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
 import type { MenuItem } from './menu-types.ts';
+import { addReportItems } from '../reports/report-menu.ts';
+import type { ReportCatalogue } from '../reports/report-catalogue.ts';
 import { isAdministrator } from '../admin/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
@@ -89,7 +91,8 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
 }
 
 /** The calls the web app makes while it starts (spec section 7), answered as the spec describes them. */
-export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, registry: SchemaRegistry, policy: PermissionPolicy): void {
+/** `reports`: the report files' menu entries (server/reports/report-menu.ts). */
+export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, registry: SchemaRegistry, policy: PermissionPolicy, reports?: ReportCatalogue): void {
   const mayReadRole = (request: Parameters<typeof contextOf>[0], roleId: number) => {
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
@@ -146,6 +149,7 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     // a portal customer's menu stays its entities: its billing notes and its own record
     const menu = staffMenu(registry, (e) => entityEnabled(e, site) && (all || policy.can(ctx, policy.menuKeyOf(e), 'view')), p.user.role_id !== -1);
     if (p.user.role_id !== -1) addStockScreens(menu, (key, flag) => policy.can(ctx, key, flag));
+    if (reports && p.user.role_id !== -1) addReportItems(menu, reports, (key) => all || policy.can(ctx, key, 'view'), menuGroups());
     // page settings are a screen, not an entity: listed under settings for roles that may view them
     if (all || policy.can(ctx, 'page_setting', 'view')) {
       let settings = menu.find((g) => g.key === 'settings');

@@ -260,13 +260,13 @@ describe('web app end to end', () => {
     await page.locator('header').getByRole('button', { name: 'ออกจากระบบ' }).waitFor();
   }, 60_000);
 
-  it('shows a not-found page for an unknown path, and "not available yet" for a later feature', async () => {
+  it('shows a not-found page for an unknown path, and a report file\'s screen at its name', async () => {
     await page.goto(url('/this/path/does-not-exist'));
     await page.getByTestId('not-found').waitFor();
     await shot(page, '09-not-found');
-    await page.goto(url('/stock_aging_report'));
-    await page.getByTestId('not-available-yet').waitFor();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('รายงานอายุสต็อก');
+    await page.goto(url('/stock_balance_all'));
+    await page.getByTestId('report-screen').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('สต็อกคงเหลือทั้งหมด');
     const api404 = await fetch(url('/api/no_such_thing'), { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/html' } });
     expect(api404.status).toBe(404);
     expect(((await api404.json()) as { success: boolean }).success).toBe(false);

@@ -12,7 +12,8 @@ export interface TableView {
   isFilterStock: boolean;
   selectYear: number | null;
   selectMachinary: number | null;
-  expirationMonth: number | null;
+  /** A month "YYYY-MM" (the report parameter's form). */
+  expirationMonth: string | number | null;
   /** Column names hidden by the user (generic list). */
   hiddenColumns?: string[];
   pageSize?: number;

@@ -6,6 +6,9 @@ import { SourceSwitchedOff } from '../pages/documents/SourceSwitchedOff.tsx';
 import { lazyScreen } from './lazy-screen.tsx';
 // not lazy: a few hundred bytes that most screens' chunks import anyway (a lazy import of it moved nothing)
 import NotFound from './NotFound.tsx';
+import { Spinner } from './Spinner.tsx';
+import { useCan } from '../core/permissions.ts';
+import { useReportNamed, type ReportSummary } from '../pages/reports/report-api.ts';
 import { EntityForm, EntityList, SingletonForm } from '../renderer/entity-parts.ts';
 
 /**
@@ -29,6 +32,7 @@ const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
+const ReportScreen = lazy(() => import('../pages/reports/ReportScreen.tsx'));
 const CreateFromLookup = lazy(() => import('../pages/documents/CreateFromRoute.tsx').then((m) => ({ default: m.CreateFromLookup })));
 
 /** The code a route entry renders first, loaded ahead of the first render (App.tsx preloadRoute). */
@@ -73,13 +77,28 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
   }
 }
 
+/** /{name}: a report file's screen when the server lists a report of that name (GET /api/report), else the entity's. */
 export function DynamicEntityScreen({ mode }: { mode: 'list' | 'detail' }) {
   const { entity } = useParams();
+  const report = useReportNamed(mode === 'list' ? entity : undefined);
+  if (mode === 'list' && report === undefined) return <Spinner />;
+  if (mode === 'list' && report) return <ReportRoute report={report} />;
   return <EntityScreen entity={entity ?? ''} mode={mode} dynamic />;
 }
 
+/** /{name}/{id} of a report with a routeParam (/inventory_stock_balance/3), else the spec's sub-page paths. */
 export function SubPageRouteScreen() {
+  const { pageKey, subPageKey = '', submenuDetailId } = useParams();
+  const report = useReportNamed(submenuDetailId === undefined && /^\d+$/.test(subPageKey) ? pageKey : undefined);
+  if (report === undefined) return <Spinner />;
+  if (report?.routeParam) return <ReportRoute report={report} routeId={subPageKey} />;
   return <SubPageScreen />;
+}
+
+function ReportRoute({ report, routeId }: { report: ReportSummary; routeId?: string }) {
+  const canExport = useCan(report.menuKey, 'export');
+  const canPrint = useCan(report.menuKey, 'print');
+  return <ReportScreen key={`${report.name}/${routeId ?? ''}`} report={report} routeId={routeId} canExport={canExport} canPrint={canPrint} />;
 }
 
 export function NotFoundScreen() {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { loadReportSet } from './report-loader.ts';
+import { SchemaLoadError } from '../schema/schema-loader.ts';
+import type { EntitySchema } from '../schema/schema-types.ts';
+
+const product = { name: 'product', label: { th: 'สินค้า', en: 'Product' }, kind: 'master', titleField: 'code', fields: { code: { type: 'string', label: { th: 'รหัส', en: 'Code' } }, qty: { type: 'decimal', scale: 4, label: { th: 'จำนวน', en: 'Qty' } } } } as unknown as EntitySchema;
+const entity = (n: string) => (n === 'product' ? product : undefined);
+const base = {
+  name: 'r1', label: { th: 'ร', en: 'R' }, menuGroup: 'stock_reports', parameters: [{ name: 'date_from', type: 'date', label: { th: 'จาก', en: 'From' } }],
+  source: { from: 'product', as: 'p' },
+  columns: [{ key: 'code', label: { th: 'รหัส', en: 'Code' }, type: 'string', expr: 'p.code' }, { key: 'qty', label: { th: 'จำนวน', en: 'Qty' }, type: 'qty', expr: { sum: 'p.qty' } }],
+  totals: ['qty'],
+};
+const load = (r: unknown, file = 'reports/r1.json') => loadReportSet([{ file, text: JSON.stringify(r) }], entity);
+const problems = (r: unknown, file?: string) => {
+  try { load(r, file); } catch (err) { if (err instanceof SchemaLoadError) return err.problems; throw err; }
+  return [];
+};
+
+describe('report files', () => {
+  it('loads a good file', () => {
+    expect(load(base)[0]!.name).toBe('r1');
+  });
+
+  it('names the file, the JSON pointer and the reason', () => {
+    expect(problems({ ...base, colums: [] })).toContainEqual({ file: 'reports/r1.json', pointer: '', reason: 'unknown property "colums"' });
+    expect(problems(base, 'reports/other.json')).toContainEqual({ file: 'reports/other.json', pointer: '/name', reason: 'must match the file name "other"' });
+    expect(problems({ ...base, source: { from: 'nope', as: 'p' } })).toContainEqual(expect.objectContaining({ pointer: '/source/from', reason: expect.stringContaining('unknown table "nope"') }));
+    expect(problems({ ...base, columns: [{ ...base.columns[0], expr: 'p.nope' }] })).toContainEqual({ file: 'reports/r1.json', pointer: '/columns/0/expr', reason: '"nope" is not a column of "p"' });
+    expect(problems({ ...base, columns: [{ ...base.columns[0], expr: 'x.code' }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/0/expr', reason: '"x" is not a table alias of this report' }));
+    expect(problems({ ...base, where: [{ ge: ['p.code', { param: 'date_to' }] }] })).toContainEqual(expect.objectContaining({ pointer: '/where/0/ge/1', reason: '"date_to" is not a parameter' }));
+    expect(problems({ ...base, totals: ['code'] })).toContainEqual(expect.objectContaining({ pointer: '/totals/0' }));
+    expect(problems({ ...base, sort: [{ key: 'missing' }] })).toContainEqual(expect.objectContaining({ pointer: '/sort/0/key' }));
+    // SQL text has no place in a file: an unknown expression form is refused where it stands
+    expect(problems({ ...base, columns: [{ ...base.columns[0], expr: { raw: 'select 1' } }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/0/expr' }));
+    expect(problems({ ...base, columns: [{ ...base.columns[0], expr: 'p.code; drop table product' }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/0/expr' }));
+  });
+});

@@ -1,0 +1,188 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useAtom } from 'jotai';
+import { Link, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { api, type ApiError } from '../../core/http-client.ts';
+import { loc } from '../../core/i18n.ts';
+import { nextView, tableViewAtom, type TableView } from '../../core/table-view-memory.ts';
+import { formatLocal, isoDateToLocal } from '../../core/thai-dates.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import type { ReportAnswer, ReportColumn, ReportSummary } from './report-api.ts';
+import { ReportParams } from './ReportParams.tsx';
+import { ReportChart } from './ReportChart.tsx';
+import { downloadReport, type ExportProgress } from './report-export.ts';
+import './report-i18n.ts';
+
+type Value = string | number | boolean | null;
+/** Parameters the spec's table-view memory has a slot for; the others are kept in the view's `filter`. */
+const SLOTS = ['shelfLifeMonth', 'selectedInventory', 'isFilterStock', 'selectYear', 'selectMachinary', 'expirationMonth'] as const;
+const isSlot = (n: string): n is typeof SLOTS[number] => (SLOTS as readonly string[]).includes(n);
+const PAGE_SIZES = [50, 100, 500, 1000];
+const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const QTY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
+
+function cellText(c: ReportColumn, v: unknown, lang: string): string {
+  if (v === null || v === undefined || v === '') return '';
+  switch (c.type) {
+    case 'money': return MONEY.format(Number(v));
+    case 'qty': case 'integer': return QTY.format(Number(v));
+    case 'date': { const d = isoDateToLocal(v); return d ? formatLocal(d, lang) : String(v); }
+    case 'boolean': return v ? '✓' : '';
+    default: return String(v);
+  }
+}
+const numeric = (c: ReportColumn) => c.type === 'money' || c.type === 'qty' || c.type === 'integer';
+
+/** The remembered value of a parameter: its slot of the table-view memory, else the view's filter. */
+function remembered(view: TableView, name: string): Value | undefined {
+  const v = isSlot(name) ? view[name] : (view.filter as Record<string, Value | undefined>)[name];
+  // an unset slot is null (or false for isFilterStock): the server's default applies
+  return v === null || (name === 'isFilterStock' && v === false) ? undefined : v;
+}
+
+/**
+ * The screen of every report file (GET /api/report/{name}): its parameters
+ * (remembered per path in the table-view memory, so coming back or reloading
+ * shows the same report), a paged table with a totals row over every row, the
+ * chart beside it when the file declares one, CSV and Excel export with
+ * progress, and the PDF. The server decides every figure and what the user may
+ * see; the buttons show only what the role's flags allow, the server checks again.
+ */
+export default function ReportScreen({ report, routeId, canExport, canPrint }: { report: ReportSummary; routeId?: string; canExport: boolean; canPrint: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const [view, setView] = useAtom(tableViewAtom(pathname));
+  const [answer, setAnswer] = useState<ReportAnswer | null>(null);
+  const [chartRows, setChartRows] = useState<Record<string, unknown>[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const pageSize = view.pageSize ?? 100;
+  const page = view.page || 1;
+
+  const query = useMemo(() => {
+    const q: Record<string, string> = {};
+    for (const p of report.parameters) {
+      const v = remembered(view, p.name);
+      if (v !== undefined && v !== null && v !== '') q[p.name] = String(v);
+    }
+    if (routeId && report.routeParam) q[report.routeParam] = routeId;
+    return q;
+  }, [view, report, routeId]);
+  const key = JSON.stringify(query);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    setError(null);
+    api.get<ReportAnswer>(`/api/report/${report.name}`, { searchParams: { ...query, page, limit: pageSize } })
+      .then((r) => live && setAnswer(r), (e: ApiError) => live && setError(e.message))
+      .finally(() => live && setLoading(false));
+    return () => { live = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [report.name, key, page, pageSize]);
+
+  useEffect(() => {
+    if (!report.chart) return;
+    let live = true;
+    // the chart's rows are the report's first rows in its order, asked for apart from the page shown
+    api.get<ReportAnswer>(`/api/report/${report.name}`, { searchParams: { ...query, page: 1, limit: report.chart.limit ?? 50 } })
+      .then((r) => live && setChartRows(r.data.rows), () => live && setChartRows([]));
+    return () => { live = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [report.name, key]);
+
+  // the parameters as the server applied them (defaults filled) are what the inputs show
+  const shown: Record<string, Value> = { ...(answer?.meta.parameters as Record<string, Value> | undefined), ...query };
+  const setParam = (name: string, v: Value) => setView((prev) => nextView(prev, isSlot(name) ? { [name]: v ?? (name === 'isFilterStock' ? false : null) } as Partial<TableView> : { filter: { ...prev.filter, [name]: v } }));
+
+  const exportAs = async (kind: 'csv' | 'xlsx' | 'pdf') => {
+    setError(null);
+    setProgress({ rows: 0, total: answer?.meta.total_count ?? 0, bytes: 0 });
+    try {
+      const path = kind === 'pdf' ? `/api/report/${report.name}/pdf` : `/api/report/${report.name}/export`;
+      await downloadReport(path, { ...query, lang: i18n.language === 'en' ? 'en' : 'th', ...(kind === 'pdf' ? {} : { format: kind }) }, setProgress);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const columns = report.columns;
+  const total = answer?.meta.total_count ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const linkOf = (c: ReportColumn, r: Record<string, unknown>) => c.link?.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(r[k] ?? '')));
+
+  const table = answer && (
+    <div className={`bo-table-wrap${loading ? ' is-loading' : ''}`} style={{ flex: '2 1 480px', minWidth: 0, overflowX: 'auto' }}>
+      <table className="bo-table" data-testid="report-table" data-total={total}>
+        <thead>
+          <tr>{columns.map((c) => <th key={c.key} scope="col" className={numeric(c) ? 'bo-num-cell' : undefined}>{loc(c.label, i18n.language)}</th>)}</tr>
+        </thead>
+        <tbody>
+          {answer.data.rows.map((r, i) => (
+            <tr key={i}>
+              {columns.map((c) => {
+                const text = cellText(c, r[c.key], i18n.language);
+                const href = c.link ? linkOf(c, r) : undefined;
+                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+        {report.totals.length > 0 && (
+          <tfoot>
+            <tr data-testid="report-totals">
+              {columns.map((c, i) => (
+                <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined}>
+                  <strong>{i === 0 ? t('report.total') : report.totals.includes(c.key) ? cellText(c, answer.data.totals[c.key], i18n.language) : ''}</strong>
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        )}
+      </table>
+      {answer.data.rows.length === 0 && <p className="bo-muted">{t('report.empty')}</p>}
+    </div>
+  );
+
+  return (
+    <section className="bo-page" data-testid="report-screen" data-report={report.name}>
+      <PageTitle actions={(
+        <>
+          {canExport && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-export-csv" disabled={!!progress} onClick={() => void exportAs('csv')}>{t('report.export_csv')}</button>}
+          {canExport && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-export-xlsx" disabled={!!progress} onClick={() => void exportAs('xlsx')}>{t('report.export_xlsx')}</button>}
+          {canPrint && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-print" disabled={!!progress} onClick={() => void exportAs('pdf')}>{t('report.print')}</button>}
+        </>
+      )}>{loc(report.label, i18n.language)}</PageTitle>
+      <ReportParams report={report} values={shown} onChange={setParam} fixed={routeId ? report.routeParam : null} />
+      {progress && (
+        <div role="progressbar" data-testid="report-progress" aria-valuemin={0} aria-valuemax={progress.total || undefined} aria-valuenow={progress.rows ?? undefined} className="bo-muted">
+          {progress.rows !== null
+            ? t('report.exported_rows', { done: progress.rows, total: progress.total })
+            : t('report.exported_bytes', { kb: Math.round(progress.bytes / 1024), total: progress.total })}
+          {progress.rows !== null && progress.total > 0 && <progress max={progress.total} value={progress.rows} style={{ marginLeft: '0.5rem' }} />}
+        </div>
+      )}
+      {error && <p role="alert" className="bo-error-text">{error}</p>}
+      {!answer && !error && <Spinner />}
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '1rem', alignItems: 'flex-start' }}>
+        {report.chart && chartRows && <ReportChart report={report} rows={chartRows} />}
+        {table}
+      </div>
+      {answer && total > 0 && (
+        <div className="bo-report-paging" style={{ display: 'flex', gap: '0.5rem', alignItems: 'center', marginTop: '0.5rem' }}>
+          <span className="bo-muted" data-testid="report-count">{t('report.rows', { count: total })}</span>
+          <button type="button" className="p-button p-button-text p-button-sm" disabled={page <= 1} onClick={() => setView((prev) => nextView(prev, { page: page - 1 }))}>{t('report.prev')}</button>
+          <span>{t('report.page', { page, pages })}</span>
+          <button type="button" className="p-button p-button-text p-button-sm" disabled={page >= pages} onClick={() => setView((prev) => nextView(prev, { page: page + 1 }))}>{t('report.next')}</button>
+          <select className="p-inputtext p-component" aria-label="page size" value={pageSize} onChange={(e) => setView((prev) => nextView(prev, { pageSize: Number(e.target.value) }))}>
+            {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../core/http-client.ts';
+import { readStoredSession } from '../../core/stored-session.ts';
+
+export interface Label { th: string; en: string }
+export interface ReportParam {
+  name: string; type: 'date' | 'month' | 'year' | 'integer' | 'boolean' | 'link' | 'enum' | 'text'; label: Label;
+  entity?: string; options?: { value: string; label: Label }[]; required?: boolean; default?: string | number | boolean; min?: number; max?: number;
+  yearsOf?: { entity: string; column: string };
+}
+export interface ReportColumn { key: string; label: Label; type: 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean'; link?: string }
+export interface ReportSummary {
+  name: string; label: Label; parameters: ReportParam[]; menuKey: string; menuGroup: string; routeParam: string | null;
+  chart: { type: 'bar' | 'line' | 'pie' | 'doughnut'; label: string; series: string[]; limit?: number } | null;
+  columns: ReportColumn[]; totals: string[];
+}
+export interface ReportAnswer {
+  data: { columns: { key: string; label: string; type: string }[]; rows: Record<string, unknown>[]; totals: Record<string, unknown> };
+  meta: { total_count: number; parameters: Record<string, unknown> };
+}
+
+/** GET /api/report once per session token: the reports this user may view, as the server's report files declare them. */
+let cached: { token: string | null; list: Promise<ReportSummary[]> } | null = null;
+export function fetchReports(): Promise<ReportSummary[]> {
+  const token = readStoredSession().id_token ?? null;
+  if (!cached || cached.token !== token) {
+    const list = api.get<{ data: ReportSummary[] }>('/api/report').then((r) => r.data);
+    cached = { token, list };
+    list.catch(() => { if (cached?.list === list) cached = null; });
+  }
+  return cached.list;
+}
+
+/** The report of this name: undefined while the list loads, null when there is none (the path is then an entity's). */
+export function useReportNamed(name: string | undefined): ReportSummary | null | undefined {
+  const [hit, setHit] = useState<ReportSummary | null | undefined>(() => (name ? undefined : null));
+  useEffect(() => {
+    let live = true;
+    if (!name) { setHit(null); return; }
+    setHit(undefined);
+    fetchReports().then((list) => live && setHit(list.find((r) => r.name === name) ?? null), () => live && setHit(null));
+    return () => { live = false; };
+  }, [name]);
+  return hit;
+}
