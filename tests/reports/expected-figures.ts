@@ -291,3 +291,19 @@ export const DO_LINES: Row[] = [
 
 /** The fixture has no production reports, QC locations or asset movements: these answer no rows (and must not fail). */
 export const EMPTY_REPORTS = ['product_pending_qc', 'waste_product_summary_report', 'report_divide_product', 'report_asset_borrow', 'report_modify_asset'];
+
+/** wht_attachment 2026-11, ภ.ง.ด.53: W2 (S1, 1,000.00 × 3 %) and W3 (S2, 333.50 × 1 %), by date; ภ.ง.ด.3: W4 (S3). */
+export const WHT_ATTACHMENT_PND53_NOV: Row[] = [
+  { doc_no: 'W2', doc_date: '2026-11-10', payee: 'S1', branch_code: '00000', wht_rate: 3, amount_paid: 1000, tax_amount: 30 },
+  { doc_no: 'W3', doc_date: '2026-11-11', payee: 'S2', branch_code: '00002', wht_rate: 1, amount_paid: 333.5, tax_amount: 3.34 },
+];
+/**
+ * The RD Prep text of those (engine/reports/rd-prep-text.ts layout): the fixture's suppliers have no address,
+ * so the five address fields are empty; dates in the Buddhist era (2026 + 543 = 2569); condition 1 (withheld).
+ */
+export const RD_PREP_PND53_NOV = (taxIds: Record<string, string>): string =>
+  `1|${taxIds.S1}|00000||บริษัท ผู้ขาย หนึ่ง จำกัด||||||10112569|ค่าบริการ|3|1,000.00|30.00|1\r\n`
+  + `2|${taxIds.S2}|00002||บริษัท ผู้ขาย สอง จำกัด||||||11112569|ค่าบริการ|1|333.50|3.34|1\r\n`;
+/** ภ.ง.ด.3: an individual, the name split into title, first and last name (17 fields). */
+export const RD_PREP_PND3_NOV = (taxIds: Record<string, string>): string =>
+  `1|${taxIds.S3}|00000|นาย|ช่าง|สาม||||||12112569|ค่าบริการ|3|333.50|10.01|1\r\n`;

@@ -108,6 +108,23 @@ describe.each(testDialects())('report figures on %s', (dialect) => {
     sameTotals(await sameRows('wht_summary', { month: '2026-11' }, X.WHT_NOV), X.WHT_NOV_TOTALS);
   });
 
+  it('wht_attachment lists the certificates of one form; its RD Prep text is the file the Revenue Department\'s program imports', async () => {
+    await sameRows('wht_attachment', { month: '2026-11', pnd_form: 'pnd53' },
+      X.WHT_ATTACHMENT_PND53_NOV.map(({ payee, ...r }) => ({ ...r, tax_id: TAX_IDS[payee as 'S1'] })));
+    const text = async (form: string, h = f.c.admin) => f.c.call('GET', `/api/report/wht_attachment/rd_prep?month=2026-11&pnd_form=${form}`, h);
+    const pnd53 = await text('pnd53');
+    expect(pnd53.statusCode, pnd53.body).toBe(200);
+    expect(pnd53.headers['content-type']).toMatch(/^text\/plain/);
+    expect(pnd53.headers['content-disposition']).toContain('PND53_2026-11.txt');
+    expect(pnd53.body).toBe(X.RD_PREP_PND53_NOV(TAX_IDS));
+    expect((await text('pnd3')).body).toBe(X.RD_PREP_PND3_NOV(TAX_IDS));
+    // the export flag of the report's menu key (wht_summary) guards it; a bad form is a 400
+    const viewer = await f.c.staff('wht_viewer', { wht_summary: { view: true } });
+    expect((await text('pnd53', viewer.headers)).statusCode).toBe(403);
+    expect((await f.c.call('GET', '/api/report/wht_summary?month=2026-11', viewer.headers)).statusCode).toBe(200);
+    expect((await text('pnd1')).statusCode).toBe(400);
+  });
+
   it('sale_order_report and receipt_summary: posted documents of the range with their own totals', async () => {
     sameTotals(await sameRows('sale_order_report', RANGE, X.SALE_ORDERS), X.SALE_ORDERS_TOTALS);
     sameTotals(await sameRows('receipt_summary', RANGE, X.RECEIPTS), X.RECEIPTS_TOTALS);
