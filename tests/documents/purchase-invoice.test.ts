@@ -57,7 +57,7 @@ describe.each(testDialects())('purchase invoice on %s', (dialect) => {
   });
 
   it('is made from a goods receipt, which it then holds, and never takes more than was received', async () => {
-    const gr = await c.receive(inventory, [{ product_id: products[0], qty: 10, price: 50 }, { product_id: products[1], qty: 4, price: 20 }], { supplier_id: supplier, your_company_id: company });
+    const gr = await c.receive(inventory, [{ product_id: products[0]!, qty: 10, price: 50 }, { product_id: products[1]!, qty: 4, price: 20 }], { supplier_id: supplier, your_company_id: company });
     const pi = await from('goods_receipt', { ids: [gr.id], lines: [{ source_line_id: gr.items[0].id, qty: 6 }], values: header() });
     expect(pi).toMatchObject({ supplier_id: supplier, status: 'draft', amount_before_vat: 300, vat_amount: 21, total_amount: 321 });
     expect(pi.items).toHaveLength(1);
