@@ -127,7 +127,7 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
               {columns.map((c) => {
                 const text = cellText(c, r[c.key], i18n.language);
                 const href = c.link ? linkOf(c, r) : undefined;
-                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
+                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined} style={c.type === 'date' ? { whiteSpace: 'nowrap' } : undefined}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
               })}
             </tr>
           ))}
