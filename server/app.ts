@@ -42,7 +42,7 @@ import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
 import { registerReportRoutes } from './reports/report-routes.ts';
-import { registerRdPrepRoute } from './reports/rd-prep-route.ts';
+import { registerTextExportRoute } from './reports/text-export-route.ts';
 import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
 import type { ReportDef } from '../engine/reports/report-types.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
@@ -228,7 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
-  registerRdPrepRoute(app, service, reports, contextOf);
+  registerTextExportRoute(app, service, reports, contextOf);
   registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db });

@@ -4,6 +4,7 @@ import type { EntitySchema } from '../schema/schema-types.ts';
 import { hasColumn, softDeleteColumn, SYSTEM_FIELDS } from '../schema/schema-types.ts';
 import { SchemaLoadError, type SchemaProblem, type SchemaSource } from '../schema/schema-loader.ts';
 import type { Cond, Expr, Join, ReportDef, SubQuery } from './report-types.ts';
+import { TEXT_EXPORTS } from './text-exports.ts';
 
 /**
  * Reads report files: the meta-schema first (errors name the file, the JSON
@@ -175,6 +176,16 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     key(k, `/totals/${i}`);
     const t = r.columns.find((c) => c.key === k)?.type;
     if (t && !['money', 'qty', 'integer'].includes(t)) bad(`/totals/${i}`, `"${k}" is a ${t} column; totals sum money, qty or integer columns`);
+  });
+  r.textExports?.forEach((x, i) => {
+    const known = TEXT_EXPORTS[x.format];
+    if (!known) bad(`/textExports/${i}/format`, `unknown text export "${x.format}" (known: ${Object.keys(TEXT_EXPORTS).join(', ')})`);
+    for (const [name, values] of Object.entries(known?.needs ?? {})) {
+      const p = params.get(name);
+      if (!p || !p.required || (p.type === 'enum' && p.options?.some((o) => !values.includes(o.value)))) {
+        bad(`/textExports/${i}/format`, `"${x.format}" needs a required parameter "${name}" of ${values.join(', ')}`);
+      }
+    }
   });
   if (r.chart) { key(r.chart.label, '/chart/label'); r.chart.series.forEach((s, i) => key(s, `/chart/series/${i}`)); }
   return out;

@@ -125,6 +125,8 @@ export interface ReportDef {
   /** Columns summed over every row of the answer. */
   totals?: string[];
   chart?: ReportChart;
+  /** Fixed-layout text files offered at /api/report/{name}/text/{format} (engine/reports/text-exports.ts). */
+  textExports?: { format: string; label: Label }[];
 }
 
 /** What GET /api/report lists for each report. */
@@ -136,6 +138,7 @@ export interface ReportSummary {
   menuGroup: string;
   routeParam: string | null;
   chart: ReportChart | null;
+  textExports: { format: string; label: Label }[];
   columns: { key: string; label: Label; type: ColumnType; link?: string }[];
   totals: string[];
 }

@@ -111,7 +111,7 @@ describe.each(testDialects())('report figures on %s', (dialect) => {
   it('wht_attachment lists the certificates of one form; its RD Prep text is the file the Revenue Department\'s program imports', async () => {
     await sameRows('wht_attachment', { month: '2026-11', pnd_form: 'pnd53' },
       X.WHT_ATTACHMENT_PND53_NOV.map(({ payee, ...r }) => ({ ...r, tax_id: TAX_IDS[payee as 'S1'] })));
-    const text = async (form: string, h = f.c.admin) => f.c.call('GET', `/api/report/wht_attachment/rd_prep?month=2026-11&pnd_form=${form}`, h);
+    const text = async (form: string, h = f.c.admin) => f.c.call('GET', `/api/report/wht_attachment/text/rd_prep?month=2026-11&pnd_form=${form}`, h);
     const pnd53 = await text('pnd53');
     expect(pnd53.statusCode, pnd53.body).toBe(200);
     expect(pnd53.headers['content-type']).toMatch(/^text\/plain/);
@@ -123,6 +123,8 @@ describe.each(testDialects())('report figures on %s', (dialect) => {
     expect((await text('pnd53', viewer.headers)).statusCode).toBe(403);
     expect((await f.c.call('GET', '/api/report/wht_summary?month=2026-11', viewer.headers)).statusCode).toBe(200);
     expect((await text('pnd1')).statusCode).toBe(400);
+    // only the formats the file declares
+    expect((await f.c.call('GET', '/api/report/wht_summary/text/rd_prep?month=2026-11', f.c.admin)).statusCode).toBe(404);
   });
 
   it('sale_order_report and receipt_summary: posted documents of the range with their own totals', async () => {
