@@ -289,8 +289,28 @@ export const DO_LINES: Row[] = [
   { doc_no: 'DO4', line_no: 1, customer_code: 'C1', product_code: 'A1', qty: 10, so_doc_no: 'SO1' },
 ];
 
-/** The fixture has no production reports, QC locations or asset movements: these answer no rows (and must not fail). */
-export const EMPTY_REPORTS = ['product_pending_qc', 'waste_product_summary_report', 'report_divide_product', 'report_asset_borrow', 'report_modify_asset'];
+/** The fixture has no QC or quarantine location: nothing pending QC (and the report must answer). */
+export const EMPTY_REPORTS = ['product_pending_qc'];
+
+/**
+ * Production: PRD1 (11-10, machine M1, approved) made PR1 50 in lot LP1 and wasted 2.5 (cause CW1); PRD2 is a draft
+ * (waste 9) and never counts. waste_product_summary_report 10-01 … 11-30: PR1 × CW1, 1 report, 2.5.
+ */
+export const WASTE: Row[] = [{ product_code: 'PR1', cause_code: 'CW1', report_count: 1, qty: 2.5 }];
+export const DIVIDE: Row[] = [{ doc_no: 'PRD1', doc_date: '2026-11-10', machinery_code: 'M1', product_code: 'PR1', lot_no: 'LP1', qty: 50 }];
+
+/**
+ * Asset AST-01: borrowed by ST1 until 2026-12-31 and returned, then sent for modification and finished at 1,500.00,
+ * all on the day the test runs (the asset history is stamped with the time of the action): asked for today.
+ */
+export const ASSET_BORROW: Row[] = [
+  { asset_code: 'AST-01', action: 'borrow', staff_code: 'ST1', due_date: '2026-12-31' },
+  { asset_code: 'AST-01', action: 'return', staff_code: 'ST1', due_date: null },
+];
+export const ASSET_MODIFY: Row[] = [
+  { asset_code: 'AST-01', action: 'modify', description: 'เปลี่ยนใบมีด', cost: 0 },
+  { asset_code: 'AST-01', action: 'finish_modify', description: 'เปลี่ยนใบมีด', cost: 1500 },
+];
 
 /** wht_attachment 2026-11, ภ.ง.ด.53: W2 (S1, 1,000.00 × 3 %) and W3 (S2, 333.50 × 1 %), by date; ภ.ง.ด.3: W4 (S3). */
 export const WHT_ATTACHMENT_PND53_NOV: Row[] = [

@@ -188,6 +188,23 @@ export async function buildReportFixture(t: TestApp): Promise<ReportFixture> {
     { supplier_invoice_no: 'S1-IV-0010', supplier_invoice_date: '2026-11-06' });
   await post('purchase_invoice', pi5.id, 'cancel');
 
+  // ---- production (no stock of its own: what a machine made and wasted) and an asset's history ----
+  await c.settings({ is_use_production_report: true, is_enable_manufactured_product: true, is_enable_assets: true });
+  id.M1 = await c.make('machinery', { code: 'M1', name: 'เครื่องสลิต 1', machine_type: 'slitter', inventory_id: id.WH1 });
+  id.CW1 = await c.make('causes_of_waste', { code: 'CW1', name_th: 'เศษจากการตัด', category: 'production' });
+  const production = (date: string, waste: number) => create('production_report', { doc_date: date, your_company_id: id.RC, inventory_id: id.WH1, machinery_id: id.M1,
+    items: [{ product_id: id.PR1, qty: 50, unit: 'ชิ้น', price: 4, lot_no: 'LP1' }], waste: [{ causes_of_waste_id: id.CW1, product_id: id.PR1, qty: waste, unit: 'ชิ้น' }] });
+  const prd1 = keep('PRD1', 'production_report', await production('2026-11-10', 2.5));
+  await post('production_report', prd1.id);
+  keep('PRD2', 'production_report', await production('2026-11-11', 9)); // a draft: never counts
+  id.ST1 = await c.make('staff', { code: 'ST1', first_name_th: 'สมชาย', last_name_th: 'ใจดี' });
+  id.AST1 = await c.make('asset', { code: 'AST-01', name: 'รถยก 1', product_id: id.AS1, inventory_id: id.WH1 });
+  const assetAction = (action: string, body: Row) => c.ok(c.call('POST', `/api/asset/${id.AST1}/actions/${action}`, c.admin, body));
+  await assetAction('borrow', { holder_staff_id: id.ST1, borrowed_until: '2026-12-31' });
+  await assetAction('return', {});
+  await assetAction('modify', { modify_description: 'เปลี่ยนใบมีด' });
+  await assetAction('finish_modify', { modify_cost: 1500 });
+
   for (const [name, d] of Object.entries(doc)) expect(d.id, name).toBeGreaterThan(0);
   return { c, id, doc };
 }
