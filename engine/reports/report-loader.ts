@@ -21,9 +21,12 @@ const checkMeta = ajv.compile(metaSchema);
  */
 export const STOCK_TABLES: Record<string, readonly string[]> = {
   stock_balance: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'qty', 'value'],
+  // on hand per product and inventory at the end of a past business day (source.asOf names the date parameter):
+  // the last month-end snapshot before it plus the ledger since (server/stock/stock-snapshots.ts)
+  stock_as_of: ['product_id', 'inventory_id', 'qty'],
 };
 /** Tables whose rows a user limited to some inventories sees only for those (the column holding the inventory). */
-export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id' };
+export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id' };
 
 /** The columns of a table a report may name: an entity's stored columns, or a stock table's. */
 export function tableColumns(name: string, entity: (n: string) => EntitySchema | undefined): Set<string> | undefined {
@@ -146,6 +149,9 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     cond(j.on, `${at}/${i}/on`, scope, false);
   });
   addTable(r.source.from, r.source.as, '/source', aliases);
+  if (r.source.from === 'stock_as_of' && params.get(r.source.asOf ?? '')?.type !== 'date') bad('/source/asOf', 'stock_as_of needs asOf: the name of a date parameter');
+  if (r.source.asOf && r.source.from !== 'stock_as_of') bad('/source/asOf', 'only the stock_as_of table takes asOf');
+  r.source.joins?.forEach((j, i) => { if (j.from === 'stock_as_of') bad(`/source/joins/${i}/from`, 'stock_as_of can only be the source'); });
   joins(r.source.joins, '/source/joins', aliases);
   r.where?.forEach((c, i) => cond(c, `/where/${i}`, aliases, false));
   r.groupBy?.forEach((g, i) => expr(g, `/groupBy/${i}`, aliases, false));

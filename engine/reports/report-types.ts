@@ -67,6 +67,8 @@ export interface ReportSource {
   from: string;
   as: string;
   joins?: Join[];
+  /** With from "stock_as_of": the date parameter whose end of business day the stock is taken at. */
+  asOf?: string;
 }
 
 /** One more row set of a report: tax invoices, then credit notes, then debit notes, in one answer. */

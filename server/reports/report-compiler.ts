@@ -31,6 +31,8 @@ export interface CompileEnv {
   compileContext: CompileContext;
   params: ParamValues;
   scope: ReportScope;
+  /** For a stock_as_of source: the newest month-end snapshot on or before the date (null: none, the whole ledger is summed). */
+  snapshotDate?: string | null;
 }
 
 type Sql = RawBuilder<unknown>;
@@ -207,6 +209,24 @@ export class ReportCompiler {
     return b;
   }
 
+  /**
+   * stock_as_of: on hand per product and inventory at the end of business day asOf, as one
+   * subquery: the month-end snapshot's totals plus the ledger's movements after it up to that
+   * instant (the whole ledger when there is no snapshot yet). Exact: a snapshot is kept in step
+   * with every later backdated movement.
+   */
+  private stockAsOf(source: ReportSource) {
+    const k = this.env.k;
+    const asOf = this.env.params[source.asOf!];
+    if (typeof asOf !== 'string') throw new MissingParam(source.asOf!);
+    const snap = this.env.snapshotDate ?? null;
+    let moved = k.selectFrom('stock_movement').select(['product_id', 'inventory_id', sql`case when direction = 'in' then qty else -qty end`.as('qty')])
+      .where('movement_date', '<', businessDayEnd(asOf)) as SelectQueryBuilder<any, any, any>;
+    if (snap) moved = moved.where('movement_date', '>=', businessDayEnd(snap));
+    const all = snap ? k.selectFrom('stock_snapshot_total').select(['product_id', 'inventory_id', 'qty']).where('as_of_date', '=', snap).unionAll(moved) : moved;
+    return k.selectFrom(all.as('u')).select(['u.product_id as product_id', 'u.inventory_id as inventory_id', sql`sum(u.qty)`.as('qty')]).groupBy(['u.product_id', 'u.inventory_id']).as(source.as);
+  }
+
   /** The report's rows, one per group, each column under its key (no order, no paging); a `union` appends its parts. */
   rows(): SelectQueryBuilder<any, any, any> {
     const d = this.def;
@@ -218,7 +238,7 @@ export class ReportCompiler {
   /** One select over a source: the columns in the report's order (a union matches them by position). */
   private part(source: ReportSource, where: Cond[] | undefined, groupBy: Expr[] | undefined, having: Cond[] | undefined, exprOf: (key: string) => Expr): SelectQueryBuilder<any, any, any> {
     const d = this.def;
-    let b = this.env.k.selectFrom(`${source.from} as ${source.as}`) as SelectQueryBuilder<any, any, any>;
+    let b = (source.from === 'stock_as_of' ? this.env.k.selectFrom(this.stockAsOf(source)) : this.env.k.selectFrom(`${source.from} as ${source.as}`)) as SelectQueryBuilder<any, any, any>;
     b = this.joins(b, source.joins, true);
     b = this.softDeleted(b, source.from, source.as);
     const scope = this.scoped(source.from, source.as);

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError, type Headers } from '../support/security-fixtures.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
+import { takeSnapshot } from '../../server/stock/stock-snapshots.ts';
 
 type Row = Record<string, any>;
 
@@ -88,16 +89,24 @@ describe.each(testDialects())('stock report files on %s', (dialect) => {
     expectError(await c.call('GET', '/api/report/inventory_stock_balance', c.admin), 400, 'INVALID_QUERY');
   });
 
-  it('backdate_stock_balance sums the ledger up to the end of the business day', async () => {
-    const before = await get('/api/report/backdate_stock_balance?as_of=2026-11-15');
-    expect(pick(before.data.rows, ['product_code', 'inventory_code', 'qty', 'stock_value'])).toEqual([
-      { product_code: codes.P1, inventory_code: codes.A, qty: 10, stock_value: 50 },
-      { product_code: codes.P1, inventory_code: codes.B, qty: 20, stock_value: 120 },
-      { product_code: codes.P2, inventory_code: codes.A, qty: 4, stock_value: 10 },
-    ]);
-    const after = await get('/api/report/backdate_stock_balance?as_of=2026-11-20');
-    expect(after.data.totals).toEqual({ qty: 31, stock_value: 165 });
-    expect((await get('/api/report/backdate_stock_balance?as_of=2026-11-09')).data.rows).toEqual([]);
+  it('backdate_stock_balance sums the ledger up to the end of the business day, with or without a month-end snapshot', async () => {
+    const check = async () => {
+      const before = await get('/api/report/backdate_stock_balance?as_of=2026-11-15');
+      expect(pick(before.data.rows, ['product_code', 'inventory_code', 'qty'])).toEqual([
+        { product_code: codes.P1, inventory_code: codes.A, qty: 10 },
+        { product_code: codes.P1, inventory_code: codes.B, qty: 20 },
+        { product_code: codes.P2, inventory_code: codes.A, qty: 4 },
+      ]);
+      const after = await get('/api/report/backdate_stock_balance?as_of=2026-11-20');
+      expect(after.data.totals).toEqual({ qty: 31 });
+      expect(pick(after.data.rows, ['product_code', 'inventory_code', 'qty'])[0]).toEqual({ product_code: codes.P1, inventory_code: codes.A, qty: 7 });
+      expect((await get('/api/report/backdate_stock_balance?as_of=2026-11-09')).data.rows).toEqual([]);
+    };
+    await check();
+    // a snapshot between the postings: the answer is its totals plus the ledger since, the same figures
+    await takeSnapshot(t.db, '2026-11-12');
+    await check();
+    expect((await get(`/api/report/backdate_stock_balance/${b}?as_of=2026-11-20`)).data.totals).toEqual({ qty: 20 });
   });
 
   it('expiration_report: lots on hand expiring by the end of the month; stock_on_hand per lot', async () => {
