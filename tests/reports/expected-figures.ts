@@ -24,6 +24,7 @@
  *  11-05 DO3  standalone, C2, WH1: B1 5, PR2 3
  *  11-06 T1   WH1 → WH2: A1 20 (FEFO: lot L1)
  *  11-20 DO4  from SO1, WH1: A1 10 (lot L1)
+ *  11-01 DO5  from SO3, WH1: B1 1, dated the day before its order (posted after DO3)
  *  10-26 TI1  SO1 whole: 1,500.00 + 105.00;  11-03 TI2 SO2 whole: 162.00 + 11.34;  11-04 TI3 typed, C1: 2 × 100.00 → 200.00 + 14.00;
  *  11-10 TI4  issued then cancelled (never counts)
  *  11-08 CN1  on TI1's A1 line, 107.00 VAT included → 100.00 + 7.00 (reported negative)
@@ -41,7 +42,8 @@
  *  A1 WH1 L1: in 100 / 1,000.00 → DO1 −30 takes 300.00 (70 / 700.00) → T1 −20 takes 200.00 (50 / 500.00)
  *             → DO4 −10 takes 100.00 → 40 / 400.00
  *  A1 WH1 L2: 30 / 390.00 (untouched);  A1 WH2 L1: T1 in 20 / 200.00 (what the out-leg took)
- *  B1 WH1:    50 / 1,000.00 → DO1 −10 takes 200.00 (40 / 800.00) → DO3 −5 takes 100.00 → 35 / 700.00
+ *  B1 WH1:    50 / 1,000.00 → DO1 −10 takes 200.00 (40 / 800.00) → DO3 −5 takes 100.00 (35 / 700.00)
+ *             → DO5 −1 takes 700 × 1 / 35 = 20.00 → 34 / 680.00
  *  AS1 WH1:   2 / 2,000.00;  PR1 WH1: 15 / 105.00
  *  PR1 WH2:   15 / 80.00 → DO2 −4 takes (in satang) 8,000 × 4 / 15 = 2,133.33 → 2,133 (21.33), leaving 11 / 58.67;
  *             then −2 takes 5,867 × 2 / 11 = 1,066.73 → 1,067 satang (10.67), leaving 9 / 48.00.  DO2's cost: 32.00
@@ -55,18 +57,18 @@ export const STOCK_BALANCE_ALL: Row[] = [
   { product_code: 'A1', inventory_code: 'WH1', qty: 70, stock_value: 790 }, // L1 40 / 400.00 + L2 30 / 390.00
   { product_code: 'A1', inventory_code: 'WH2', qty: 20, stock_value: 200 },
   { product_code: 'AS1', inventory_code: 'WH1', qty: 2, stock_value: 2000 },
-  { product_code: 'B1', inventory_code: 'WH1', qty: 35, stock_value: 700 },
+  { product_code: 'B1', inventory_code: 'WH1', qty: 34, stock_value: 680 },
   { product_code: 'PR1', inventory_code: 'WH1', qty: 15, stock_value: 105 },
   { product_code: 'PR1', inventory_code: 'WH2', qty: 9, stock_value: 48 },
   { product_code: 'PR2', inventory_code: 'WH1', qty: 7, stock_value: 87.5 },
 ];
-/** Totals: qty 70 + 20 + 2 + 35 + 15 + 9 + 7 = 158; value 790 + 200 + 2,000 + 700 + 105 + 48 + 87.50 = 3,930.50. */
-export const STOCK_BALANCE_ALL_TOTALS = { qty: 158, stock_value: 3930.5 };
+/** Totals: qty 70 + 20 + 2 + 34 + 15 + 9 + 7 = 157; value 790 + 200 + 2,000 + 680 + 105 + 48 + 87.50 = 3,910.50. */
+export const STOCK_BALANCE_ALL_TOTALS = { qty: 157, stock_value: 3910.5 };
 
 /** The class reports: the same rows, only the products of that class (A1 class_a, B1 class_b, AS1 asset, PR1/PR2 product). */
 export const STOCK_BALANCE_BY_CLASS: Record<string, Row[]> = {
   stock_balance_class_a: [{ product_code: 'A1', inventory_code: 'WH1', qty: 70 }, { product_code: 'A1', inventory_code: 'WH2', qty: 20 }],
-  stock_balance_class_b: [{ product_code: 'B1', inventory_code: 'WH1', qty: 35 }],
+  stock_balance_class_b: [{ product_code: 'B1', inventory_code: 'WH1', qty: 34 }],
   stock_balance_assets: [{ product_code: 'AS1', inventory_code: 'WH1', qty: 2 }],
   stock_balance_product: [
     { product_code: 'PR1', inventory_code: 'WH1', qty: 15 }, { product_code: 'PR1', inventory_code: 'WH2', qty: 9 },
@@ -84,7 +86,7 @@ export const INVENTORY_STOCK_BALANCE_WH2: Row[] = [
  * backdate_stock_balance: Σ in − out with business date ≤ as_of.
  * as_of 2026-10-31: A1 WH1 100 + 30 − 30 (DO1) = 100; B1 WH1 50 − 10 = 40; AS1 2; PR1 WH1 15;
  * PR1 WH2 15 − 6 (DO2 is dated 10-31) = 9; PR2 WH1 2 (ADJ-1 at 16:30Z is still 31 Oct; ADJ-2 at 17:30Z is 1 Nov).
- * as_of 2026-11-01: the same, PR2 WH1 2 + 8 = 10.
+ * as_of 2026-11-01: the same, PR2 WH1 2 + 8 = 10, B1 WH1 40 − 1 (DO5, dated 1 Nov) = 39.
  */
 export const BACKDATE_2026_10_31: Row[] = [
   { product_code: 'A1', inventory_code: 'WH1', qty: 100 },
@@ -94,7 +96,7 @@ export const BACKDATE_2026_10_31: Row[] = [
   { product_code: 'PR1', inventory_code: 'WH2', qty: 9 },
   { product_code: 'PR2', inventory_code: 'WH1', qty: 2 },
 ];
-export const BACKDATE_2026_11_01: Row[] = BACKDATE_2026_10_31.map((r) => (r.product_code === 'PR2' ? { ...r, qty: 10 } : r));
+export const BACKDATE_2026_11_01: Row[] = BACKDATE_2026_10_31.map((r) => (r.product_code === 'PR2' ? { ...r, qty: 10 } : r.product_code === 'B1' ? { ...r, qty: 39 } : r));
 /** as_of 2026-10-09: before the first receipt, nothing. */
 export const BACKDATE_2026_10_09: Row[] = [];
 
@@ -114,10 +116,12 @@ export const EXPIRATION_2026_10: Row[] = [];
 
 /**
  * stock_movement 2026-11-01 … 2026-11-30: the ledger rows whose business date is in November:
- * ADJ-2 (17:30Z on 31 Oct = 1 Nov), DO3's two outs, T1's out and in, DO4's out. Not ADJ-1 (31 Oct).
+ * ADJ-2 (17:30Z on 31 Oct = 1 Nov), DO5's out (1 Nov, written later), DO3's two outs, T1's out and in, DO4's out.
+ * Not ADJ-1 (31 Oct). In: 8 + 20 = 28; out: 1 + 5 + 3 + 20 + 10 = 39.
  */
 export const STOCK_MOVEMENT_NOV: Row[] = [
   { movement_date: '2026-11-01', doc_no: 'ADJ-2', product_code: 'PR2', inventory_code: 'WH1', direction: 'in', qty: 8, lot_no: null, movement_type: 'adjustment' },
+  { movement_date: '2026-11-01', doc_no: 'DO5', product_code: 'B1', inventory_code: 'WH1', direction: 'out', qty: 1, lot_no: null, movement_type: 'delivery' },
   { movement_date: '2026-11-05', doc_no: 'DO3', product_code: 'B1', inventory_code: 'WH1', direction: 'out', qty: 5, lot_no: null, movement_type: 'delivery' },
   { movement_date: '2026-11-05', doc_no: 'DO3', product_code: 'PR2', inventory_code: 'WH1', direction: 'out', qty: 3, lot_no: null, movement_type: 'delivery' },
   { movement_date: '2026-11-06', doc_no: 'T1', product_code: 'A1', inventory_code: 'WH1', direction: 'out', qty: 20, lot_no: 'L1', movement_type: 'transfer' },
@@ -134,25 +138,27 @@ export const STOCK_MOVEMENT_OCT_31: Row[] = [
 /**
  * stock_profit_statement 2026-10-01 … 2026-11-30 (every delivery):
  *  A1:  DO1 30 + DO4 10 = 40; cost 300.00 + 100.00 = 400.00; sales 40 × 25.00 = 1,000.00; profit 600.00
- *  B1:  DO1 10 (cost 200.00, sales 10 × 50.00 = 500.00) + DO3 5 (cost 100.00, no order: sales 0) → 15, 500.00, 300.00, 200.00
+ *  B1:  DO1 10 (cost 200.00, sales 10 × 50.00 = 500.00) + DO3 5 (cost 100.00, no order: sales 0)
+ *       + DO5 1 (cost 20.00; SO3 is VAT-included: line 535.00 × 500.00 / 535.00 = 500.00 for 5, 100.00 a unit)
+ *       → 16, sales 600.00, cost 320.00, profit 280.00
  *  PR1: DO2 4 + 2 = 6; cost 21.33 + 10.67 = 32.00; sales 4 × 27.00 + 2 × 27.00 = 162.00; profit 130.00
  *  PR2: DO3 3; cost 37.50; sales 0; profit −37.50
- *  totals: sales 1,662.00; cost 769.50; profit 892.50
+ *  totals: sales 1,762.00; cost 789.50; profit 972.50
  */
 export const PROFIT_OCT_NOV: Row[] = [
   { product_code: 'A1', qty: 40, sales_amount: 1000, cost_amount: 400, profit_amount: 600 },
-  { product_code: 'B1', qty: 15, sales_amount: 500, cost_amount: 300, profit_amount: 200 },
+  { product_code: 'B1', qty: 16, sales_amount: 600, cost_amount: 320, profit_amount: 280 },
   { product_code: 'PR1', qty: 6, sales_amount: 162, cost_amount: 32, profit_amount: 130 },
   { product_code: 'PR2', qty: 3, sales_amount: 0, cost_amount: 37.5, profit_amount: -37.5 },
 ];
-export const PROFIT_OCT_NOV_TOTALS = { sales_amount: 1662, cost_amount: 769.5, profit_amount: 892.5 };
-/** 2026-11-01 … 2026-11-30: DO3 and DO4 only (A1 10: 250.00 − 100.00; B1 5: 0 − 100.00; PR2 3: 0 − 37.50). */
+export const PROFIT_OCT_NOV_TOTALS = { sales_amount: 1762, cost_amount: 789.5, profit_amount: 972.5 };
+/** 2026-11-01 … 2026-11-30: DO3, DO4 and DO5 (A1 10: 250.00 − 100.00; B1 5 + 1: 100.00 − 120.00; PR2 3: 0 − 37.50). */
 export const PROFIT_NOV: Row[] = [
   { product_code: 'A1', qty: 10, sales_amount: 250, cost_amount: 100, profit_amount: 150 },
-  { product_code: 'B1', qty: 5, sales_amount: 0, cost_amount: 100, profit_amount: -100 },
+  { product_code: 'B1', qty: 6, sales_amount: 100, cost_amount: 120, profit_amount: -20 },
   { product_code: 'PR2', qty: 3, sales_amount: 0, cost_amount: 37.5, profit_amount: -37.5 },
 ];
-export const PROFIT_NOV_TOTALS = { sales_amount: 250, cost_amount: 237.5, profit_amount: 12.5 };
+export const PROFIT_NOV_TOTALS = { sales_amount: 350, cost_amount: 257.5, profit_amount: 92.5 };
 
 /**
  * sales_tax_report 2026-11: TI2 (C2, branch 00001), TI3 (C1), CN1 (−100.00 / −7.00, the note's customer C1),
@@ -209,11 +215,15 @@ export const SO_LINE_DUPLICATE: Row[] = [{ doc_no: 'SO2', product_code: 'PR1', l
 export const DO_LINE_DUPLICATE: Row[] = [{ doc_no: 'DO2', product_code: 'PR1', line_count: 2 }];
 export const PO_LINE_DUPLICATE: Row[] = [{ doc_no: 'PO2', product_code: 'PR1', line_count: 2 }];
 export const GR_LINE_DUPLICATE: Row[] = [{ doc_no: 'GR2', product_code: 'PR1', line_count: 2 }, { doc_no: 'GR3', product_code: 'PR1', line_count: 2 }];
-/** title_do_unlike_so: none (every delivery from an order has its customer and company, and is dated after it). */
-export const TITLE_DO_UNLIKE_SO: Row[] = [];
-/** do_line_unlike_so_line: DO1's A1 line delivered 30 of SO1's 40; DO4's A1 line 10 of 40. */
+/**
+ * title_do_unlike_so: DO5 is dated 11-01, before its order SO3 (11-02). (A delivery for another customer or company
+ * than its order's cannot be made: the engine refuses it at create-from.)
+ */
+export const TITLE_DO_UNLIKE_SO: Row[] = [{ doc_no: 'DO5', doc_date: '2026-11-01', so_doc_no: 'SO3', so_doc_date: '2026-11-02', customer_code: 'C1', so_customer_code: 'C1', differences: 'date' }];
+/** do_line_unlike_so_line: DO1's A1 line delivered 30 of SO1's 40; DO5's B1 line 1 of SO3's 5; DO4's A1 line 10 of 40. */
 export const DO_LINE_UNLIKE_SO_LINE: Row[] = [
   { doc_no: 'DO1', product_code: 'A1', qty: 30, source_qty: 40 },
+  { doc_no: 'DO5', product_code: 'B1', qty: 1, source_qty: 5 },
   { doc_no: 'DO4', product_code: 'A1', qty: 10, source_qty: 40 },
 ];
 /** gr_line_unlike_po_line: none (GR1 and GR3 took their orders whole at the orders' prices). */
@@ -225,7 +235,7 @@ export const GR_LINE_UNLIKE_PO_LINE: Row[] = [];
 export const STOCK_LIST: Row[] = [
   { product_code: 'A1', product_class: 'class_a', qty: 90, stock_value: 990 }, // 70 / 790.00 in WH1 + 20 / 200.00 in WH2
   { product_code: 'AS1', product_class: 'asset', qty: 2, stock_value: 2000 },
-  { product_code: 'B1', product_class: 'class_b', qty: 35, stock_value: 700 },
+  { product_code: 'B1', product_class: 'class_b', qty: 34, stock_value: 680 },
   { product_code: 'PR1', product_class: 'product', qty: 24, stock_value: 153 }, // 15 / 105.00 + 9 / 48.00
   { product_code: 'PR2', product_class: 'product', qty: 7, stock_value: 87.5 },
 ];
@@ -245,13 +255,13 @@ export const AGING_NOV_30: Row[] = [
   { product_code: 'A1', inventory_code: 'WH1', lot_no: 'L2', first_in_date: '2026-10-12', age_days: 49, qty: 30, qty_0_30: 0, qty_31_60: 30 },
   { product_code: 'A1', inventory_code: 'WH2', lot_no: 'L1', first_in_date: '2026-11-06', age_days: 24, qty: 20, qty_0_30: 20, qty_31_60: 0 },
   { product_code: 'AS1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-12', age_days: 49, qty: 2, qty_0_30: 0, qty_31_60: 2 },
-  { product_code: 'B1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-10', age_days: 51, qty: 35, qty_0_30: 0, qty_31_60: 35 },
+  { product_code: 'B1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-10', age_days: 51, qty: 34, qty_0_30: 0, qty_31_60: 34 },
   { product_code: 'PR1', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-12', age_days: 49, qty: 15, qty_0_30: 0, qty_31_60: 15 },
   { product_code: 'PR1', inventory_code: 'WH2', lot_no: null, first_in_date: '2026-10-15', age_days: 46, qty: 9, qty_0_30: 0, qty_31_60: 9 },
   { product_code: 'PR2', inventory_code: 'WH1', lot_no: null, first_in_date: '2026-10-31', age_days: 30, qty: 7, qty_0_30: 7, qty_31_60: 0 },
 ];
-/** Totals: 158 on hand; 0–30: 20 + 7 = 27; 31–60: 40 + 30 + 2 + 35 + 15 + 9 = 131; older: 0. */
-export const AGING_NOV_30_TOTALS = { qty: 158, qty_0_30: 27, qty_31_60: 131, qty_61_90: 0, qty_91_180: 0, qty_over_180: 0 };
+/** Totals: 157 on hand; 0–30: 20 + 7 = 27; 31–60: 40 + 30 + 2 + 34 + 15 + 9 = 130; older: 0. */
+export const AGING_NOV_30_TOTALS = { qty: 157, qty_0_30: 27, qty_31_60: 130, qty_61_90: 0, qty_91_180: 0, qty_over_180: 0 };
 
 /** change_location_report 10-01 … 11-30: T1 (the line names no lot: FEFO chose it at posting). */
 export const CHANGE_LOCATION: Row[] = [
@@ -278,12 +288,13 @@ export const MONTHLY_SUPPLIER: Row[] = [
 ];
 export const MONTHLY_SUPPLIER_TOTALS = { doc_count: 3, qty: 212, amount: 4575 };
 
-/** do_line_report 10-01 … 11-30: every line of DO1–DO4, with its order (none for DO3). Total qty 64. */
+/** do_line_report 10-01 … 11-30: every line of DO1–DO5 by date, with its order (none for DO3). Total qty 65. */
 export const DO_LINES: Row[] = [
   { doc_no: 'DO1', line_no: 1, customer_code: 'C1', product_code: 'A1', qty: 30, so_doc_no: 'SO1' },
   { doc_no: 'DO1', line_no: 2, customer_code: 'C1', product_code: 'B1', qty: 10, so_doc_no: 'SO1' },
   { doc_no: 'DO2', line_no: 1, customer_code: 'C2', product_code: 'PR1', qty: 4, so_doc_no: 'SO2' },
   { doc_no: 'DO2', line_no: 2, customer_code: 'C2', product_code: 'PR1', qty: 2, so_doc_no: 'SO2' },
+  { doc_no: 'DO5', line_no: 1, customer_code: 'C1', product_code: 'B1', qty: 1, so_doc_no: 'SO3' },
   { doc_no: 'DO3', line_no: 1, customer_code: 'C2', product_code: 'B1', qty: 5, so_doc_no: null },
   { doc_no: 'DO3', line_no: 2, customer_code: 'C2', product_code: 'PR2', qty: 3, so_doc_no: null },
   { doc_no: 'DO4', line_no: 1, customer_code: 'C1', product_code: 'A1', qty: 10, so_doc_no: 'SO1' },

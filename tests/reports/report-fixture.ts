@@ -128,6 +128,9 @@ export async function buildReportFixture(t: TestApp): Promise<ReportFixture> {
   await post('internal_product_transfer', t1.id);
   // DO4: the last 10 A1 of SO1 (lot L1 again)
   await deliver('DO4', so1, '2026-11-20', id.WH1);
+  // DO5: 1 of SO3's 5 B1 (a VAT-included order: 100.00 a unit before VAT), dated 1 Nov, the day BEFORE its order
+  // (title_do_unlike_so); posted after DO3, so it takes B1 at 700.00 / 35
+  await deliver('DO5', so3, '2026-11-01', id.WH1, [{ source_line_id: so3.items[0].id, qty: 1 }]);
 
   // ---- tax invoices, notes, receipts ----
   const buyer = (code: 'C1' | 'C2') => ({ buyer_name: `บริษัท ลูกค้า ${code} จำกัด`, buyer_tax_id: TAX_IDS[code], buyer_branch_code: code === 'C1' ? '00000' : '00001', seller_tax_id: TAX_IDS.RC, seller_branch_code: '00000' });
