@@ -8,7 +8,7 @@
  *
  *  10-05 PO1  S1: A1 100 × 10.00, B1 50 × 20.00 (approved)
  *  10-06 PO2  S1: PR1 10 × 5.00, PR1 5 × 6.00 (approved; PR1 on two lines)
- *  10-10 GR1  from PO1 into WH1: A1 100 lot L1 expiring 2026-11-30 (1,000.00), B1 50 (1,000.00)
+ *  10-10 GR1  from PO1 into WH1: A1 100 lot L1 expiring 2026-11-30 (1,000.00), B1 50 at 21.00 where PO1 said 20.00 (1,050.00)
  *  10-12 GR2  standalone, S2, into WH1: A1 30 lot L2 expiring 2027-03-31 × 13.00 (390.00), AS1 2 × 1,000.00,
  *             PR1 10 × 7.00 and PR1 5 × 7.00 (two lines, one balance row: 15 worth 105.00)
  *  10-15 GR3  from PO2 into WH2: PR1 10 × 5.00 + 5 × 6.00 (two lines, one balance row: 15 worth 80.00)
@@ -33,7 +33,7 @@
  *  11-06 R3   a draft
  *  W1 10-30 pnd3 500.00 × 3 % = 15.00; W2 11-10 pnd53 1,000.00 × 3 % = 30.00; W3 11-11 pnd53 333.50 × 1 % = 3.335 → 3.34;
  *  W4 11-12 pnd3 333.50 × 3 % = 10.005 → 10.01; W5 11-13 a draft
- *  PI1 (recorded 11-02) all of GR1, supplier's invoice S1-IV-0001 of 10-31: 2,000.00 + 140.00 (October's tax month)
+ *  PI1 (recorded 11-02) all of GR1, supplier's invoice S1-IV-0001 of 10-31: 2,050.00 + 143.50 (October's tax month)
  *  PI2 (11-03) typed, S2, 1,070.00 VAT included, S2-TX-7788 of 11-01: 1,000.00 + 70.00
  *  PI3 (11-15) GR2's asset line 2 × 1,000.00, S2-TX-7790 of 11-14: 2,000.00 + 140.00
  *  PI4 a draft (S1-IV-0009 of 11-05), PI5 posted then cancelled (S1-IV-0010 of 11-06): neither counts
@@ -42,8 +42,8 @@
  *  A1 WH1 L1: in 100 / 1,000.00 → DO1 −30 takes 300.00 (70 / 700.00) → T1 −20 takes 200.00 (50 / 500.00)
  *             → DO4 −10 takes 100.00 → 40 / 400.00
  *  A1 WH1 L2: 30 / 390.00 (untouched);  A1 WH2 L1: T1 in 20 / 200.00 (what the out-leg took)
- *  B1 WH1:    50 / 1,000.00 → DO1 −10 takes 200.00 (40 / 800.00) → DO3 −5 takes 100.00 (35 / 700.00)
- *             → DO5 −1 takes 700 × 1 / 35 = 20.00 → 34 / 680.00
+ *  B1 WH1:    50 / 1,050.00 → DO1 −10 takes 1,050 × 10 / 50 = 210.00 (40 / 840.00) → DO3 −5 takes 105.00 (35 / 735.00)
+ *             → DO5 −1 takes 735 × 1 / 35 = 21.00 → 34 / 714.00
  *  AS1 WH1:   2 / 2,000.00;  PR1 WH1: 15 / 105.00
  *  PR1 WH2:   15 / 80.00 → DO2 −4 takes (in satang) 8,000 × 4 / 15 = 2,133.33 → 2,133 (21.33), leaving 11 / 58.67;
  *             then −2 takes 5,867 × 2 / 11 = 1,066.73 → 1,067 satang (10.67), leaving 9 / 48.00.  DO2's cost: 32.00
@@ -57,13 +57,13 @@ export const STOCK_BALANCE_ALL: Row[] = [
   { product_code: 'A1', inventory_code: 'WH1', qty: 70, stock_value: 790 }, // L1 40 / 400.00 + L2 30 / 390.00
   { product_code: 'A1', inventory_code: 'WH2', qty: 20, stock_value: 200 },
   { product_code: 'AS1', inventory_code: 'WH1', qty: 2, stock_value: 2000 },
-  { product_code: 'B1', inventory_code: 'WH1', qty: 34, stock_value: 680 },
+  { product_code: 'B1', inventory_code: 'WH1', qty: 34, stock_value: 714 },
   { product_code: 'PR1', inventory_code: 'WH1', qty: 15, stock_value: 105 },
   { product_code: 'PR1', inventory_code: 'WH2', qty: 9, stock_value: 48 },
   { product_code: 'PR2', inventory_code: 'WH1', qty: 7, stock_value: 87.5 },
 ];
-/** Totals: qty 70 + 20 + 2 + 34 + 15 + 9 + 7 = 157; value 790 + 200 + 2,000 + 680 + 105 + 48 + 87.50 = 3,910.50. */
-export const STOCK_BALANCE_ALL_TOTALS = { qty: 157, stock_value: 3910.5 };
+/** Totals: qty 70 + 20 + 2 + 34 + 15 + 9 + 7 = 157; value 790 + 200 + 2,000 + 714 + 105 + 48 + 87.50 = 3,944.50. */
+export const STOCK_BALANCE_ALL_TOTALS = { qty: 157, stock_value: 3944.5 };
 
 /** The class reports: the same rows, only the products of that class (A1 class_a, B1 class_b, AS1 asset, PR1/PR2 product). */
 export const STOCK_BALANCE_BY_CLASS: Record<string, Row[]> = {
@@ -138,27 +138,27 @@ export const STOCK_MOVEMENT_OCT_31: Row[] = [
 /**
  * stock_profit_statement 2026-10-01 … 2026-11-30 (every delivery):
  *  A1:  DO1 30 + DO4 10 = 40; cost 300.00 + 100.00 = 400.00; sales 40 × 25.00 = 1,000.00; profit 600.00
- *  B1:  DO1 10 (cost 200.00, sales 10 × 50.00 = 500.00) + DO3 5 (cost 100.00, no order: sales 0)
- *       + DO5 1 (cost 20.00; SO3 is VAT-included: line 535.00 × 500.00 / 535.00 = 500.00 for 5, 100.00 a unit)
- *       → 16, sales 600.00, cost 320.00, profit 280.00
+ *  B1:  DO1 10 (cost 210.00, sales 10 × 50.00 = 500.00) + DO3 5 (cost 105.00, no order: sales 0)
+ *       + DO5 1 (cost 21.00; SO3 is VAT-included: line 535.00 × 500.00 / 535.00 = 500.00 for 5, 100.00 a unit)
+ *       → 16, sales 600.00, cost 336.00, profit 264.00
  *  PR1: DO2 4 + 2 = 6; cost 21.33 + 10.67 = 32.00; sales 4 × 27.00 + 2 × 27.00 = 162.00; profit 130.00
  *  PR2: DO3 3; cost 37.50; sales 0; profit −37.50
- *  totals: sales 1,762.00; cost 789.50; profit 972.50
+ *  totals: sales 1,762.00; cost 400 + 336 + 32 + 37.50 = 805.50; profit 956.50
  */
 export const PROFIT_OCT_NOV: Row[] = [
   { product_code: 'A1', qty: 40, sales_amount: 1000, cost_amount: 400, profit_amount: 600 },
-  { product_code: 'B1', qty: 16, sales_amount: 600, cost_amount: 320, profit_amount: 280 },
+  { product_code: 'B1', qty: 16, sales_amount: 600, cost_amount: 336, profit_amount: 264 },
   { product_code: 'PR1', qty: 6, sales_amount: 162, cost_amount: 32, profit_amount: 130 },
   { product_code: 'PR2', qty: 3, sales_amount: 0, cost_amount: 37.5, profit_amount: -37.5 },
 ];
-export const PROFIT_OCT_NOV_TOTALS = { sales_amount: 1762, cost_amount: 789.5, profit_amount: 972.5 };
-/** 2026-11-01 … 2026-11-30: DO3, DO4 and DO5 (A1 10: 250.00 − 100.00; B1 5 + 1: 100.00 − 120.00; PR2 3: 0 − 37.50). */
+export const PROFIT_OCT_NOV_TOTALS = { sales_amount: 1762, cost_amount: 805.5, profit_amount: 956.5 };
+/** 2026-11-01 … 2026-11-30: DO3, DO4 and DO5 (A1 10: 250.00 − 100.00; B1 5 + 1: 100.00 − 126.00; PR2 3: 0 − 37.50). */
 export const PROFIT_NOV: Row[] = [
   { product_code: 'A1', qty: 10, sales_amount: 250, cost_amount: 100, profit_amount: 150 },
-  { product_code: 'B1', qty: 6, sales_amount: 100, cost_amount: 120, profit_amount: -20 },
+  { product_code: 'B1', qty: 6, sales_amount: 100, cost_amount: 126, profit_amount: -26 },
   { product_code: 'PR2', qty: 3, sales_amount: 0, cost_amount: 37.5, profit_amount: -37.5 },
 ];
-export const PROFIT_NOV_TOTALS = { sales_amount: 350, cost_amount: 257.5, profit_amount: 92.5 };
+export const PROFIT_NOV_TOTALS = { sales_amount: 350, cost_amount: 263.5, profit_amount: 86.5 };
 
 /**
  * sales_tax_report 2026-11: TI2 (C2, branch 00001), TI3 (C1), CN1 (−100.00 / −7.00, the note's customer C1),
@@ -182,7 +182,7 @@ export const PURCHASE_TAX_NOV: Row[] = [
 ];
 export const PURCHASE_TAX_NOV_TOTALS = { amount_before_vat: 3000, vat_amount: 210 };
 export const PURCHASE_TAX_OCT: Row[] = [
-  { doc_no: 'PI1', doc_date: '2026-11-02', supplier_invoice_no: 'S1-IV-0001', supplier_invoice_date: '2026-10-31', supplier: 'S1', amount_before_vat: 2000, vat_amount: 140 },
+  { doc_no: 'PI1', doc_date: '2026-11-02', supplier_invoice_no: 'S1-IV-0001', supplier_invoice_date: '2026-10-31', supplier: 'S1', amount_before_vat: 2050, vat_amount: 143.5 },
 ];
 
 /** wht_summary 2026-11: pnd3 W4 (333.50 / 10.01); pnd53 W2 + W3 (1,333.50 / 33.34). Not W1 (October), not W5 (draft). */
@@ -226,8 +226,8 @@ export const DO_LINE_UNLIKE_SO_LINE: Row[] = [
   { doc_no: 'DO5', product_code: 'B1', qty: 1, source_qty: 5 },
   { doc_no: 'DO4', product_code: 'A1', qty: 10, source_qty: 40 },
 ];
-/** gr_line_unlike_po_line: none (GR1 and GR3 took their orders whole at the orders' prices). */
-export const GR_LINE_UNLIKE_PO_LINE: Row[] = [];
+/** gr_line_unlike_po_line: GR1's B1 line, 21.00 where PO1 said 20.00 (GR3 took PO2 whole at its prices). */
+export const GR_LINE_UNLIKE_PO_LINE: Row[] = [{ doc_no: 'GR1', product_code: 'B1', qty: 50, source_qty: 50, price: 21, source_price: 20 }];
 
 // ---- the other reports of r-content (defined in docs/reports.md; same story, same hand arithmetic) ----
 
@@ -235,7 +235,7 @@ export const GR_LINE_UNLIKE_PO_LINE: Row[] = [];
 export const STOCK_LIST: Row[] = [
   { product_code: 'A1', product_class: 'class_a', qty: 90, stock_value: 990 }, // 70 / 790.00 in WH1 + 20 / 200.00 in WH2
   { product_code: 'AS1', product_class: 'asset', qty: 2, stock_value: 2000 },
-  { product_code: 'B1', product_class: 'class_b', qty: 34, stock_value: 680 },
+  { product_code: 'B1', product_class: 'class_b', qty: 34, stock_value: 714 },
   { product_code: 'PR1', product_class: 'product', qty: 24, stock_value: 153 }, // 15 / 105.00 + 9 / 48.00
   { product_code: 'PR2', product_class: 'product', qty: 7, stock_value: 87.5 },
 ];
@@ -273,20 +273,20 @@ export const RETURNS: Row[] = [{ doc_no: 'CN1', doc_date: '2026-11-08', customer
 
 /**
  * daily_supplier_summary 10-01 … 11-30, value = Σ qty × unit cost of the receipts' lines:
- *  10-10 S1 GR1: 100 × 10 + 50 × 20 = 2,000.00 (qty 150); 10-12 S2 GR2: 390 + 2,000 + 70 + 35 = 2,495.00 (qty 47);
+ *  10-10 S1 GR1: 100 × 10 + 50 × 21 = 2,050.00 (qty 150); 10-12 S2 GR2: 390 + 2,000 + 70 + 35 = 2,495.00 (qty 47);
  *  10-15 S1 GR3: 50 + 30 = 80.00 (qty 15)
  */
 export const DAILY_SUPPLIER: Row[] = [
-  { period: '2026-10-10', supplier_code: 'S1', doc_count: 1, qty: 150, amount: 2000 },
+  { period: '2026-10-10', supplier_code: 'S1', doc_count: 1, qty: 150, amount: 2050 },
   { period: '2026-10-12', supplier_code: 'S2', doc_count: 1, qty: 47, amount: 2495 },
   { period: '2026-10-15', supplier_code: 'S1', doc_count: 1, qty: 15, amount: 80 },
 ];
-/** monthly_supplier_summary 2026: October, S1 = GR1 + GR3 (2 receipts, 165, 2,080.00), S2 = GR2. Totals 3, 212, 4,575.00. */
+/** monthly_supplier_summary 2026: October, S1 = GR1 + GR3 (2 receipts, 165, 2,130.00), S2 = GR2. Totals 3, 212, 4,625.00. */
 export const MONTHLY_SUPPLIER: Row[] = [
-  { period: '2026-10', supplier_code: 'S1', doc_count: 2, qty: 165, amount: 2080 },
+  { period: '2026-10', supplier_code: 'S1', doc_count: 2, qty: 165, amount: 2130 },
   { period: '2026-10', supplier_code: 'S2', doc_count: 1, qty: 47, amount: 2495 },
 ];
-export const MONTHLY_SUPPLIER_TOTALS = { doc_count: 3, qty: 212, amount: 4575 };
+export const MONTHLY_SUPPLIER_TOTALS = { doc_count: 3, qty: 212, amount: 4625 };
 
 /** do_line_report 10-01 … 11-30: every line of DO1–DO5 by date, with its order (none for DO3). Total qty 65. */
 export const DO_LINES: Row[] = [

@@ -71,9 +71,9 @@ export async function buildReportFixture(t: TestApp): Promise<ReportFixture> {
     items: [{ product_id: id.PR1, qty: 10, price: 5 }, { product_id: id.PR1, qty: 5, price: 6 }] }));
   await post('purchase_order', po2.id);
 
-  // GR1 from PO1 into WH1: A1 lot L1 (expires 2026-11-30), B1 without lot
+  // GR1 from PO1 into WH1: A1 lot L1 (expires 2026-11-30), B1 without lot at 21.00 where the order said 20.00 (gr_line_unlike_po_line)
   const gr1 = keep('GR1', 'goods_receipt', await from('goods_receipt', 'purchase_order', { ids: [po1.id] }));
-  await patch('goods_receipt', gr1.id, { doc_date: '2026-10-10', inventory_id: id.WH1, items: gr1.items.map((l: Row) => ({ id: l.id, product_id: l.product_id, qty: l.qty, price: l.price, source_line_id: l.source_line_id, source_entity: l.source_entity,
+  await patch('goods_receipt', gr1.id, { doc_date: '2026-10-10', inventory_id: id.WH1, items: gr1.items.map((l: Row) => ({ id: l.id, product_id: l.product_id, qty: l.qty, price: l.product_id === id.B1 ? 21 : l.price, source_line_id: l.source_line_id, source_entity: l.source_entity,
     ...(l.product_id === id.A1 ? { lot_no: 'L1', expiry_date: '2026-11-30' } : {}) })) });
   await post('goods_receipt', gr1.id);
   // GR2 standalone (gr_not_po) from S2: A1 lot L2, the asset, PR1 on two lines (gr_line_duplicate)
@@ -176,7 +176,7 @@ export async function buildReportFixture(t: TestApp): Promise<ReportFixture> {
     const stored = await patch('purchase_invoice', d.id, values);
     return keep(name, 'purchase_invoice', action ? await post('purchase_invoice', stored.id, action) : stored);
   };
-  // PI1: all of GR1 (2,000.00 + 140.00), the supplier's invoice dated 31 Oct: October's tax month
+  // PI1: all of GR1 (1,000.00 + 1,050.00 = 2,050.00 + 143.50), the supplier's invoice dated 31 Oct: October's tax month
   await pi('PI1', await from('purchase_invoice', 'goods_receipt', { ids: [gr1.id] }), { doc_date: '2026-11-02', supplier_invoice_no: 'S1-IV-0001', supplier_invoice_date: '2026-10-31' });
   // PI2: typed, 1,070.00 VAT included (1,000.00 + 70.00), from S2
   await pi('PI2', await create('purchase_invoice', { doc_date: '2026-11-03', supplier_id: id.S2, your_company_id: id.RC, vat_type: 'include', items: [{ description: 'ค่าบริการซ่อมบำรุง', qty: 1, price: 1070 }] }),
