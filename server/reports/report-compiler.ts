@@ -204,7 +204,8 @@ export class ReportCompiler {
         if (scope) x = x.on(scope);
         return x;
       };
-      b = j.type === 'left' ? b.leftJoin(`${j.from} as ${j.as}`, joinOn) : b.innerJoin(`${j.from} as ${j.as}`, joinOn);
+      const t = this.table(j.from, j.as) as never;
+      b = j.type === 'left' ? b.leftJoin(t, joinOn) : b.innerJoin(t, joinOn);
     }
     return b;
   }
@@ -215,16 +216,30 @@ export class ReportCompiler {
    * instant (the whole ledger when there is no snapshot yet). Exact: a snapshot is kept in step
    * with every later backdated movement.
    */
-  private stockAsOf(source: ReportSource) {
+  private stockAsOf(alias: string, asOfParam: string) {
     const k = this.env.k;
-    const asOf = this.env.params[source.asOf!];
-    if (typeof asOf !== 'string') throw new MissingParam(source.asOf!);
+    const asOf = this.env.params[asOfParam];
+    if (typeof asOf !== 'string') throw new MissingParam(asOfParam);
     const snap = this.env.snapshotDate ?? null;
     let moved = k.selectFrom('stock_movement').select(['product_id', 'inventory_id', sql`case when direction = 'in' then qty else -qty end`.as('qty')])
       .where('movement_date', '<', businessDayEnd(asOf)) as SelectQueryBuilder<any, any, any>;
     if (snap) moved = moved.where('movement_date', '>=', businessDayEnd(snap));
     const all = snap ? k.selectFrom('stock_snapshot_total').select(['product_id', 'inventory_id', 'qty']).where('as_of_date', '=', snap).unionAll(moved) : moved;
-    return k.selectFrom(all.as('u')).select(['u.product_id as product_id', 'u.inventory_id as inventory_id', sql`sum(u.qty)`.as('qty')]).groupBy(['u.product_id', 'u.inventory_id']).as(source.as);
+    return k.selectFrom(all.as('u')).select(['u.product_id as product_id', 'u.inventory_id as inventory_id', sql`sum(u.qty)`.as('qty')]).groupBy(['u.product_id', 'u.inventory_id']).as(alias);
+  }
+
+  /**
+   * A table as the FROM or JOIN names it: an entity's or stock table's name, or a derived stock
+   * table (stock_as_of; stock_balance_total, the balance summed per product and inventory first,
+   * so a report of a few hundred pairs does not join every lot's row to its product).
+   */
+  private table(from: string, as: string, source?: ReportSource) {
+    if (from === 'stock_as_of') return this.stockAsOf(as, (source ?? this.def.source).asOf!);
+    if (from === 'stock_balance_total') {
+      return this.env.k.selectFrom('stock_balance').select(['product_id', 'inventory_id', sql`sum(qty)`.as('qty'), sql`sum(value)`.as('value')])
+        .groupBy(['product_id', 'inventory_id']).as(as);
+    }
+    return `${from} as ${as}`;
   }
 
   /** The report's rows, one per group, each column under its key (no order, no paging); a `union` appends its parts. */
@@ -238,7 +253,7 @@ export class ReportCompiler {
   /** One select over a source: the columns in the report's order (a union matches them by position). */
   private part(source: ReportSource, where: Cond[] | undefined, groupBy: Expr[] | undefined, having: Cond[] | undefined, exprOf: (key: string) => Expr): SelectQueryBuilder<any, any, any> {
     const d = this.def;
-    let b = (source.from === 'stock_as_of' ? this.env.k.selectFrom(this.stockAsOf(source)) : this.env.k.selectFrom(`${source.from} as ${source.as}`)) as SelectQueryBuilder<any, any, any>;
+    let b = this.env.k.selectFrom(this.table(source.from, source.as, source) as never) as SelectQueryBuilder<any, any, any>;
     b = this.joins(b, source.joins, true);
     b = this.softDeleted(b, source.from, source.as);
     const scope = this.scoped(source.from, source.as);
