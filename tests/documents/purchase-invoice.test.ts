@@ -87,6 +87,13 @@ describe.each(testDialects())('purchase invoice on %s', (dialect) => {
     expect((await c.ok(c.call('GET', `/api/purchase_order/${po.id}`, c.admin))).status).toBe('approved');
   });
 
+  it('prints as a PDF from its form, like every document', async () => {
+    const pi = await c.ok(c.call('POST', '/api/purchase_invoice', c.admin, { ...header(), items: [{ product_id: products[0], qty: 1, price: 100 }] }), 201);
+    const pdf = await c.call('GET', `/api/purchase_invoice/${pi.id}/pdf`, c.admin);
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
   it('is in the purchasing menu with its create-from screens, for whoever may view it', async () => {
     const paths = async (h: Record<string, string>) => ((await c.call('GET', '/api/menu', h)).json().data as { key: string; submenu: { path: string }[] }[])
       .filter((g) => g.key === 'purchasing_stock').flatMap((g) => g.submenu.map((s) => s.path));
