@@ -44,6 +44,7 @@ import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
 import { registerReportRoutes } from './reports/report-routes.ts';
+import { registerTextExportRoute } from './reports/text-export-route.ts';
 import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
 import type { ReportDef } from '../engine/reports/report-types.ts';
 import { registerDocumentRoutes } from './documents/document-routes.ts';
@@ -242,6 +243,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerSaleRoutes(app, service, contextOf);
   installShiftRules(service);
   registerSlipRoutes(app, service, contextOf);
+  registerTextExportRoute(app, service, reports, contextOf);
   registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
   const printFiles = { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) };

@@ -4,6 +4,7 @@ import type { EntitySchema } from '../schema/schema-types.ts';
 import { hasColumn, softDeleteColumn, SYSTEM_FIELDS } from '../schema/schema-types.ts';
 import { SchemaLoadError, type SchemaProblem, type SchemaSource } from '../schema/schema-loader.ts';
 import type { Cond, Expr, Join, ReportDef, SubQuery } from './report-types.ts';
+import { TEXT_EXPORTS } from './text-exports.ts';
 
 /**
  * Reads report files: the meta-schema first (errors name the file, the JSON
@@ -163,12 +164,36 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     for (const m of c.link?.matchAll(/\{(\w+)\}/g) ?? []) if (!r.columns.some((x) => x.key === m[1])) bad(`/columns/${i}/link`, `"${m[1]}" is not a column`);
   });
   r.having?.forEach((c, i) => cond(c, `/having/${i}`, aliases, true));
+  r.union?.forEach((u, n) => {
+    const at = `/union/${n}`;
+    const scope = new Map<string, Set<string>>();
+    addTable(u.source.from, u.source.as, `${at}/source`, scope);
+    joins(u.source.joins, `${at}/source/joins`, scope);
+    u.where?.forEach((c, i) => cond(c, `${at}/where/${i}`, scope, false));
+    u.groupBy?.forEach((g, i) => expr(g, `${at}/groupBy/${i}`, scope, false));
+    u.having?.forEach((c, i) => cond(c, `${at}/having/${i}`, scope, false));
+    for (const k of Object.keys(u.values)) if (!columns.has(k)) bad(`${at}/values/${k}`, `"${k}" is not a column of the report`);
+    for (const c of r.columns) {
+      if (u.values[c.key] === undefined) bad(`${at}/values`, `gives no value for the column "${c.key}"`);
+      else expr(u.values[c.key]!, `${at}/values/${c.key}`, scope, false);
+    }
+  });
   const key = (k: string, at: string) => { if (!columns.has(k)) bad(at, `"${k}" is not a column`); };
   r.sort?.forEach((s, i) => key(s.key, `/sort/${i}/key`));
   r.totals?.forEach((k, i) => {
     key(k, `/totals/${i}`);
     const t = r.columns.find((c) => c.key === k)?.type;
     if (t && !['money', 'qty', 'integer'].includes(t)) bad(`/totals/${i}`, `"${k}" is a ${t} column; totals sum money, qty or integer columns`);
+  });
+  r.textExports?.forEach((x, i) => {
+    const known = TEXT_EXPORTS[x.format];
+    if (!known) bad(`/textExports/${i}/format`, `unknown text export "${x.format}" (known: ${Object.keys(TEXT_EXPORTS).join(', ')})`);
+    for (const [name, values] of Object.entries(known?.needs ?? {})) {
+      const p = params.get(name);
+      if (!p || !p.required || (p.type === 'enum' && p.options?.some((o) => !values.includes(o.value)))) {
+        bad(`/textExports/${i}/format`, `"${x.format}" needs a required parameter "${name}" of ${values.join(', ')}`);
+      }
+    }
   });
   if (r.chart) { key(r.chart.label, '/chart/label'); r.chart.series.forEach((s, i) => key(s, `/chart/series/${i}`)); }
   return out;

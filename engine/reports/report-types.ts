@@ -71,6 +71,16 @@ export interface ReportSource {
   asOf?: string;
 }
 
+/** One more row set of a report: tax invoices, then credit notes, then debit notes, in one answer. */
+export interface ReportUnionPart {
+  source: ReportSource;
+  where?: Cond[];
+  groupBy?: Expr[];
+  having?: Cond[];
+  /** An expression for every column key of the report (no {column} references). */
+  values: Record<string, Expr>;
+}
+
 export type ColumnType = 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean';
 
 export interface ReportColumn {
@@ -110,11 +120,15 @@ export interface ReportDef {
   /** Grouping; without it a report with aggregates groups by every column without one. */
   groupBy?: Expr[];
   having?: Cond[];
+  /** More row sets appended (UNION ALL), each from its own source, with an expression for every column key. */
+  union?: ReportUnionPart[];
   columns: ReportColumn[];
   sort?: { key: string; desc?: boolean }[];
   /** Columns summed over every row of the answer. */
   totals?: string[];
   chart?: ReportChart;
+  /** Fixed-layout text files offered at /api/report/{name}/text/{format} (engine/reports/text-exports.ts). */
+  textExports?: { format: string; label: Label }[];
 }
 
 /** What GET /api/report lists for each report. */
@@ -126,6 +140,7 @@ export interface ReportSummary {
   menuGroup: string;
   routeParam: string | null;
   chart: ReportChart | null;
+  textExports: { format: string; label: Label }[];
   columns: { key: string; label: Label; type: ColumnType; link?: string }[];
   totals: string[];
 }

@@ -49,7 +49,8 @@ export async function runActionIn(
       fields: extra.map((field) => ({ field, code: 'unknown_field', message: 'is not a field of this action' })),
     });
   }
-  writer.checkBody(entity, 'patch', sent, before);
+  // judged with the new state: a field `requiredIf` a state (a posted document's reference) is demanded by the action that reaches it
+  writer.checkBody(entity, 'patch', { ...sent, [w.field]: t.to }, before);
   const input: Row = { ...sent, [w.field]: t.to };
   core.policy.assertWritableRow(ctx, entity, { ...before, ...input }, 'update');
   const fields = Object.keys(sent);

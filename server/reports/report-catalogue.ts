@@ -17,7 +17,7 @@ export const menuKeyOf = (def: ReportDef): string => def.menuKey ?? def.name;
 export function summaryOf(def: ReportDef): ReportSummary {
   return {
     name: def.name, label: def.label, parameters: def.parameters, menuKey: menuKeyOf(def), menuGroup: def.menuGroup,
-    routeParam: def.routeParam ?? null, chart: def.chart ?? null,
+    routeParam: def.routeParam ?? null, chart: def.chart ?? null, textExports: def.textExports ?? [],
     columns: def.columns.filter((c) => !c.hidden).map((c) => ({ key: c.key, label: c.label, type: c.type, ...(c.link ? { link: c.link } : {}) })),
     totals: def.totals ?? [],
   };

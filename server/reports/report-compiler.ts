@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Cond, Expr, Join, ParamPart, ReportDef, SubQuery } from '../../engine/reports/report-types.ts';
+import type { Cond, Expr, Join, ParamPart, ReportDef, ReportSource, SubQuery } from '../../engine/reports/report-types.ts';
 import { isAggregate, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
@@ -155,7 +155,8 @@ export class ReportCompiler {
           const v = this.env.params[x.ifParam];
           return v === null || v === undefined || v === false ? null : this.cond(x.then);
         }
-        case 'exists': case 'notExists': return sql`(${sql.raw(op === 'exists' ? 'exists' : 'not exists')} (${this.subquery(arg as SubQuery)}))`;
+        // Kysely puts an embedded select in parentheses already; SQLite refuses `exists ((select …))`
+        case 'exists': case 'notExists': return sql`(${sql.raw(op === 'exists' ? 'exists' : 'not exists')} ${this.subquery(arg as SubQuery)})`;
       }
     } catch (err) {
       if (err instanceof MissingParam) return null;
@@ -215,10 +216,10 @@ export class ReportCompiler {
    * instant (the whole ledger when there is no snapshot yet). Exact: a snapshot is kept in step
    * with every later backdated movement.
    */
-  private stockAsOf(alias: string) {
+  private stockAsOf(alias: string, asOfParam: string) {
     const k = this.env.k;
-    const asOf = this.env.params[this.def.source.asOf!];
-    if (typeof asOf !== 'string') throw new MissingParam(this.def.source.asOf!);
+    const asOf = this.env.params[asOfParam];
+    if (typeof asOf !== 'string') throw new MissingParam(asOfParam);
     const snap = this.env.snapshotDate ?? null;
     let moved = k.selectFrom('stock_movement').select(['product_id', 'inventory_id', sql`case when direction = 'in' then qty else -qty end`.as('qty')])
       .where('movement_date', '<', businessDayEnd(asOf)) as SelectQueryBuilder<any, any, any>;
@@ -232,8 +233,8 @@ export class ReportCompiler {
    * table (stock_as_of; stock_balance_total, the balance summed per product and inventory first,
    * so a report of a few hundred pairs does not join every lot's row to its product).
    */
-  private table(from: string, as: string) {
-    if (from === 'stock_as_of') return this.stockAsOf(as);
+  private table(from: string, as: string, source?: ReportSource) {
+    if (from === 'stock_as_of') return this.stockAsOf(as, (source ?? this.def.source).asOf!);
     if (from === 'stock_balance_total') {
       return this.env.k.selectFrom('stock_balance').select(['product_id', 'inventory_id', sql`sum(qty)`.as('qty'), sql`sum(value)`.as('value')])
         .groupBy(['product_id', 'inventory_id']).as(as);
@@ -241,22 +242,31 @@ export class ReportCompiler {
     return `${from} as ${as}`;
   }
 
-  /** The report's rows, one per group, each column under its key (no order, no paging). */
+  /** The report's rows, one per group, each column under its key (no order, no paging); a `union` appends its parts. */
   rows(): SelectQueryBuilder<any, any, any> {
     const d = this.def;
-    let b = this.env.k.selectFrom(this.table(d.source.from, d.source.as) as never) as SelectQueryBuilder<any, any, any>;
-    b = this.joins(b, d.source.joins, true);
-    b = this.softDeleted(b, d.source.from, d.source.as);
-    const scope = this.scoped(d.source.from, d.source.as);
+    let b = this.part(d.source, d.where, d.groupBy, d.having, (key) => this.columnExprs.get(key)!);
+    for (const u of d.union ?? []) b = b.unionAll(this.part(u.source, u.where, u.groupBy, u.having, (key) => u.values[key]!));
+    return b;
+  }
+
+  /** One select over a source: the columns in the report's order (a union matches them by position). */
+  private part(source: ReportSource, where: Cond[] | undefined, groupBy: Expr[] | undefined, having: Cond[] | undefined, exprOf: (key: string) => Expr): SelectQueryBuilder<any, any, any> {
+    const d = this.def;
+    let b = this.env.k.selectFrom(this.table(source.from, source.as, source) as never) as SelectQueryBuilder<any, any, any>;
+    b = this.joins(b, source.joins, true);
+    b = this.softDeleted(b, source.from, source.as);
+    const scope = this.scoped(source.from, source.as);
     if (scope) b = b.where(scope);
-    for (const w of d.where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
-    b = b.select(d.columns.map((c) => {
+    for (const w of where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
+    const exprs = d.columns.map((c) => ({ key: c.key, expr: exprOf(c.key) }));
+    b = b.select(exprs.map((c) => {
       try { return this.expr(c.expr).as(c.key); } catch (err) { if (err instanceof MissingParam) return sql`null`.as(c.key); throw err; }
     }));
-    const aggregated = d.columns.some((c) => isAggregate(c.expr, this.columnExprs));
-    const groups = d.groupBy ?? (aggregated ? d.columns.filter((c) => !isAggregate(c.expr, this.columnExprs)).map((c) => c.expr) : []);
+    const aggregated = exprs.some((c) => isAggregate(c.expr, this.columnExprs));
+    const groups = groupBy ?? (aggregated ? exprs.filter((c) => !isAggregate(c.expr, this.columnExprs)).map((c) => c.expr) : []);
     if (groups.length) b = b.groupBy(groups.map((g) => this.expr(g)));
-    for (const h of d.having ?? []) { const c = this.cond(h); if (c) b = b.having(c as Expression<SqlBool>); }
+    for (const h of having ?? []) { const c = this.cond(h); if (c) b = b.having(c as Expression<SqlBool>); }
     return b;
   }
 }

@@ -97,10 +97,14 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const shown: Record<string, Value> = { ...(answer?.meta.parameters as Record<string, Value> | undefined), ...query };
   const setParam = (name: string, v: Value) => setView((prev) => nextView(prev, isSlot(name) ? { [name]: v ?? (name === 'isFilterStock' ? false : null) } as Partial<TableView> : { filter: { ...prev.filter, [name]: v } }));
 
-  const exportAs = async (kind: 'csv' | 'xlsx' | 'pdf') => {
+  const exportAs = async (kind: 'csv' | 'xlsx' | 'pdf' | { text: string }) => {
     setError(null);
     setProgress({ rows: 0, total: answer?.meta.total_count ?? 0, bytes: 0 });
     try {
+      if (typeof kind === 'object') {
+        await downloadReport(`/api/report/${report.name}/text/${kind.text}`, { ...query }, setProgress);
+        return;
+      }
       const path = kind === 'pdf' ? `/api/report/${report.name}/pdf` : `/api/report/${report.name}/export`;
       await downloadReport(path, { ...query, lang: i18n.language === 'en' ? 'en' : 'th', ...(kind === 'pdf' ? {} : { format: kind }) }, setProgress);
     } catch (e) {
@@ -154,6 +158,9 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
         <>
           {canExport && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-export-csv" disabled={!!progress} onClick={() => void exportAs('csv')}>{t('report.export_csv')}</button>}
           {canExport && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-export-xlsx" disabled={!!progress} onClick={() => void exportAs('xlsx')}>{t('report.export_xlsx')}</button>}
+          {canExport && (report.textExports ?? []).map((x) => (
+            <button key={x.format} type="button" className="p-button p-button-outlined p-button-sm" data-testid={`report-text-${x.format}`} disabled={!!progress} onClick={() => void exportAs({ text: x.format })}>{loc(x.label, i18n.language)}</button>
+          ))}
           {canPrint && <button type="button" className="p-button p-button-outlined p-button-sm" data-testid="report-print" disabled={!!progress} onClick={() => void exportAs('pdf')}>{t('report.print')}</button>}
         </>
       )}>{loc(report.label, i18n.language)}</PageTitle>

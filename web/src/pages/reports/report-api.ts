@@ -13,6 +13,8 @@ export interface ReportSummary {
   name: string; label: Label; parameters: ReportParam[]; menuKey: string; menuGroup: string; routeParam: string | null;
   chart: { type: 'bar' | 'line' | 'pie' | 'doughnut'; label: string; series: string[]; limit?: number } | null;
   columns: ReportColumn[]; totals: string[];
+  /** Fixed-layout text files (the RD Prep attachment): GET /api/report/{name}/text/{format}. */
+  textExports?: { format: string; label: Label }[];
 }
 export interface ReportAnswer {
   data: { columns: { key: string; label: string; type: string }[]; rows: Record<string, unknown>[]; totals: Record<string, unknown> };

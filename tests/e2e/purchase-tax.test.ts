@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+
+/**
+ * Issue 32 in the browser: the purchase invoices the demo posted are listed under purchasing and open on the
+ * generic form with the supplier's invoice number; the purchase tax report of their month lists them; the
+ * ภ.ง.ด.53 attachment's RD Prep button downloads the text file.
+ */
+describe('purchase tax end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let api: ApiCall;
+  const url = (p: string) => new URL(p, server.baseUrl).toString();
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
+    errors = watchErrors(page);
+    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('lists and opens a purchase invoice, reports it in its tax month, and downloads the RD Prep file', async () => {
+    const list = await api('GET', '/api/purchase_invoice?sort=doc_no');
+    const invoice = (list.data as { id: number; doc_no: string; supplier_invoice_no: string; status: string }[]).find((r) => r.supplier_invoice_no === 'IV-S001-2611-0458')!;
+    expect(invoice.status).toBe('approved');
+
+    await page.goto(url('/purchase_invoice'));
+    await page.getByText(invoice.doc_no).first().waitFor();
+    await page.goto(url(`/purchase_invoice/${invoice.id}`));
+    await expect.poll(async () => (await page.locator('input').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value))).includes('IV-S001-2611-0458'), { timeout: 15_000 }).toBe(true);
+    await shot(page, '61-purchase-invoice');
+
+    await page.goto(url('/purchase_tax_report'));
+    await page.getByTestId('report-screen').waitFor();
+    await page.getByTestId('report-param-month').fill('2026-11');
+    await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('IV-S001-2611-0458');
+
+    await page.goto(url('/wht_attachment'));
+    await page.getByTestId('report-screen').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-text-rd_prep').click()]);
+    expect(download.suggestedFilename()).toMatch(/^PND53_\d{4}-\d{2}\.txt$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text === '' || /^1\|\d{13}\|/.test(text)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
