@@ -65,6 +65,8 @@ export function sampleFieldValue(entity: EntitySchema, name: string, field: Fiel
   const where = `${entity.name}.${name}`;
   // withholding tax takes only the legal Thai rates (engine/documents/document-math.ts), which a range cannot say
   if (name === 'wht_rate' && field.type !== 'enum') return [0, 1, 2, 3, 5][seed % 5];
+  // a PromptPay id is checked beyond its pattern (a tax id's check digit, server/print/promptpay-qr.ts)
+  if (name === 'promptpay_id') return thaiTaxId(seed);
   switch (field.type) {
     case 'string': case 'text': {
       if (field.pattern) {
