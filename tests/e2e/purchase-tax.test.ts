@@ -42,8 +42,19 @@ describe('purchase tax end to end', () => {
 
     await page.goto(url('/purchase_tax_report'));
     await page.getByTestId('report-screen').waitFor();
-    await page.getByTestId('report-param-month').fill('2026-11');
+    // the tax month reads in Thai with its Buddhist-era year (the browser's month input showed "November 2026")
+    await page.getByTestId('report-param-month-year').selectOption('2026');
+    await page.getByTestId('report-param-month-month').selectOption('11');
+    expect(await page.getByTestId('report-param-month-month').locator('option:checked').innerText()).toBe('พฤศจิกายน');
+    expect(await page.getByTestId('report-param-month-year').locator('option:checked').innerText()).toBe('2569');
     await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('IV-S001-2611-0458');
+
+    // the withholding summary names the form as the Revenue Department does (ภ.ง.ด.53), not by its code
+    await page.goto(url('/wht_summary'));
+    await page.getByTestId('report-param-month-year').selectOption('2026');
+    await page.getByTestId('report-param-month-month').selectOption('11');
+    await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('ภ.ง.ด.53');
+    expect(await page.getByTestId('report-table').innerText()).not.toContain('pnd53');
 
     await page.goto(url('/wht_attachment'));
     await page.getByTestId('report-screen').waitFor();
