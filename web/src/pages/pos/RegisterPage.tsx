@@ -204,8 +204,11 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
       )}
       {shift && closing && (
         <div className="bo-toolbar">
-          <label>{t('pos.counted_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={counted} autoFocus onChange={(e) => setCounted(e.target.value)} data-testid="pos-counted-input" /></label>
+          <label>{t('pos.counted_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={counted} autoFocus onChange={(e) => setCounted(e.target.value)} data-testid="pos-counted-input"
+            onKeyDown={(e) => { if (e.key === 'Enter' && !busy && counted !== '') void closeShift(); if (e.key === 'Escape') setClosing(false); }} /></label>
           <Button type="button" label={t('pos.confirm_close')} icon="pi pi-check" disabled={busy || counted === ''} onClick={() => { void closeShift(); }} data-testid="pos-close-confirm" />
+          {/* "close shift" pressed by mistake left no way back to selling but a reload */}
+          <Button type="button" label={t('pos.cancel_close')} icon="pi pi-times" outlined disabled={busy} onClick={() => setClosing(false)} data-testid="pos-close-cancel" />
         </div>
       )}
       {shift && !closing && (
@@ -268,7 +271,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
           )}
           {sold && (
             <div className="bo-toolbar" data-testid="pos-sold">
-              <span>{String(sold.doc_no)} · {t('pos.change')} <strong data-testid="pos-sold-change">{formatMoney(Number(sold.change_amount))}</strong></span>
+              <span>{String(sold.doc_no)} · {t('pos.change')} <strong data-testid="pos-sold-change" style={{ fontSize: '1.5em' }}>{formatMoney(Number(sold.change_amount))}</strong></span>
               <Button type="button" label={t('pos.print')} icon="pi pi-print" outlined onClick={() => { print(Number(sold.id)).catch((e: ApiError) => setError(e.message)); }} data-testid="pos-print" />
             </div>
           )}
