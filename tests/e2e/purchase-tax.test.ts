@@ -48,6 +48,8 @@ describe('purchase tax end to end', () => {
     expect(await page.getByTestId('report-param-month-month').locator('option:checked').innerText()).toBe('พฤศจิกายน');
     expect(await page.getByTestId('report-param-month-year').locator('option:checked').innerText()).toBe('2569');
     await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('IV-S001-2611-0458');
+    // the long Thai headers wrap: every column, the VAT and the total too, is on screen without a sideways scroll
+    expect(await page.getByTestId('report-table').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
 
     // the withholding summary names the form as the Revenue Department does (ภ.ง.ด.53), not by its code
     await page.goto(url('/wht_summary'));

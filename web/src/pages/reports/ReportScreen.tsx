@@ -108,7 +108,7 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
 
   const table = answer && (
     <div className={`bo-table-wrap${loading ? ' is-loading' : ''}`} style={{ flex: '2 1 480px', minWidth: 0, overflowX: 'auto' }}>
-      <table className="bo-table" data-testid="report-table" data-total={total}>
+      <table className="bo-table bo-report-table" data-testid="report-table" data-total={total}>
         <thead>
           <tr>{columns.map((c) => <th key={c.key} scope="col" className={numeric(c) ? 'bo-num-cell' : undefined}>{loc(c.label, i18n.language)}</th>)}</tr>
         </thead>
