@@ -106,6 +106,9 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const linkOf = (c: ReportColumn, r: Record<string, unknown>) => c.link?.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(r[k] ?? '')));
 
+  // headers wrap; cells keep short values (numbers, codes, document numbers, dates) on one line and let only long
+  // texts (names, descriptions) wrap, so "POS-BP-01-R2611-00001" is never broken at its hyphens
+  const wraps = new Set(columns.filter((c) => c.type === 'string' && (answer?.data.rows ?? []).some((r) => cellText(c, r[c.key], i18n.language).length > 24)).map((c) => c.key));
   const table = answer && (
     <div className={`bo-table-wrap${loading ? ' is-loading' : ''}`} style={{ flex: '2 1 480px', minWidth: 0, overflowX: 'auto' }}>
       <table className="bo-table bo-report-table" data-testid="report-table" data-total={total}>
@@ -118,7 +121,7 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
               {columns.map((c) => {
                 const text = cellText(c, r[c.key], i18n.language);
                 const href = c.link ? linkOf(c, r) : undefined;
-                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined} style={c.type === 'date' ? { whiteSpace: 'nowrap' } : undefined}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
+                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined} style={wraps.has(c.key) ? undefined : { whiteSpace: 'nowrap' }}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
               })}
             </tr>
           ))}
