@@ -73,6 +73,14 @@ describe('report screens end to end', () => {
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path!).subarray(0, 2).toString()).toBe('PK');
+
+    // a status column reads in Thai (it showed "closed"/"open"), and a shift number is not broken at its hyphens
+    await page.goto(url('/pos_shift_sale_summary'));
+    const shifts = page.getByTestId('report-table');
+    await expect.poll(() => shifts.locator('tbody').innerText(), { timeout: 15_000 }).toContain('ปิดกะแล้ว');
+    expect(await shifts.locator('tbody td[data-col="status"]').allInnerTexts()).not.toContain('closed');
+    const shiftNo = shifts.locator('tbody td[data-col="shift_no"]').first();
+    expect(await shiftNo.evaluate((td) => getComputedStyle(td).whiteSpace)).toBe('nowrap');
     expect(errors).toEqual([]);
   }, 120_000);
 
