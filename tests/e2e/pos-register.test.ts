@@ -134,6 +134,7 @@ describe('the POS register end to end', () => {
     await page.getByTestId('pos-close-confirm').click();
     await expect.poll(() => page.getByTestId('pos-expected').innerText()).toBe(new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(expected));
     expect(await page.getByTestId('pos-difference').innerText()).toBe('-1.50');
+    expect(await page.getByTestId('pos-message').count()).toBe(0);
     await shot(page, 'pos-register-closed');
     expect(errors).toEqual([]);
   }, 120_000);

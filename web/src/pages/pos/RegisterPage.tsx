@@ -135,6 +135,9 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     try {
       const r = await api.post<{ data: Row }>(`/api/pos_shift/${shift!.id}/actions/close`, { counted_cash: Number(counted || 0) });
       setClosed(r.data);
+      // "sale recorded, no …" of the last bill stood above the closed shift's figures
+      setMessage(null);
+      setSold(null);
       setShift(null);
       setClosing(false);
       setLines([]);
