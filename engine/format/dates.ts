@@ -16,6 +16,18 @@ export function formatDateParts(y: number, m: number, d: number, lang: string): 
   return isTh(lang) ? `${d} ${TH_MONTHS_SHORT[m - 1]} ${y + BE_OFFSET}` : `${d} ${EN_MONTHS_SHORT[m - 1]} ${y}`;
 }
 
+/**
+ * A month ("2026-11", a report's month parameter or a month it groups by) → "พ.ย. 2569" / "Nov 2026" (with `long`:
+ * "พฤศจิกายน 2569"); null when the text is not a month.
+ */
+export function formatIsoMonth(value: string, lang: string, long = false): string | null {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const i = Number(m[2]) - 1;
+  return isTh(lang) ? `${(long ? TH_MONTHS : TH_MONTHS_SHORT)[i]} ${y + BE_OFFSET}` : `${EN_MONTHS_SHORT[i]} ${y}`;
+}
+
 /** "2026-11-18" → "18 พ.ย. 2569" / "18 Nov 2026"; anything else is returned as it came. */
 export function formatIsoDate(value: string, lang: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);

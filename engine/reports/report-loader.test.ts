@@ -3,7 +3,7 @@ import { loadReportSet } from './report-loader.ts';
 import { SchemaLoadError } from '../schema/schema-loader.ts';
 import type { EntitySchema } from '../schema/schema-types.ts';
 
-const product = { name: 'product', label: { th: 'สินค้า', en: 'Product' }, kind: 'master', titleField: 'code', fields: { code: { type: 'string', label: { th: 'รหัส', en: 'Code' } }, qty: { type: 'decimal', scale: 4, label: { th: 'จำนวน', en: 'Qty' } } } } as unknown as EntitySchema;
+const product = { name: 'product', label: { th: 'สินค้า', en: 'Product' }, kind: 'master', titleField: 'code', fields: { code: { type: 'string', label: { th: 'รหัส', en: 'Code' } }, product_class: { type: 'enum', label: { th: 'ประเภท', en: 'Class' }, options: [{ value: 'asset', label: { th: 'ทรัพย์สิน', en: 'Asset' } }] }, qty: { type: 'decimal', scale: 4, label: { th: 'จำนวน', en: 'Qty' } } } } as unknown as EntitySchema;
 const entity = (n: string) => (n === 'product' ? product : undefined);
 const base = {
   name: 'r1', label: { th: 'ร', en: 'R' }, menuGroup: 'stock_reports', parameters: [{ name: 'date_from', type: 'date', label: { th: 'จาก', en: 'From' } }],
@@ -20,6 +20,16 @@ const problems = (r: unknown, file?: string) => {
 describe('report files', () => {
   it('loads a good file', () => {
     expect(load(base)[0]!.name).toBe('r1');
+  });
+
+  it('gives a column that is one enum field the field\'s options, so the screen and the PDF show labels, not codes', () => {
+    const cls = { key: 'cls', label: { th: 'ประเภท', en: 'Class' }, type: 'string', expr: 'p.product_class' };
+    const [r] = load({ ...base, columns: [...base.columns, cls] });
+    expect(r!.columns.find((c) => c.key === 'cls')!.options).toEqual([{ value: 'asset', label: { th: 'ทรัพย์สิน', en: 'Asset' } }]);
+    expect(r!.columns.find((c) => c.key === 'code')!.options).toBeUndefined();
+    // the file's own options win
+    const own = [{ value: 'asset', label: { th: 'ของใช้', en: 'Own' } }];
+    expect(load({ ...base, columns: [...base.columns, { ...cls, options: own }] })[0]!.columns.find((c) => c.key === 'cls')!.options).toEqual(own);
   });
 
   it('names the file, the JSON pointer and the reason', () => {

@@ -213,8 +213,24 @@ export function loadReportSet(sources: SchemaSource[], entity: (n: string) => En
     names.add(r.name);
     const found = crossCheck(s.file, r, entity);
     problems.push(...found);
-    if (!found.length) out.push(r);
+    if (!found.length) out.push(withEnumOptions(r, entity));
   }
   if (problems.length) throw new SchemaLoadError(problems);
   return out;
+}
+
+/**
+ * A string column that is one enum field of the report's source or a join (`"s.status"`) takes that field's options
+ * unless the file gives its own: the screen and the PDF then show "ปิดกะแล้ว", not "closed" (the API, CSV and Excel
+ * keep the code). Read from the entity schemas, so a new enum value needs no change here.
+ */
+function withEnumOptions(r: ReportDef, entity: (n: string) => EntitySchema | undefined): ReportDef {
+  const alias = new Map<string, string>([[r.source.as, r.source.from], ...(r.source.joins ?? []).map((j) => [j.as, j.from] as [string, string])]);
+  const columns = r.columns.map((c) => {
+    if (c.options || c.type !== 'string' || typeof c.expr !== 'string') return c;
+    const [a, f] = c.expr.split('.');
+    const field = a && f ? entity(alias.get(a) ?? '')?.fields[f] : undefined;
+    return field?.type === 'enum' && field.options?.length ? { ...c, options: field.options.map((o) => ({ value: o.value, label: o.label })) } : c;
+  });
+  return { ...r, columns };
 }

@@ -92,6 +92,8 @@ export interface ReportColumn {
   hidden?: boolean;
   /** The screen links the cell to this path; {key} is replaced by the row's value of that column. */
   link?: string;
+  /** The screen shows the label of a code (pnd53 -> ภ.ง.ด.53); exports and the API keep the code. */
+  options?: { value: string; label: Label }[];
 }
 
 export interface ReportChart {

@@ -18,7 +18,7 @@ export function summaryOf(def: ReportDef): ReportSummary {
   return {
     name: def.name, label: def.label, parameters: def.parameters, menuKey: menuKeyOf(def), menuGroup: def.menuGroup,
     routeParam: def.routeParam ?? null, chart: def.chart ?? null, textExports: def.textExports ?? [],
-    columns: def.columns.filter((c) => !c.hidden).map((c) => ({ key: c.key, label: c.label, type: c.type, ...(c.link ? { link: c.link } : {}) })),
+    columns: def.columns.filter((c) => !c.hidden).map((c) => ({ key: c.key, label: c.label, type: c.type, ...(c.link ? { link: c.link } : {}), ...(c.options ? { options: c.options } : {}) })),
     totals: def.totals ?? [],
   };
 }

@@ -4,6 +4,7 @@ import { csvCell } from '../crud/export-cells.ts';
 import { xlsxStream } from '../crud/xlsx-writer.ts';
 import { pdfMake } from '../print/pdf-fonts.ts';
 import { formatDate, formatMoney, formatQuantity, type PrintOptions } from '../print/print-format.ts';
+import { formatIsoMonth } from '../../engine/format/dates.ts';
 import { scriptRuns } from '../print/thai-text.ts';
 
 type Row = Record<string, unknown>;
@@ -54,13 +55,16 @@ export async function* reportCsv(def: ReportDef, rows: AsyncIterable<Row>, total
 
 function cellText(c: ReportColumn, v: unknown, o: PrintOptions): string {
   if (v === null || v === undefined) return '';
+  // the PDF is read by people: a code's label (ภ.ง.ด.53, not pnd53) and a month as "พ.ย. 2569"
+  const option = c.options?.find((x) => x.value === v);
+  if (option) return option.label[o.lang === 'en' ? 'en' : 'th'];
   switch (c.type) {
     case 'money': return formatMoney(v);
     case 'qty': return formatQuantity(v, 4);
     case 'integer': return formatQuantity(v, 0);
     case 'date': return formatDate(v, o);
     case 'boolean': return v ? (o.lang === 'th' ? 'ใช่' : 'Yes') : (o.lang === 'th' ? 'ไม่ใช่' : 'No');
-    default: return String(v);
+    default: return formatIsoMonth(String(v), o.lang) ?? String(v);
   }
 }
 

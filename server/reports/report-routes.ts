@@ -12,6 +12,7 @@ import { parsePaging, parseParams, type ParamValues } from './report-params.ts';
 import { allRows, runPage, totalsOf } from './report-runner.ts';
 import { reportCsv, reportFileName, reportPdf, reportXlsx } from './report-output.ts';
 import { formatDate } from '../print/print-format.ts';
+import { BE_OFFSET, formatIsoMonth } from '../../engine/format/dates.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
 
 type Query = Record<string, unknown>;
@@ -142,6 +143,9 @@ async function parameterLines(service: EntityService, def: ReportDef, params: Pa
     if (v === null || v === undefined) continue;
     let text = String(v);
     if (p.type === 'date') text = formatDate(v, { lang });
+    // the printed report's month and year read as the rest of the document (Buddhist era in Thai), not "2026-10"
+    if (p.type === 'month') text = formatIsoMonth(String(v), lang, true) ?? text;
+    if (p.type === 'year' && lang === 'th') text = String(Number(v) + BE_OFFSET);
     if (p.type === 'boolean') text = v ? (lang === 'th' ? 'ใช่' : 'Yes') : (lang === 'th' ? 'ไม่ใช่' : 'No');
     if (p.type === 'enum') text = p.options?.find((o) => o.value === v)?.label[lang] ?? text;
     if (p.type === 'link' && p.entity) {

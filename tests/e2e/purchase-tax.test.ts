@@ -40,10 +40,35 @@ describe('purchase tax end to end', () => {
     await expect.poll(async () => (await page.locator('input').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value))).includes('IV-S001-2611-0458'), { timeout: 15_000 }).toBe(true);
     await shot(page, '61-purchase-invoice');
 
+    // a goods receipt from production has no supplier: the create-from screen said only "some fields are invalid";
+    // it now names the supplier and says it comes from the source document
+    const receipts = (await api('GET', '/api/goods_receipt?limit=200')).data as { doc_no: string; supplier_id: number | null; status: string }[];
+    const noSupplier = receipts.find((r) => r.supplier_id === null && r.status === 'approved');
+    expect(noSupplier, 'the demo has an approved receipt from production').toBeDefined();
+    await page.goto(url('/purchase_invoice/goods_receipt'));
+    await page.getByRole('checkbox', { name: noSupplier!.doc_no }).check();
+    await page.getByTestId('create-from-lines').waitFor();
+    await page.getByTestId('create-from-submit').click();
+    await expect.poll(() => page.getByTestId('create-from').getByRole('alert').innerText(), { timeout: 15_000 }).toContain('ผู้ขายมาจากเอกสารต้นทาง');
+    await shot(page, '61b-purchase-invoice-from-receipt-without-supplier');
+
     await page.goto(url('/purchase_tax_report'));
     await page.getByTestId('report-screen').waitFor();
-    await page.getByTestId('report-param-month').fill('2026-11');
+    // the tax month reads in Thai with its Buddhist-era year (the browser's month input showed "November 2026")
+    await page.getByTestId('report-param-month-year').selectOption('2026');
+    await page.getByTestId('report-param-month-month').selectOption('11');
+    expect(await page.getByTestId('report-param-month-month').locator('option:checked').innerText()).toBe('พฤศจิกายน');
+    expect(await page.getByTestId('report-param-month-year').locator('option:checked').innerText()).toBe('2569');
     await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('IV-S001-2611-0458');
+    // the long Thai headers wrap: every column, the VAT and the total too, is on screen without a sideways scroll
+    expect(await page.getByTestId('report-table').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+
+    // the withholding summary names the form as the Revenue Department does (ภ.ง.ด.53), not by its code
+    await page.goto(url('/wht_summary'));
+    await page.getByTestId('report-param-month-year').selectOption('2026');
+    await page.getByTestId('report-param-month-month').selectOption('11');
+    await expect.poll(() => page.getByTestId('report-table').innerText(), { timeout: 15_000 }).toContain('ภ.ง.ด.53');
+    expect(await page.getByTestId('report-table').innerText()).not.toContain('pnd53');
 
     await page.goto(url('/wht_attachment'));
     await page.getByTestId('report-screen').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
  * A dashboard from a report file in the browser (issue 32): its chart draws on
@@ -73,6 +73,38 @@ describe('report screens end to end', () => {
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path!).subarray(0, 2).toString()).toBe('PK');
+
+    // a status column reads in Thai (it showed "closed"/"open"), and a shift number is not broken at its hyphens
+    await page.goto(url('/pos_shift_sale_summary'));
+    const shifts = page.getByTestId('report-table');
+    await expect.poll(() => shifts.locator('tbody').innerText(), { timeout: 15_000 }).toContain('ปิดกะแล้ว');
+    expect(await shifts.locator('tbody td[data-col="status"]').allInnerTexts()).not.toContain('closed');
+    const shiftNo = shifts.locator('tbody td[data-col="shift_no"]').first();
+    expect(await shiftNo.evaluate((td) => getComputedStyle(td).whiteSpace)).toBe('nowrap');
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('a warehouse clerk finds the stock balance reports of his own inventory, and no tax or sales reports', async () => {
+    // the clerk's menu had one report (the movement) and no stock balance at all; his rows stay those of WH-BN
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' });
+    try {
+      const clerk = await context.newPage();
+      const clerkErrors = watchErrors(clerk);
+      await signInInBrowser(clerk, server.baseUrl, 'warehouse', DEMO_PASSWORD);
+      const menu = clerk.locator('.bo-sidemenu');
+      expect(await menu.innerText()).not.toContain('รายงานภาษี');
+      await clerk.goto(url('/stock_balance_all'));
+      const table = clerk.getByTestId('report-table');
+      await expect.poll(() => table.locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      const codes = await table.locator('tbody td[data-col="inventory_code"]').allInnerTexts();
+      expect(new Set(codes)).toEqual(new Set(['WH-BN']));
+      await shot(clerk, 'warehouse-stock-balance-all');
+      await clerk.goto(url('/sales_tax_report'));
+      await clerk.getByText('ไม่พบหน้าที่ต้องการ').waitFor();
+      expect(await clerk.getByTestId('report-screen').count()).toBe(0);
+      expect(clerkErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 });

@@ -5,8 +5,10 @@
  * A report whose file has not landed yet (r-engine's class and backdate reports) is skipped, by
  * name, so the same test covers it the moment its file exists.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
@@ -107,6 +109,19 @@ describe.each(testDialects())('report figures on %s', (dialect) => {
 
   it('wht_summary: issued certificates of the month, one row per PND form', async () => {
     sameTotals(await sameRows('wht_summary', { month: '2026-11' }, X.WHT_NOV), X.WHT_NOV_TOTALS);
+  });
+
+  it('wht_summary printed: the tax month in the Buddhist era and the form by its name (the PDF said 2026-11 and pnd53)', async () => {
+    const res = await f.c.call('GET', '/api/report/wht_summary/pdf?month=2026-11&lang=th', f.c.admin);
+    expect(res.statusCode).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'wht-pdf-'));
+    writeFileSync(join(dir, 'r.pdf'), res.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', join(dir, 'r.pdf'), '-'], { encoding: 'utf8' }).normalize('NFKC').replace(/\s+/g, '');
+    rmSync(dir, { recursive: true, force: true });
+    expect(text).toContain('พฤศจิกายน2569');
+    expect(text).toContain('53');
+    expect(text).not.toContain('pnd53');
+    expect(text).not.toContain('2026-11');
   });
 
   it('wht_attachment lists the certificates of one form; its RD Prep text is the file the Revenue Department\'s program imports', async () => {

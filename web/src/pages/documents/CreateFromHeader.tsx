@@ -57,7 +57,7 @@ export function CreateFromHeader({ target, fields, readable, values, onChange }:
           // the app's own widgets, so a date reads as everywhere else (Buddhist-era years in Thai)
           return (
             <div key={name} className="bo-field" data-field={name}>
-              <label htmlFor={id}>{f.label[lang]}</label>
+              <label htmlFor={id}>{f.label[lang]}{f.required && f.default === undefined && <span className="bo-required" aria-hidden="true"> *</span>}</label>
               {f.type === 'date' ? <DateInput id={id} lang={lang} value={values[name] ?? ''} onChange={(v) => onChange(name, v)} />
                 : f.type === 'text' ? <InputTextarea {...common} rows={2} maxLength={f.maxLength} autoResize />
                 : f.type === 'enum' ? <select {...common} className="p-inputtext p-component"><option value="" />{f.options!.map((o) => <option key={o.value} value={o.value}>{o.label[lang]}</option>)}</select>

@@ -139,7 +139,15 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
       toast('success', t('create_from.created'), String(res.data[targetSchema?.titleField ?? 'id'] ?? ''));
       navigate(`/${target}/${String(res.data.id)}`);
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : String(err);
+      // "some fields are invalid" alone left the user guessing: each field is named by its label, and a field the
+      // sources give (a goods receipt from production has no supplier) says so, since no input here can fill it
+      const fieldText = (fe: { field: string; message: string }) => {
+        const name = fe.field.replace(/^values\./, '');
+        const label = targetSchema?.fields[name]?.label[lang] ?? name;
+        return spec?.header?.includes(name) ? t('create_from.from_source', { field: label }) : `${label}: ${fe.message}`;
+      };
+      const message = err instanceof ApiError && err.fields.length ? [err.message, ...err.fields.map(fieldText)].join(' · ')
+        : err instanceof ApiError ? err.message : String(err);
       setError(message);
       toast('error', t('common.error'), message);
     } finally {

@@ -22,6 +22,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['create_from.create', 'สร้างเอกสาร', 'Create'],
   ['create_from.created', 'สร้างเอกสารแล้ว', 'Document created'],
   ['create_from.nothing', 'ไม่มีรายการที่จะนำไป', 'Nothing to take'],
+  ['create_from.from_source', '{{field}}มาจากเอกสารต้นทาง แต่เอกสารที่เลือกไม่มีค่านี้ (เลือกเอกสารที่มี{{field}})', '{{field}} comes from the source documents, and the ones chosen have none (choose documents that have it)'],
   ['create_from.select', 'เลือก', 'Select'],
   ['create_from.header', 'ข้อมูลหัวเอกสารใหม่', 'New document header'],
   ['create_from.header_note', 'ช่องที่เว้นว่างจะใช้ค่าเริ่มต้น ลูกค้าและบริษัทมาจากเอกสารต้นทาง', 'Empty fields take their defaults; the customer and company come from the source documents'],

@@ -43,6 +43,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [closing, setClosing] = useState(false);
   const key = useRef<string>(newKey());
   const scan = useRef<HTMLInputElement>(null);
+  const payAmount = useRef<HTMLInputElement>(null);
+  const choiceList = useRef<HTMLUListElement>(null);
   const terminal = terminals?.find((x) => x.id === terminalId) ?? null;
   const today = bangkokToday();
 
@@ -82,6 +84,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     setChoices([]);
     setError(null);
     setSold(null);
+    // a product picked with the mouse or from the list leaves the focus on a button that is gone: the next scan was lost
+    scan.current?.focus();
   };
 
   const find = async (text: string) => {
@@ -99,11 +103,21 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   };
 
   const onScan = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    // the cashier's keys: Esc clears, ↓ goes to the matches, Enter on an empty box goes to the payment
+    if (e.key === 'Escape') { setCode(''); setChoices([]); return; }
+    if (e.key === 'ArrowDown' && choices.length) { e.preventDefault(); choiceList.current?.querySelector('button')?.focus(); return; }
     if (e.key !== 'Enter') return;
     e.preventDefault();
     const text = code.trim();
     setCode('');
     if (text) find(text).catch((err: ApiError) => setError(err.message));
+    else if (lines.length) payAmount.current?.focus();
+  };
+  const onChoiceKey = (e: React.KeyboardEvent<HTMLUListElement>) => {
+    const buttons = [...(choiceList.current?.querySelectorAll('button') ?? [])];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); buttons[Math.max(0, Math.min(buttons.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus(); }
+    if (e.key === 'Escape') { setChoices([]); scan.current?.focus(); }
   };
 
   const openShift = async () => {
@@ -121,6 +135,9 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     try {
       const r = await api.post<{ data: Row }>(`/api/pos_shift/${shift!.id}/actions/close`, { counted_cash: Number(counted || 0) });
       setClosed(r.data);
+      // "sale recorded, no …" of the last bill stood above the closed shift's figures
+      setMessage(null);
+      setSold(null);
       setShift(null);
       setClosing(false);
       setLines([]);
@@ -190,17 +207,21 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
       )}
       {shift && closing && (
         <div className="bo-toolbar">
-          <label>{t('pos.counted_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={counted} autoFocus onChange={(e) => setCounted(e.target.value)} data-testid="pos-counted-input" /></label>
+          <label>{t('pos.counted_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={counted} autoFocus onChange={(e) => setCounted(e.target.value)} data-testid="pos-counted-input"
+            onKeyDown={(e) => { if (e.key === 'Enter' && !busy && counted !== '') void closeShift(); if (e.key === 'Escape') setClosing(false); }} /></label>
           <Button type="button" label={t('pos.confirm_close')} icon="pi pi-check" disabled={busy || counted === ''} onClick={() => { void closeShift(); }} data-testid="pos-close-confirm" />
+          {/* "close shift" pressed by mistake left no way back to selling but a reload */}
+          <Button type="button" label={t('pos.cancel_close')} icon="pi pi-times" outlined disabled={busy} onClick={() => setClosing(false)} data-testid="pos-close-cancel" />
         </div>
       )}
       {shift && !closing && (
         <>
           <input ref={scan} className="p-inputtext p-component" style={{ width: '100%' }} autoFocus autoComplete="off" aria-label={t('pos.scan')} placeholder={t('pos.scan')}
-            value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={onScan} data-testid="pos-scan" />
+            value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={onScan} data-testid="pos-scan" aria-describedby="pos-keys" />
+          <p id="pos-keys" className="bo-muted" style={{ margin: '0.25rem 0', fontSize: '0.85em' }}>{t('pos.keys')}</p>
           {choices.length > 0 && (
-            <ul className="bo-scan-results" aria-label={t('pos.pick')}>
-              {choices.map((p) => <li key={p.id}><button type="button" className="p-link" onClick={() => add(p)}>{p.code} {p.name_th} ({formatMoney(Number(p.price ?? 0))})</button></li>)}
+            <ul ref={choiceList} className="bo-scan-results" aria-label={t('pos.pick')} onKeyDown={onChoiceKey} data-testid="pos-choices">
+              {choices.map((p) => <li key={p.id}><button type="button" className="p-link" data-testid="pos-choice" onClick={() => add(p)}>{p.code} {p.name_th} ({formatMoney(Number(p.price ?? 0))})</button></li>)}
             </ul>
           )}
           <div className="bo-table-wrap">
@@ -237,7 +258,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
                     onChange={(e) => setPayments((ps) => ps.map((x, j) => (j === i ? { ...x, payment_method_id: Number(e.target.value), is_cash: cashOf(Number(e.target.value)) } : x)))}>
                     {methods.map((m) => <option key={m.id} value={m.id}>{m.name_th}</option>)}
                   </select>
-                  <input className="p-inputtext p-component" inputMode="decimal" aria-label={t('pos.paid')} value={p.amount} data-testid="pos-pay-amount"
+                  <input ref={i === 0 ? payAmount : undefined} className="p-inputtext p-component" inputMode="decimal" aria-label={t('pos.paid')} value={p.amount} data-testid="pos-pay-amount"
+                    onKeyDown={(e) => { if (e.key === 'Enter' && !busy && pay.problem === null) { e.preventDefault(); void submit(); } if (e.key === 'Escape') scan.current?.focus(); }}
                     onChange={(e) => setPayments((ps) => ps.map((x, j) => (j === i ? { ...x, amount: e.target.value } : x)))} />
                 </div>
               ))}
@@ -252,7 +274,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
           )}
           {sold && (
             <div className="bo-toolbar" data-testid="pos-sold">
-              <span>{String(sold.doc_no)} · {t('pos.change')} <strong data-testid="pos-sold-change">{formatMoney(Number(sold.change_amount))}</strong></span>
+              <span>{String(sold.doc_no)} · {t('pos.change')} <strong data-testid="pos-sold-change" style={{ fontSize: '1.5em' }}>{formatMoney(Number(sold.change_amount))}</strong></span>
               <Button type="button" label={t('pos.print')} icon="pi pi-print" outlined onClick={() => { print(Number(sold.id)).catch((e: ApiError) => setError(e.message)); }} data-testid="pos-print" />
             </div>
           )}

@@ -17,6 +17,8 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['pos.not_found', 'ไม่พบสินค้า "{{code}}"', 'No product "{{code}}"'],
   ['pos.no_price', 'สินค้า {{code}} ยังไม่มีราคาขาย', 'Product {{code}} has no selling price'],
   ['pos.pick', 'เลือกสินค้า', 'Choose a product'],
+  ['pos.cancel_close', 'ยังไม่ปิดกะ กลับไปขาย', 'Not yet, back to selling'],
+  ['pos.keys', 'Enter ที่ช่องว่าง = ไปช่องรับเงิน · Enter ที่ช่องรับเงิน = ชำระเงิน · ↓ = เลือกจากรายการที่พบ · Esc = ล้างช่องค้นหา', 'Enter on an empty box = go to payment · Enter in the payment = pay · ↓ = choose from the matches · Esc = clear the search'],
   ['pos.product', 'สินค้า', 'Product'],
   ['pos.qty', 'จำนวน', 'Qty'],
   ['pos.price', 'ราคา', 'Price'],

@@ -2,6 +2,7 @@ import { Chart } from 'primereact/chart';
 import { useTranslation } from 'react-i18next';
 import { loc } from '../../core/i18n.ts';
 import type { ReportSummary } from './report-api.ts';
+import { cellText } from './report-cells.ts';
 
 const COLORS = ['#3B82F6', '#F59E0B', '#22C55E', '#EF4444', '#8B5CF6', '#14B8A6', '#EC4899', '#64748B'];
 
@@ -12,7 +13,8 @@ export function ReportChart({ report, rows }: { report: ReportSummary; rows: Rec
   const round = chart.type === 'pie' || chart.type === 'doughnut';
   const colOf = (k: string) => report.columns.find((c) => c.key === k);
   const data = {
-    labels: rows.map((r) => String(r[chart.label] ?? '')),
+    // dates and months along the axis read as on the table (Buddhist era in Thai), not as ISO text
+    labels: rows.map((r) => cellText(colOf(chart.label) ?? { type: 'string' }, r[chart.label], i18n.language)),
     datasets: chart.series.map((s, i) => ({
       label: loc(colOf(s)?.label, i18n.language) || s,
       data: rows.map((r) => Number(r[s] ?? 0)),

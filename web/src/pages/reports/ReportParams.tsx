@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../core/http-client.ts';
 import { loc } from '../../core/i18n.ts';
 import { DateInput } from '../../renderer/fields/DateInput.tsx';
+import { MonthInput } from './MonthInput.tsx';
 import type { ReportParam, ReportSummary } from './report-api.ts';
 
 type Value = string | number | boolean | null;
@@ -70,7 +71,7 @@ function ParamInput({ report, p, value, onChange }: { report: string; p: ReportP
       );
     }
     case 'month':
-      return <input type="month" className="p-inputtext p-component" data-testid={testId} aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || null)} />;
+      return <MonthInput value={typeof value === 'string' ? value : ''} lang={i18n.language} label={label} testId={testId} onChange={onChange} />;
     case 'integer':
       return <input type="number" className="p-inputtext p-component" data-testid={testId} aria-label={label} min={p.min} max={p.max} value={value === null ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))} />;
     default:

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, type ApiError } from '../../core/http-client.ts';
 import { loc } from '../../core/i18n.ts';
 import { nextView, tableViewAtom, type TableView } from '../../core/table-view-memory.ts';
-import { formatLocal, isoDateToLocal } from '../../core/thai-dates.ts';
+import { cellText } from './report-cells.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { ReportAnswer, ReportColumn, ReportSummary } from './report-api.ts';
@@ -19,19 +19,6 @@ type Value = string | number | boolean | null;
 const SLOTS = ['shelfLifeMonth', 'selectedInventory', 'isFilterStock', 'selectYear', 'selectMachinary', 'expirationMonth'] as const;
 const isSlot = (n: string): n is typeof SLOTS[number] => (SLOTS as readonly string[]).includes(n);
 const PAGE_SIZES = [50, 100, 500, 1000];
-const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const QTY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 4 });
-
-function cellText(c: ReportColumn, v: unknown, lang: string): string {
-  if (v === null || v === undefined || v === '') return '';
-  switch (c.type) {
-    case 'money': return MONEY.format(Number(v));
-    case 'qty': case 'integer': return QTY.format(Number(v));
-    case 'date': { const d = isoDateToLocal(v); return d ? formatLocal(d, lang) : String(v); }
-    case 'boolean': return v ? '✓' : '';
-    default: return String(v);
-  }
-}
 const numeric = (c: ReportColumn) => c.type === 'money' || c.type === 'qty' || c.type === 'integer';
 
 /** The remembered value of a parameter: its slot of the table-view memory, else the view's filter. */
@@ -119,9 +106,12 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const linkOf = (c: ReportColumn, r: Record<string, unknown>) => c.link?.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(r[k] ?? '')));
 
+  // headers wrap; cells keep short values (numbers, codes, document numbers, dates) on one line and let only long
+  // texts (names, descriptions) wrap, so "POS-BP-01-R2611-00001" is never broken at its hyphens
+  const wraps = new Set(columns.filter((c) => c.type === 'string' && (answer?.data.rows ?? []).some((r) => cellText(c, r[c.key], i18n.language).length > 24)).map((c) => c.key));
   const table = answer && (
     <div className={`bo-table-wrap${loading ? ' is-loading' : ''}`} style={{ flex: '2 1 480px', minWidth: 0, overflowX: 'auto' }}>
-      <table className="bo-table" data-testid="report-table" data-total={total}>
+      <table className="bo-table bo-report-table" data-testid="report-table" data-total={total}>
         <thead>
           <tr>{columns.map((c) => <th key={c.key} scope="col" className={numeric(c) ? 'bo-num-cell' : undefined}>{loc(c.label, i18n.language)}</th>)}</tr>
         </thead>
@@ -131,12 +121,16 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
               {columns.map((c) => {
                 const text = cellText(c, r[c.key], i18n.language);
                 const href = c.link ? linkOf(c, r) : undefined;
-                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined} style={c.type === 'date' ? { whiteSpace: 'nowrap' } : undefined}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
+                return <td key={c.key} data-col={c.key} className={numeric(c) ? 'bo-num-cell' : undefined} style={wraps.has(c.key) ? undefined : { whiteSpace: 'nowrap' }}>{href && text ? <Link to={href}>{text}</Link> : text}</td>;
               })}
             </tr>
           ))}
+          {answer.data.rows.length === 0 && (
+            <tr><td colSpan={columns.length} className="bo-muted" data-testid="report-empty" style={{ textAlign: 'center', padding: '1.5rem' }}>{t('report.empty')}</td></tr>
+          )}
         </tbody>
-        {report.totals.length > 0 && (
+        {/* a totals row of zeros above "no rows" read as a real figure: it shows only when there are rows */}
+        {report.totals.length > 0 && answer.data.rows.length > 0 && (
           <tfoot>
             <tr data-testid="report-totals">
               {columns.map((c, i) => (
@@ -148,7 +142,6 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
           </tfoot>
         )}
       </table>
-      {answer.data.rows.length === 0 && <p className="bo-muted">{t('report.empty')}</p>}
     </div>
   );
 

@@ -8,7 +8,7 @@ export interface ReportParam {
   entity?: string; options?: { value: string; label: Label }[]; required?: boolean; default?: string | number | boolean; min?: number; max?: number;
   yearsOf?: { entity: string; column: string };
 }
-export interface ReportColumn { key: string; label: Label; type: 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean'; link?: string }
+export interface ReportColumn { key: string; label: Label; type: 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean'; link?: string; options?: { value: string; label: Label }[] }
 export interface ReportSummary {
   name: string; label: Label; parameters: ReportParam[]; menuKey: string; menuGroup: string; routeParam: string | null;
   chart: { type: 'bar' | 'line' | 'pie' | 'doughnut'; label: string; series: string[]; limit?: number } | null;
