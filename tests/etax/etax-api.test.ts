@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import forge from 'node-forge';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
@@ -168,6 +168,32 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     if (!ETDA_DIR) return;
     expect(xsdErrors(res.body, 'TaxInvoice')).toBe('');
     expect(schematronFailures(res.body, 'TaxInvoice').map((f) => f.match(/TIV-[A-Za-z]+-\d+/)?.[0])).toEqual(['TIV-SellerTradeParty-010', 'TIV-SellerTradeParty-011']);
+  });
+
+  it('the company\'s TISI 1099 code fields, when filled, make the seller\'s address pass those rules (the demo companies\' codes)', async () => {
+    const named = await c.company();
+    // the demo TPF's address: ตำบลราชาเทวะ 110308, อำเภอบางพลี 1103 (ETDA's TISICitySubDivisionName / TISICityName lists)
+    await ok(c.call('PATCH', `/api/your_company/${named}`, c.admin, { address_line: '555 หมู่ 17 ถนนกิ่งแก้ว', sub_district: 'ราชาเทวะ', district: 'บางพลี', province: 'สมุทรปราการ', postal_code: '10540', sub_district_code: '110308', district_code: '1103' }));
+    expectError(await c.call('PATCH', `/api/your_company/${named}`, c.admin, { district_code: 'บางพลี' }), 400, 'VALIDATION_FAILED');
+    const ti = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-06', your_company_id: named, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    await act('tax_invoice', ti.id, 'issue');
+    const res = await c.call('GET', `/api/tax_invoice/${ti.id}/etax.xml`, c.admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-etax-warnings']).toBeUndefined();
+    const seller = res.body.slice(res.body.indexOf('<ram:SellerTradeParty>'), res.body.indexOf('</ram:SellerTradeParty>'));
+    expect(seller).toContain('<ram:CityName>1103</ram:CityName>');
+    expect(seller).toContain('<ram:CitySubDivisionName>110308</ram:CitySubDivisionName>');
+    expect(seller).toContain('<ram:CountrySubDivisionID>11</ram:CountrySubDivisionID>');
+    if (!ETDA_DIR) return;
+    expect(xsdErrors(res.body, 'TaxInvoice')).toBe('');
+    expect(schematronFailures(res.body, 'TaxInvoice')).toEqual([]);
+  });
+
+  it('the demo companies carry the TISI 1099 codes of their real addresses', () => {
+    const rows = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../seed/demo/020-your_company.json'), 'utf8')) as { rows: Array<Record<string, string>> }).rows;
+    const codes = Object.fromEntries(rows.map((r) => [r.code, [r.sub_district, r.sub_district_code, r.district, r.district_code]]));
+    expect(codes.TPT).toEqual(['บางนาใต้', '104703', 'บางนา', '1047']);
+    expect(codes.TPF).toEqual(['ราชาเทวะ', '110308', 'บางพลี', '1103']);
   });
 
   it('unsigned when no certificate is configured', async () => {
