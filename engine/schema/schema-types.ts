@@ -301,7 +301,15 @@ export interface DocumentSpec {
    * Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard
    * does not cover; `purposeField` the field (a link shows its display field) whose value a note gives as its reason.
    */
-  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string };
+  etax?: {
+    typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string;
+    /**
+     * Other type codes by rule, the first that holds wins: `{"servesAsTaxInvoice": "full", "typeCode": "T03"}`
+     * is a receipt that also serves as a full tax invoice (print.taxInvoiceTitle's rule and the site's
+     * `tax_invoice` setting, engine/documents/tax-invoice-role.ts), exported as ใบเสร็จรับเงิน/ใบกำกับภาษี.
+     */
+    typeCodeWhen?: Array<{ servesAsTaxInvoice: 'full' | 'abbreviated'; typeCode: EtaxTypeCode }>;
+  };
   from?: DocumentSource[];
   /**
    * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each

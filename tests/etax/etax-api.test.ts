@@ -16,6 +16,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 import { pdfAttachment, smtpSink } from '../support/smtp-sink.ts';
+import { setSiteSettings } from '../support/site-settings.ts';
 import { loadSigningKey, verifyEtaxXml } from '../../server/etax/etax-signer.ts';
 import { EtaxMaker } from '../../server/etax/etax-maker.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
@@ -65,7 +66,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   let t: TestApp;
   let c: Client;
   let sink: Awaited<ReturnType<typeof smtpSink>>;
-  let invoice: Row, receipt: Row, credit: Row, debit: Row;
+  let invoice: Row, receipt: Row, receiptTax: Row, credit: Row, debit: Row;
   let company: number, customer: number;
 
   const ok = async (p: Promise<{ statusCode: number; body: string; json(): any }>, status = 200): Promise<Row> => {
@@ -104,11 +105,18 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     credit = await act('credit_note', cn.id, 'issue');
     const dn = await ok(c.call('POST', '/api/debit_note/from/tax_invoice', c.admin, { ids: [ti.id], values: { return_reason_id: reason }, lines: [{ source_line_id: invoice.items[1].id, qty: 4, price: 25 }] }), 201);
     debit = await act('debit_note', dn.id, 'issue');
+    // a receipt without VAT is a plain receipt (T01); one with VAT, by the site's tax_invoice setting (full, the
+    // default), also serves as a tax invoice: titled ใบเสร็จรับเงิน/ใบกำกับภาษี, exported as T03
     const rc = await ok(c.call('POST', '/api/receipt', c.admin, {
-      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'exclude',
+      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'none',
       items: [{ description: 'รับชำระค่าสินค้า', amount: 1070 }],
     }), 201);
     receipt = await act('receipt', rc.id, 'post');
+    const rt = await ok(c.call('POST', '/api/receipt', c.admin, {
+      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'exclude',
+      items: [{ description: 'รับชำระค่าสินค้า', amount: 1070 }],
+    }), 201);
+    receiptTax = await act('receipt', rt.id, 'post');
   });
   afterAll(async () => {
     await t?.close();
@@ -118,6 +126,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   it.each([
     ['tax_invoice', () => invoice, 'TaxInvoice', '388'],
     ['receipt', () => receipt, 'Receipt', 'T01'],
+    ['receipt', () => receiptTax, 'TaxInvoice', 'T03'],
     ['credit_note', () => credit, 'DebitCreditNote', '81'],
     ['debit_note', () => debit, 'DebitCreditNote', '80'],
   ] as const)('%s: signed XML that ETDA\'s XSD and schematron accept', async (entity, doc, message, code) => {
@@ -126,6 +135,20 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expect(xml).toContain(`<ram:ID>${doc().doc_no}</ram:ID>`);
     expect(await verifyEtaxXml(xml)).toBe(true);
     expectEtdaValid(xml, message, entity);
+  });
+
+  it('a receipt is T03 only while it serves as a full tax invoice (document.etax.typeCodeWhen and the site setting)', async () => {
+    await setSiteSettings(t.app, c.admin, { tax_invoice: 'abbreviated' });
+    try {
+      const xml = await xmlOf('receipt', receiptTax.id);
+      expect(xml).toContain('<ram:TypeCode>T01</ram:TypeCode>');
+      expect(xml).toContain('Receipt_CrossIndustryInvoice');
+    } finally {
+      await setSiteSettings(t.app, c.admin, { tax_invoice: 'full' });
+    }
+    const xml = await xmlOf('receipt', receiptTax.id);
+    expect(xml).toContain('<ram:TypeCode>T03</ram:TypeCode>');
+    expect(xml).toContain('<ram:Name>ใบเสร็จรับเงิน/ใบกำกับภาษี</ram:Name>');
   });
 
   it('billing_note: an issued bill is an ETDA invoice (380); a draft one is not yet', async () => {
@@ -290,7 +313,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   it.skipIf(!ETDA_DIR)('ETDA\'s XSD and schematron accept every XML the endpoints gave above', () => {
     // tax invoice, receipt, credit note, debit note, billing note, unsigned tax invoice, cancellation note
     const all = made.splice(0);
-    expect(all.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Invoice', 'Receipt', 'TaxInvoice', 'TaxInvoice']);
+    expect(all.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Invoice', 'Receipt', 'TaxInvoice', 'TaxInvoice', 'TaxInvoice']);
     for (const { what, xml, message } of all) {
       expect(xsdErrors(xml, message), `${what}\n${xml}`).toBe('');
       expect(schematronFailures(xml, message), what).toEqual([]);
