@@ -81,6 +81,21 @@ describe.each(testDialects())('receipt lines naming a bill on %s', (dialect) => 
     expect((await get('billing_note', bn.id)).status).toBe('issued');
   });
 
+  it('a receipt whose VAT type differs from the bill\'s is refused at posting, saying so in Thai', async () => {
+    const bn = await bill();
+    const r = await ok(c.call('POST', '/api/receipt', c.admin, {
+      doc_date: '2026-11-20', your_company_id: company, customer_id: customer, vat_type: 'include', payment_method: 'cash',
+      items: [{ billing_note_id: bn.id, amount: 100 }],
+    }), 201);
+    const refused = await c.call('POST', `/api/receipt/${r.id}/actions/post`, c.admin, undefined, { headers: { ...c.admin, 'accept-language': 'th' } });
+    expectError(refused, 400, 'VALIDATION_FAILED');
+    const [f] = refused.json().error.details.fields;
+    expect(f).toMatchObject({ field: 'items.0.source_line_id', code: 'source_header' });
+    expect(f.message).toContain('ภาษีมูลค่าเพิ่ม');
+    expect(f.message).toContain(bn.bill_no);
+    expect((await get('billing_note', bn.id)).status).toBe('issued');
+  });
+
   it('only the customer\'s open bills can be named: a draft, a paid one or another customer\'s is refused', async () => {
     const draft = await bill(customer, false);
     const other = await bill(await c.customer());
