@@ -25,7 +25,9 @@ export async function spreadDocumentLinks(k: Kysely<any>, service: EntityService
   if (!specs.length || !entity.document?.lines) return;
   const lines = linesOf(service, entity);
   const input = body[lines.field];
-  if (!Array.isArray(input) || !input.some((l) => specs.some((s) => isId((l as Row)?.[s.documentLink]) && empty((l as Row).source_line_id)))) return;
+  if (!Array.isArray(input)) return;
+  await dropStaleSourceLines(k, service, specs, input as Row[]);
+  if (!input.some((l) => specs.some((s) => isId((l as Row)?.[s.documentLink]) && empty((l as Row).source_line_id)))) return;
   const withSourceEntity = Boolean(lines.entity.fields.source_entity);
   // what this document's lines already take of each source line (lines made from the source keep theirs)
   const taken = new Map<string, number>();
@@ -71,6 +73,24 @@ export async function spreadDocumentLinks(k: Kysely<any>, service: EntityService
     });
   }
   body[lines.field] = out;
+}
+
+/**
+ * A line spread before that now names another document (the user picked another bill on it) keeps a source line
+ * of the first one: it is dropped, so the line is spread again over the document it names now.
+ */
+async function dropStaleSourceLines(k: Kysely<any>, service: EntityService, specs: Array<DocumentSource & { documentLink: string }>, input: Row[]): Promise<void> {
+  for (const spec of specs) {
+    const named = input.filter((l) => l && isId(l[spec.documentLink]) && isId(l.source_line_id) && (l.source_entity === undefined || l.source_entity === null || l.source_entity === spec.source));
+    if (!named.length) continue;
+    const src = linesOf(service, service.entity(spec.source));
+    const parentOf = new Map<number, number>();
+    const ids = [...new Set(named.map((l) => Number(l.source_line_id)))];
+    for (let at = 0; at < ids.length; at += 500) {
+      for (const r of await k.selectFrom(src.entity.name).select(['id', src.parentField]).where('id', 'in', ids.slice(at, at + 500)).execute()) parentOf.set(Number(r.id), Number(r[src.parentField]));
+    }
+    for (const l of named) if (parentOf.get(Number(l.source_line_id)) !== Number(l[spec.documentLink])) l.source_line_id = null;
+  }
 }
 
 /** Creates and updates spread such lines before they are judged (the link filter then checks each piece). */

@@ -72,6 +72,17 @@ describe.each(testDialects())('receipt lines naming a bill on %s', (dialect) => 
     expect((await get('billing_note', bn.id)).status).toBe('partially_paid');
   });
 
+  it('a spread line that is given another bill is spread again over that one', async () => {
+    const [a, b] = [await bill(), await bill()];
+    const r = await ok(receipt([{ billing_note_id: a.id, description: 'รับชำระ', amount: 500 }]), 201);
+    expect(r.items[0].source_line_id).toBe(a.items[0].id);
+    const moved = await ok(c.call('PATCH', `/api/receipt/${r.id}`, c.admin, { items: [{ id: r.items[0].id, source_entity: 'billing_note', source_line_id: r.items[0].source_line_id, description: 'รับชำระ', amount: 500, billing_note_id: b.id }] }));
+    expect(moved.items.map((l: Row) => [l.billing_note_id, l.source_line_id, l.amount])).toEqual([[b.id, b.items[0].id, 500]]);
+    await act('receipt', r.id, 'post');
+    expect((await get('billing_note', b.id)).status).toBe('partially_paid');
+    expect((await get('billing_note', a.id)).status).toBe('issued');
+  });
+
   it('more than the bill has open is refused at posting, naming the bill', async () => {
     const bn = await bill();
     const r = await ok(receipt([{ billing_note_id: bn.id, amount: 11770.01 }]), 201);
