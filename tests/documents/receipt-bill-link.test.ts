@@ -4,11 +4,26 @@
  * receipt made from the bill does: naming BN… and posting moves the bill to partially paid, then paid.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 
 type Row = Record<string, any>;
+
+/** The text of a PDF (pdftotext). */
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-rc-'));
+  try {
+    writeFileSync(join(dir, 'doc.pdf'), pdf);
+    return execFileSync('pdftotext', [join(dir, 'doc.pdf'), '-'], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe.each(testDialects())('receipt lines naming a bill on %s', (dialect) => {
   let t: TestApp;
@@ -57,6 +72,10 @@ describe.each(testDialects())('receipt lines naming a bill on %s', (dialect) => 
     expect(r1.items).toEqual([expect.objectContaining({ billing_note_id: bn.id, source_entity: 'billing_note', source_line_id: bn.items[0].id, amount: 10000 })]);
     await act('receipt', r1.id, 'post');
     expect((await get('billing_note', bn.id)).status).toBe('partially_paid');
+    // the printed receipt names the bill it settles
+    const pdf = await c.call('GET', `/api/receipt/${r1.id}/pdf`, c.admin);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdfText(pdf.rawPayload)).toContain(bn.bill_no);
     // the rest, 1,770, takes the 700 left on line 1 and the 1,070 of line 2
     const r2 = await ok(receipt([{ billing_note_id: bn.id, description: 'ส่วนที่เหลือ', amount: 1770 }]), 201);
     expect(r2.items.map((l: Row) => [l.source_line_id, l.amount, l.billing_note_id, l.description])).toEqual([
