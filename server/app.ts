@@ -38,6 +38,7 @@ import { installDocumentPosting } from './documents/document-posting.ts';
 import { installCancelGuard } from './documents/cancel-guard.ts';
 import { installDefaultCompany, registerNewRecordDefaults } from './documents/default-company.ts';
 import { installDocumentFills } from './documents/document-fills.ts';
+import { installDocumentLinkSpread } from './documents/document-link-spread.ts';
 import { registerFillRoutes } from './documents/fill-routes.ts';
 import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
@@ -231,6 +232,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   installDocumentPosting(service);
   installDefaultCompany(service);
   installDocumentFills(service);
+  installDocumentLinkSpread(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   installTotalsCheck(service);
   installWithholdingAmounts(service);

@@ -192,6 +192,10 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   overpaid_non_cash: { th: 'ชำระด้วยวิธีอื่นนอกจากเงินสดเกินยอดไม่ได้ (ทอนเงินได้เฉพาะเงินสด)', en: 'pay more than the total by other means than cash (only cash gives change)' },
   with_so_only: { th: 'ระบบตั้งค่าให้สร้างใบส่งสินค้าจากใบสั่งขายเท่านั้น', en: 'delivery orders are made from a sales order on this site (do_create_type)' },
   source: { th: 'เอกสารต้นทางของรายการนี้ไม่ถูกต้อง', en: 'has a source document that does not fit' },
+  source_header: {
+    th: 'เอกสารต้นทางของรายการนี้ไม่ถูกต้อง', en: 'has a source document that does not fit',
+    detailed: { th: '{field}ของเอกสารนี้ไม่ตรงกับ {source} ที่อ้างอิง ให้ใช้ค่าเดียวกัน', en: 'this document\'s {field} differs from that of {source}, which it refers to: use the same' },
+  },
   custom_field_entity: { th: 'เพิ่มฟิลด์ให้ข้อมูลนี้ไม่ได้ (ไม่มีข้อมูลนี้ หรือเป็นรายการย่อย/สมุดบัญชี)', en: 'cannot take custom fields (no such entity, or a lines or ledger table)' },
   custom_field_options: { th: 'ตัวเลือกไม่ถูกต้อง (ช่องแบบตัวเลือกต้องมีตัวเลือกที่ไม่ซ้ำกันอย่างน้อยหนึ่งค่า)', en: 'are not valid (an enum needs at least one option, each with its own value)' },
   custom_field_type: { th: 'ต้องเป็นชนิด {type} เหมือนเดิม เพราะคอลัมน์และข้อมูลเดิมยังเป็นชนิดนั้น', en: 'must stay {type}: the column and its data keep that type' },

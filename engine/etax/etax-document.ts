@@ -7,6 +7,7 @@ import type { EntitySchema, EtaxTypeCode } from '../schema/schema-types.ts';
 import { allocate } from '../documents/document-math.ts';
 import { parseDecimal, toDecimalString } from '../documents/decimal-value.ts';
 import { ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
+import { taxInvoiceRole } from '../documents/tax-invoice-role.ts';
 
 type Row = Record<string, unknown>;
 
@@ -80,6 +81,8 @@ export interface EtaxSource {
   reason?: string | null;
   /** When the XML is made (CreationDateTime), ISO text. */
   now: string;
+  /** The site's tax_invoice setting, for a document that may also serve as a tax invoice (`etax.typeCodeWhen`). */
+  taxInvoiceMode?: unknown;
 }
 
 /** Why a document cannot be an e-Tax message; the server answers these as 4xx with the Thai text. */
@@ -102,7 +105,7 @@ export function documentNumber(entity: EntitySchema, row: Row): string {
 }
 
 /** The e-Tax type code the document declares, or why it has none (schema key `document.etax`). */
-export function etaxTypeOf(entity: EntitySchema, row: Row): EtaxTypeCode {
+export function etaxTypeOf(entity: EntitySchema, row: Row, issuer: Row | null = null, taxInvoiceMode: unknown = undefined): EtaxTypeCode {
   const spec = entity.document?.etax;
   if (!spec) throw new EtaxUnavailable('not_supported', `${entity.label.th}ไม่ใช่เอกสารตามมาตรฐาน e-Tax Invoice & e-Receipt ของ สพธอ. จึงส่งออกเป็น e-Tax ไม่ได้`, `${entity.label.en} is not a document of the ETDA e-Tax Invoice & e-Receipt standard`);
   for (const [field, values] of Object.entries(spec.notWhen ?? {})) {
@@ -112,7 +115,9 @@ export function etaxTypeOf(entity: EntitySchema, row: Row): EtaxTypeCode {
       throw new EtaxUnavailable('not_supported', `${entity.label.th}แบบ "${shown}" ส่งออกเป็น e-Tax ตามระบบนี้ไม่ได้ (มาตรฐานกำหนดเป็นเอกสารอีกประเภทหนึ่ง)`, `A ${entity.label.en} with ${field} "${str(row[field])}" is not exported as e-Tax here`);
     }
   }
-  return spec.typeCode;
+  // a receipt that also serves as a tax invoice is one (T03), as its printed title says
+  const role = taxInvoiceRole(entity, row, issuer, taxInvoiceMode);
+  return spec.typeCodeWhen?.find((w) => w.servesAsTaxInvoice === role)?.typeCode ?? spec.typeCode;
 }
 
 function address(r: Row | null, line: string | null = null): EtaxAddress {
@@ -141,7 +146,7 @@ function party(name: string, taxId: string, branch: string, person: boolean, add
 /** The document as the e-Tax message states it; `cancel` makes the cancellation note (T07) of it instead. */
 export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
   const { entity, row, company, customer } = src;
-  const typeCode = etaxTypeOf(entity, row);
+  const typeCode = etaxTypeOf(entity, row, company, src.taxInvoiceMode);
   const id = documentNumber(entity, row);
   const dateField = documentDateField(entity);
   const issueDate = str(dateField ? row[dateField] : '').slice(0, 10);

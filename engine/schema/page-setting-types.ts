@@ -1,4 +1,4 @@
-import type { FormSection, LocalizedText } from './schema-types.ts';
+import type { FormSection, LinkFilterValue, LocalizedText } from './schema-types.ts';
 import type { HiddenIn } from './schema-overlay.ts';
 
 // The page-setting API's shapes, shared by the server that answers them and the editor that shows them.
@@ -11,7 +11,7 @@ export interface FieldSettings {
   readOnly: boolean;
   default: unknown;
   width: number | null;
-  linkFilter: Record<string, string | number | boolean> | null;
+  linkFilter: Record<string, LinkFilterValue> | null;
   pickerColumns: string[] | null;
 }
 

@@ -203,6 +203,11 @@ describe('linkFilter cross-checks', () => {
     expectProblem(withLine({ co_id: '$parent.nope' }), 'deal_line.json', '/fields/person_id/linkFilter/co_id', /"nope" is not a field of deal/);
     expectProblem(withLine({ co_id: '$parent.note' }), 'deal_line.json', '/fields/person_id/linkFilter/co_id', /links to co/);
   });
+  it('takes a list of constants ("any of them") on a value field, never references nor on a link', () => {
+    expect(loadSchemaSet(set({ title: ['a', 'b'] })).find((e) => e.name === 'deal')!.fields.person_id!.linkFilter).toEqual({ title: ['a', 'b'] });
+    expectProblem(set({ title: ['a', '$form.note'] }), 'deal.json', '/fields/person_id/linkFilter/title', /constants, not references/);
+    expectProblem(set({ co_id: [1, 2] }), 'deal.json', '/fields/person_id/linkFilter/co_id', /value fields, not links/);
+  });
 });
 
 describe('numbering keys', () => {

@@ -149,6 +149,8 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
           else if (tf?.type === 'link' && (pf.type !== 'link' || pf.entity !== tf.entity)) bad(`${at}/linkFilter/${key}`, `"${key}" links to ${tf.entity} but "${up}" does not`);
           continue;
         }
+        if (Array.isArray(v) && v.some((x) => typeof x === 'string' && x.startsWith('$'))) bad(`${at}/linkFilter/${key}`, 'a list holds constants, not references');
+        if (Array.isArray(v) && tf?.type === 'link') bad(`${at}/linkFilter/${key}`, 'a list of constants is for value fields, not links');
         if (typeof v === 'string' && v.startsWith('$') && src === null) bad(`${at}/linkFilter/${key}`, 'a reference is written "$form.<field>" or, on a line, "$parent.<field>"');
         if (src === null) continue;
         const sf = fieldOf(e, src);
@@ -273,6 +275,10 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });
     f.header?.forEach((h, j) => { if (!fieldOf(e, h) || !fieldOf(src, h)) bad(`${at}/header/${j}`, `"${h}" must be a field of both ${e.name} and ${f.source}`); });
     f.lineFields?.forEach((h, j) => { if (!fieldOf(child, h) || !srcChild || !fieldOf(srcChild, h)) bad(`${at}/lineFields/${j}`, `"${h}" must be a field of the lines of both documents`); });
+    if (f.documentLink !== undefined) {
+      const dl = fieldOf(child, f.documentLink);
+      if (dl?.type !== 'link' || dl.entity !== f.source) bad(`${at}/documentLink`, `"${f.documentLink}" must be a link field of the lines of ${e.name} to ${f.source}`);
+    }
     const measure = f.measure ?? 'qty';
     if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
     if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);

@@ -1,4 +1,4 @@
-import { fieldOf, type EntitySchema, type FieldDef, type FormSection, type LocalizedText } from './schema-types.ts';
+import { fieldOf, type EntitySchema, type FieldDef, type FormSection, type LinkFilterValue, type LocalizedText } from './schema-types.ts';
 
 /** Where a field is hidden: `none` shows it everywhere (even one its file hides). */
 export type HiddenIn = 'none' | 'list' | 'form' | 'both';
@@ -16,7 +16,7 @@ export type SchemaOverride =
   | { entity: string; field: string; property: 'default'; value: unknown }
   | { entity: string; field: string; property: 'width'; value: number }
   /** link fields: the full linkFilter (every entry of the file's, plus constant conditions on the target) */
-  | { entity: string; field: string; property: 'linkFilter'; value: Record<string, string | number | boolean> }
+  | { entity: string; field: string; property: 'linkFilter'; value: Record<string, LinkFilterValue> }
   /** link fields: target fields the picker shows next to the display field */
   | { entity: string; field: string; property: 'pickerColumns'; value: string[] }
   | { entity: string; field: null; property: 'label'; value: LocalizedText }
@@ -87,7 +87,7 @@ export function overrideProblem(base: EntitySchema, o: SchemaOverride, resolve?:
         const v = o.value as Record<string, unknown>;
         if (!v || typeof v !== 'object' || Array.isArray(v)) return 'linkFilter is an object of target field → value';
         // the file's conditions stay (a contact of the chosen company); an override only adds constant ones
-        for (const [k, fv] of Object.entries(f.linkFilter ?? {})) if (v[k] !== fv) return `linkFilter keeps the file's condition on ${k}`;
+        for (const [k, fv] of Object.entries(f.linkFilter ?? {})) if (JSON.stringify(v[k]) !== JSON.stringify(fv)) return `linkFilter keeps the file's condition on ${k}`;
         for (const [k, x] of Object.entries(v)) {
           if (f.linkFilter && Object.hasOwn(f.linkFilter, k)) continue;
           if (!['string', 'number', 'boolean'].includes(typeof x) || (typeof x === 'string' && x.startsWith('$'))) return `linkFilter on ${k} is a constant (text, number, true or false)`;

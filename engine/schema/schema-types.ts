@@ -103,12 +103,21 @@ export interface FieldDef {
    * field; no restriction while it is empty) or a constant. Contacts of the chosen company:
    * `{"customer_id": "$form.customer_id"}`. On a line, `"$parent.<field>"` is a field of the
    * document the line belongs to (a billing note line's invoice of the note's customer).
+   * A list of constants is "any of them": a receipt line's bill is `{"status": ["issued", "partially_paid"]}`.
    * The form filters the picker, the server refuses a link outside it with VALIDATION_FAILED
    * (field code `link_filter`).
    */
-  linkFilter?: Record<string, string | number | boolean>;
+  linkFilter?: Record<string, LinkFilterValue>;
   /** link: fields of the target the picker shows beside the display field (the product picker's code, unit…). */
   pickerColumns?: string[];
+}
+
+/** One condition of a linkFilter: a reference, a constant, or a list of constants (any of them). */
+export type LinkFilterValue = string | number | boolean | Array<string | number>;
+
+/** The list filter operator for one linkFilter value once resolved: a list is `_in`, anything else `_eq`. */
+export function linkFilterCondition(value: unknown): { _in: unknown[] } | { _eq: unknown } {
+  return Array.isArray(value) ? { _in: value } : { _eq: value };
 }
 
 /** `"$form.customer_id"` → `customer_id`; a constant (or a `$parent.` reference) → null. */
@@ -231,6 +240,13 @@ export interface DocumentSource {
   header?: string[];
   /** Line fields copied from the source's lines. */
   lineFields?: string[];
+  /**
+   * A link field of this document's lines to the source document as a whole (a receipt line's
+   * `billing_note_id`). A line typed by hand that names a source document this way, without a
+   * source line, is spread over that document's lines on save, each taking what is still open on
+   * it, so posting settles the source exactly as a document made from it does.
+   */
+  documentLink?: string;
   /** The line field whose total this document may not exceed per source line: "qty" (default) or "amount". */
   measure?: string;
   /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
@@ -285,7 +301,15 @@ export interface DocumentSpec {
    * Exported as ETDA e-Tax XML / PDF/A-3 (server/etax): its ETDA type code; `notWhen` field values the standard
    * does not cover; `purposeField` the field (a link shows its display field) whose value a note gives as its reason.
    */
-  etax?: { typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string };
+  etax?: {
+    typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string;
+    /**
+     * Other type codes by rule, the first that holds wins: `{"servesAsTaxInvoice": "full", "typeCode": "T03"}`
+     * is a receipt that also serves as a full tax invoice (print.taxInvoiceTitle's rule and the site's
+     * `tax_invoice` setting, engine/documents/tax-invoice-role.ts), exported as ใบเสร็จรับเงิน/ใบกำกับภาษี.
+     */
+    typeCodeWhen?: Array<{ servesAsTaxInvoice: 'full' | 'abbreviated'; typeCode: EtaxTypeCode }>;
+  };
   from?: DocumentSource[];
   /**
    * For a source whose status fields are tracked (`from[].tracks` of the documents made from it): the value each

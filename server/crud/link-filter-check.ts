@@ -39,7 +39,9 @@ export async function checkLinkFilters(trx: Kysely<any>, lookup: Lookup, entity:
         if (src !== null) other ??= src;
         if (up !== null) otherUp ??= up;
         const tf = fieldOf(target, key);
-        q = q.where(key, '=', tf ? toDb(tf, value) as never : value as never);
+        const db = (x: unknown) => (tf ? toDb(tf, x) : x) as never;
+        // a list of constants is "any of them" (a receipt line's bill: issued or partially paid)
+        q = Array.isArray(value) ? q.where(key, 'in', value.map(db)) : q.where(key, '=', db(value));
       }
       if (!(await q.executeTakeFirst())) {
         const label = other ? e.fields[other]?.label : otherUp ? entity.fields[otherUp]?.label : undefined;

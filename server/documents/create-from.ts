@@ -110,6 +110,8 @@ export async function createFrom(service: EntityService, targetName: string, sou
     if (want <= 0) continue;
     const copy: Row = { source_line_id: id, [measure]: unscaled(tgtLines.entity, measure, want) };
     for (const f of spec.lineFields ?? []) if (f !== measure) copy[f] = line[f] ?? null;
+    // the line names the document it settles as a whole too (a receipt line's bill), as a hand-typed line does
+    if (spec.documentLink) copy[spec.documentLink] = Number(doc.id);
     carry?.line(doc, line, copy, caps.get(id) ?? 0, done.get(id) ?? 0, want);
     if ((target.document?.from?.length ?? 0) > 1) copy.source_entity = source.name;
     out.push(copy);

@@ -81,6 +81,7 @@ export async function etaxDocumentFor(service: EntityService, doc: DocumentPrint
       // the documents a note corrects (the mapping keeps references for notes only)
       references: cancellation || !['80', '81'].includes(entity.document?.etax?.typeCode ?? '') ? [] : await referencesOf(service, doc),
       reason: await reasonOf(service, doc),
+      taxInvoiceMode: doc.taxInvoiceMode,
     }, cancellation);
   } catch (err) {
     if (!(err instanceof EtaxUnavailable)) throw err;

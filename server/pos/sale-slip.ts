@@ -8,6 +8,9 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import { pdfMake } from '../print/pdf-fonts.ts';
 import { FONT_THAI, scriptRuns } from '../print/thai-text.ts';
+import QRCode from 'qrcode';
+import { promptPayIdOf, promptPayPayload } from '../../engine/documents/promptpay-payload.ts';
+import { parseDecimal } from '../../engine/documents/decimal-value.ts';
 
 type Row = Record<string, unknown>;
 
@@ -24,8 +27,34 @@ const TITLES: Record<string, string> = {
   none: 'ใบเสร็จรับเงิน',
 };
 
+/** Payment types a PromptPay QR stands for: a PromptPay QR payment, or a transfer, which the QR makes. */
+const QR_PAYMENT_TYPES = new Set(['qr', 'transfer']);
+
+/**
+ * The PromptPay QR a slip carries (issue 33 §0: the amount due), or null. Its amount is what the sale's
+ * PromptPay/transfer payments take (what the customer scans to pay, while cash, card and cheque are settled at
+ * the counter), or the whole total when no payment is recorded yet; a sale paid otherwise, or refunded, has
+ * nothing to scan. Its id is the one those payments' method names (a PromptPay QR method's own `promptpay_id`,
+ * the account the shop takes QR payments into), else the seller's `promptpay_id`; with neither, no QR. The
+ * reference is the bill number.
+ */
+export async function slipPromptPay(order: Row, seller: Row | undefined, methods: Map<number, Row> = new Map()): Promise<{ payload: string; image: string; satang: number } | null> {
+  if (order.status === 'refunded') return null;
+  const payments = ((order.payments as Row[] | undefined) ?? []).filter(Boolean);
+  const byQr = payments.filter((p) => QR_PAYMENT_TYPES.has(String(p.payment_type)));
+  const satangOf = (v: unknown) => Number(parseDecimal((v ?? 0) as number | string, 2, 'amount'));
+  const satang = payments.length ? byQr.reduce((sum, p) => sum + satangOf(p.amount), 0) : satangOf(order.total_amount);
+  if (satang <= 0) return null;
+  // one account the QR pays into: the methods' own ids when they name exactly one, else the seller's
+  const own = [...new Set(byQr.map((p) => methods.get(Number(p.payment_method_id))?.promptpay_id).filter((id) => promptPayIdOf(id)))] as string[];
+  const id = own.length === 1 ? own[0]! : promptPayIdOf(seller?.promptpay_id) ? String(seller!.promptpay_id) : null;
+  if (!id) return null;
+  const { payload } = promptPayPayload(id, satang, order.doc_no ? String(order.doc_no) : null);
+  return { payload, satang, image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 300 }) };
+}
+
 /** The slip of a sale, as a pdfmake document: seller, number, lines, totals with VAT included, payments and change. */
-export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>): object {
+export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>, qr: { image: string; satang: number } | null = null): object {
   const form = String(order.invoice_type ?? 'none');
   const items = (order.items as Row[] | undefined) ?? [];
   const payments = (order.payments as Row[] | undefined) ?? [];
@@ -55,6 +84,11 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   for (const p of payments) content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
   content.push(pair('เงินทอน', money(order.change_amount), true));
   if (order.status === 'refunded') content.push(text('*** ยกเลิก/คืนเงินแล้ว ***', { bold: true, alignment: 'center', margin: [0, 4, 0, 0] }));
+  if (qr) {
+    content.push(text('สแกนจ่ายด้วยพร้อมเพย์', { bold: true, alignment: 'center', margin: [0, 6, 0, 0] }));
+    content.push({ image: qr.image, width: 120, alignment: 'center' });
+    content.push(text(`ยอดชำระ ${money(qr.satang / 100)} บาท`, { alignment: 'center' }));
+  }
   content.push(text('ขอบคุณที่ใช้บริการ', { alignment: 'center', margin: [0, 6, 0, 0] }));
   return {
     pageSize: { width: WIDTH, height: 'auto' }, pageMargins: [8, 8, 8, 8],
@@ -83,12 +117,15 @@ export function registerSlipRoutes(app: FastifyInstance, service: EntityService,
       const names = new Map<number, string>();
       for (const l of (order.items as Row[]) ?? []) if (l.description) names.set(Number(l.product_id), String(l.description));
       const methods = new Map<number, string>();
+      const methodRows = new Map<number, Row>();
       const methodEntity = fieldOf(service.entity(fieldOf(e, sale.payments)!.entity!), 'payment_method_id')?.entity;
       for (const p of (order[sale.payments] as Row[]) ?? []) {
         const m = await read(methodEntity, p.payment_method_id);
         if (m) methods.set(Number(p.payment_method_id), String(m.name_th ?? m.code));
+        if (m) methodRows.set(Number(p.payment_method_id), m);
       }
-      const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods)).getBuffer();
+      const qr = await slipPromptPay(order, seller, methodRows);
+      const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods, qr)).getBuffer();
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `inline; filename="${e.name}-${String(order.doc_no ?? id).replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf"`);
       reply.header('cache-control', 'no-store');

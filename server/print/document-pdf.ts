@@ -1,3 +1,4 @@
+import { PDFDocument } from 'pdf-lib';
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { pdfMake } from './pdf-fonts.ts';
 import { amountInWords, COPY_MARK, formatDate, formatMoney, formatQuantity, type PrintOptions } from './print-format.ts';
@@ -189,10 +190,16 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
 export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object {
   const { entity, row } = doc;
   const numberField = entity.numbering?.field ?? entity.titleField;
-  // each copy is built afresh (pdfmake writes layout state into the nodes) and starts on a new page
-  const content = o.copies?.length
-    ? o.copies.flatMap((kind, i) => [{ text: '', ...(i ? { pageBreak: 'before' } : {}) }, copyMarkNode(kind, o.lang), ...documentContent(doc, o)])
+  // one copy is one pdfmake document: its mark is the page header, on every page, and "หน้า x/y" counts its own
+  // pages; renderDocumentPdf joins the copies. Several copies in one definition (only for a look at the layout)
+  // are built afresh each (pdfmake writes layout state into the nodes) and start on a new page.
+  const kind = o.copies?.length === 1 ? o.copies[0]! : null;
+  const content = o.copies && o.copies.length > 1
+    ? o.copies.flatMap((k, i) => [{ text: '', ...(i ? { pageBreak: 'before' } : {}) }, copyMarkNode(k, o.lang), ...documentContent(doc, o)])
     : documentContent(doc, o);
+  const viewOnly = o.copy ? bold(COPY_MARK, { alignment: 'center', fontSize: 11, color: '#B91C1C', margin: [0, 14, 0, 0] }) : null;
+  const copyHeader = kind ? { ...copyMarkNode(kind, o.lang), margin: [40, 12, 40, 0] } : null;
+  const header = copyHeader && viewOnly ? { stack: [viewOnly, copyHeader] } : copyHeader ?? viewOnly;
   return {
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 50],
@@ -202,8 +209,8 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
     defaultStyle: { font: 'SarabunLatin', fontSize: 10 },
     footer: (page: number, pages: number) => text(`${WORDS[o.lang].page} ${page}/${pages}`, { alignment: 'center', fontSize: 8 }),
     // a view-only copy says so on every page, so a screenshot or a saved file cannot pass for an issued original
+    ...(header ? { header } : {}),
     ...(o.copy ? {
-      header: bold(COPY_MARK, { alignment: 'center', fontSize: 11, color: '#B91C1C', margin: [0, 14, 0, 0] }),
       watermark: { text: 'COPY', font: 'SarabunLatin', color: '#B91C1C', opacity: 0.12, bold: true },
     } : {}),
     content,
@@ -216,5 +223,22 @@ export function printDefinition(doc: DocumentPrint, o: PrintOptions): object {
 }
 
 export async function renderDocumentPdf(doc: DocumentPrint, o: PrintOptions): Promise<Buffer> {
-  return pdfMake().createPdf(printDefinition(doc, o)).getBuffer();
+  // the 50 ทวิ lays its copies out itself; other documents print each copy on its own and join them
+  if (doc.entity.print?.layout === 'wht_50_tawi' || !o.copies || o.copies.length < 2) return pdfMake().createPdf(printDefinition(doc, o)).getBuffer();
+  const parts = [];
+  for (const kind of o.copies) parts.push(await pdfMake().createPdf(documentDefinition(doc, { ...o, copies: [kind] })).getBuffer());
+  return joinPdfs(parts);
+}
+
+/** One PDF of several, page after page, keeping the first one's title (shown by viewers, DisplayDocTitle). */
+async function joinPdfs(parts: Buffer[]): Promise<Buffer> {
+  const out = await PDFDocument.create();
+  const first = await PDFDocument.load(parts[0]!);
+  for (const part of parts) {
+    const src = part === parts[0] ? first : await PDFDocument.load(part);
+    for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
+  }
+  out.setTitle(first.getTitle() ?? '', { showInWindowTitleBar: true });
+  out.setProducer(first.getProducer() ?? '');
+  return Buffer.from(await out.save());
 }

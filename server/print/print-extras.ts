@@ -1,4 +1,5 @@
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { taxInvoiceRole } from '../../engine/documents/tax-invoice-role.ts';
 import type { PrintLang } from './print-format.ts';
 import { scriptRuns } from './thai-text.ts';
 
@@ -74,10 +75,7 @@ export function logoNode(logo: PrintLogo | null | undefined): object | null {
  * document carries VAT, and the site's tax_invoice setting names a mode with a title.
  */
 export function printTitle(entity: EntitySchema, row: Record<string, unknown>, issuer: Record<string, unknown> | null | undefined, taxInvoiceMode: unknown, lang: PrintLang): string {
-  const titles = entity.print?.taxInvoiceTitle;
-  const vat = Number(row.vat_amount ?? 0);
-  const mode = taxInvoiceMode === 'abbreviated' ? 'abbreviated' : taxInvoiceMode === 'full' ? 'full' : null;
-  const title = mode ? titles?.[mode] : undefined;
-  if (title && vat > 0 && issuer && issuer.is_vat_registered !== false && issuer.is_vat_registered !== 0) return title[lang];
-  return entity.label[lang];
+  const mode = taxInvoiceRole(entity, row, issuer, taxInvoiceMode);
+  const title = mode ? entity.print?.taxInvoiceTitle?.[mode] : undefined;
+  return title ? title[lang] : entity.label[lang];
 }

@@ -28,6 +28,43 @@ describe('finance screens end to end', () => {
     await server?.close();
   });
 
+  it('a hand-typed receipt line picks one of the customer\'s open bills, and settles it', async () => {
+    const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1&sort=id`)).data[0].id as number;
+    const customer = await first('customer');
+    const company = await first('your_company');
+    /** A bill of 2,675 (VAT excluded) from an approved order; issued unless asked not to. */
+    const bill = async (issue: boolean) => {
+      const so = await api('POST', '/api/sales_order', { doc_date: '2026-11-20', your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: await first('product'), qty: 10, price: 250 }] });
+      expect(so.success, JSON.stringify(so)).toBe(true);
+      await api('POST', `/api/sales_order/${so.data.id}/actions/approve`);
+      const bn = (await api('POST', '/api/billing_note/from/sales_order', { ids: [so.data.id] })).data;
+      if (issue) await api('POST', `/api/billing_note/${bn.id}/actions/issue`);
+      return (await api('GET', `/api/billing_note/${bn.id}`)).data;
+    };
+    const open = await bill(true);
+    const draft = await bill(false);
+    const made = await api('POST', '/api/receipt', { doc_date: '2026-11-22', your_company_id: company, customer_id: customer, vat_type: 'exclude', payment_method: 'cash', items: [{ description: 'รับชำระตามใบวางบิล', amount: 1000 }] });
+    expect(made.success, JSON.stringify(made)).toBe(true);
+    const asked: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/api/billing_note?')) asked.push(decodeURIComponent(r.url())); });
+    await page.goto(url(`/receipt/${made.data.id}`));
+    const picker = page.locator('#items-0-billing_note_id');
+    await picker.click();
+    await picker.fill(open.bill_no.slice(0, 2));
+    const options = page.getByRole('option');
+    await expect.poll(async () => (await options.allInnerTexts()).join(' ')).toContain(open.bill_no);
+    expect((await options.allInnerTexts()).join(' ')).not.toContain(draft.bill_no);
+    // the picker asks for this customer's open bills only
+    expect(asked.some((u) => u.includes('"_in":["issued","partially_paid"]') && u.includes(`"customer_id":{"_eq":${customer}}`)), asked.join('\n')).toBe(true);
+    await options.filter({ hasText: open.bill_no }).first().click();
+    await shot(page, '41-receipt-line-names-bill');
+    await page.keyboard.press('Control+s');
+    await expect.poll(async () => (await api('GET', `/api/receipt/${made.data.id}`)).data.items[0]?.billing_note_id ?? null).toBe(open.id);
+    const posted = await api('POST', `/api/receipt/${made.data.id}/actions/post`);
+    expect(posted.success, JSON.stringify(posted)).toBe(true);
+    expect((await api('GET', `/api/billing_note/${open.id}`)).data.status).toBe('partially_paid');
+  });
+
   it('makes a receipt from part of a sales order, and shows what is left', async () => {
     const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1&sort=id`)).data[0].id as number;
     const customer = await first('customer');

@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import forge from 'node-forge';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 import { pdfAttachment, smtpSink } from '../support/smtp-sink.ts';
+import { setSiteSettings } from '../support/site-settings.ts';
 import { loadSigningKey, verifyEtaxXml } from '../../server/etax/etax-signer.ts';
 import { EtaxMaker } from '../../server/etax/etax-maker.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
@@ -65,7 +66,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   let t: TestApp;
   let c: Client;
   let sink: Awaited<ReturnType<typeof smtpSink>>;
-  let invoice: Row, receipt: Row, credit: Row, debit: Row;
+  let invoice: Row, receipt: Row, receiptTax: Row, credit: Row, debit: Row;
   let company: number, customer: number;
 
   const ok = async (p: Promise<{ statusCode: number; body: string; json(): any }>, status = 200): Promise<Row> => {
@@ -104,11 +105,18 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     credit = await act('credit_note', cn.id, 'issue');
     const dn = await ok(c.call('POST', '/api/debit_note/from/tax_invoice', c.admin, { ids: [ti.id], values: { return_reason_id: reason }, lines: [{ source_line_id: invoice.items[1].id, qty: 4, price: 25 }] }), 201);
     debit = await act('debit_note', dn.id, 'issue');
+    // a receipt without VAT is a plain receipt (T01); one with VAT, by the site's tax_invoice setting (full, the
+    // default), also serves as a tax invoice: titled ใบเสร็จรับเงิน/ใบกำกับภาษี, exported as T03
     const rc = await ok(c.call('POST', '/api/receipt', c.admin, {
-      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'exclude',
+      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'none',
       items: [{ description: 'รับชำระค่าสินค้า', amount: 1070 }],
     }), 201);
     receipt = await act('receipt', rc.id, 'post');
+    const rt = await ok(c.call('POST', '/api/receipt', c.admin, {
+      doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'exclude',
+      items: [{ description: 'รับชำระค่าสินค้า', amount: 1070 }],
+    }), 201);
+    receiptTax = await act('receipt', rt.id, 'post');
   });
   afterAll(async () => {
     await t?.close();
@@ -118,6 +126,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   it.each([
     ['tax_invoice', () => invoice, 'TaxInvoice', '388'],
     ['receipt', () => receipt, 'Receipt', 'T01'],
+    ['receipt', () => receiptTax, 'TaxInvoice', 'T03'],
     ['credit_note', () => credit, 'DebitCreditNote', '81'],
     ['debit_note', () => debit, 'DebitCreditNote', '80'],
   ] as const)('%s: signed XML that ETDA\'s XSD and schematron accept', async (entity, doc, message, code) => {
@@ -126,6 +135,20 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expect(xml).toContain(`<ram:ID>${doc().doc_no}</ram:ID>`);
     expect(await verifyEtaxXml(xml)).toBe(true);
     expectEtdaValid(xml, message, entity);
+  });
+
+  it('a receipt is T03 only while it serves as a full tax invoice (document.etax.typeCodeWhen and the site setting)', async () => {
+    await setSiteSettings(t.app, c.admin, { tax_invoice: 'abbreviated' });
+    try {
+      const xml = await xmlOf('receipt', receiptTax.id);
+      expect(xml).toContain('<ram:TypeCode>T01</ram:TypeCode>');
+      expect(xml).toContain('Receipt_CrossIndustryInvoice');
+    } finally {
+      await setSiteSettings(t.app, c.admin, { tax_invoice: 'full' });
+    }
+    const xml = await xmlOf('receipt', receiptTax.id);
+    expect(xml).toContain('<ram:TypeCode>T03</ram:TypeCode>');
+    expect(xml).toContain('<ram:Name>ใบเสร็จรับเงิน/ใบกำกับภาษี</ram:Name>');
   });
 
   it('billing_note: an issued bill is an ETDA invoice (380); a draft one is not yet', async () => {
@@ -168,6 +191,32 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     if (!ETDA_DIR) return;
     expect(xsdErrors(res.body, 'TaxInvoice')).toBe('');
     expect(schematronFailures(res.body, 'TaxInvoice').map((f) => f.match(/TIV-[A-Za-z]+-\d+/)?.[0])).toEqual(['TIV-SellerTradeParty-010', 'TIV-SellerTradeParty-011']);
+  });
+
+  it('the company\'s TISI 1099 code fields, when filled, make the seller\'s address pass those rules (the demo companies\' codes)', async () => {
+    const named = await c.company();
+    // the demo TPF's address: ตำบลราชาเทวะ 110308, อำเภอบางพลี 1103 (ETDA's TISICitySubDivisionName / TISICityName lists)
+    await ok(c.call('PATCH', `/api/your_company/${named}`, c.admin, { address_line: '555 หมู่ 17 ถนนกิ่งแก้ว', sub_district: 'ราชาเทวะ', district: 'บางพลี', province: 'สมุทรปราการ', postal_code: '10540', sub_district_code: '110308', district_code: '1103' }));
+    expectError(await c.call('PATCH', `/api/your_company/${named}`, c.admin, { district_code: 'บางพลี' }), 400, 'VALIDATION_FAILED');
+    const ti = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-06', your_company_id: named, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    await act('tax_invoice', ti.id, 'issue');
+    const res = await c.call('GET', `/api/tax_invoice/${ti.id}/etax.xml`, c.admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-etax-warnings']).toBeUndefined();
+    const seller = res.body.slice(res.body.indexOf('<ram:SellerTradeParty>'), res.body.indexOf('</ram:SellerTradeParty>'));
+    expect(seller).toContain('<ram:CityName>1103</ram:CityName>');
+    expect(seller).toContain('<ram:CitySubDivisionName>110308</ram:CitySubDivisionName>');
+    expect(seller).toContain('<ram:CountrySubDivisionID>11</ram:CountrySubDivisionID>');
+    if (!ETDA_DIR) return;
+    expect(xsdErrors(res.body, 'TaxInvoice')).toBe('');
+    expect(schematronFailures(res.body, 'TaxInvoice')).toEqual([]);
+  });
+
+  it('the demo companies carry the TISI 1099 codes of their real addresses', () => {
+    const rows = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../seed/demo/020-your_company.json'), 'utf8')) as { rows: Array<Record<string, string>> }).rows;
+    const codes = Object.fromEntries(rows.map((r) => [r.code, [r.sub_district, r.sub_district_code, r.district, r.district_code]]));
+    expect(codes.TPT).toEqual(['บางนาใต้', '104703', 'บางนา', '1047']);
+    expect(codes.TPF).toEqual(['ราชาเทวะ', '110308', 'บางพลี', '1103']);
   });
 
   it('unsigned when no certificate is configured', async () => {
@@ -264,7 +313,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   it.skipIf(!ETDA_DIR)('ETDA\'s XSD and schematron accept every XML the endpoints gave above', () => {
     // tax invoice, receipt, credit note, debit note, billing note, unsigned tax invoice, cancellation note
     const all = made.splice(0);
-    expect(all.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Invoice', 'Receipt', 'TaxInvoice', 'TaxInvoice']);
+    expect(all.map((m) => m.message).sort()).toEqual(['CancellationNote', 'DebitCreditNote', 'DebitCreditNote', 'Invoice', 'Receipt', 'TaxInvoice', 'TaxInvoice', 'TaxInvoice']);
     for (const { what, xml, message } of all) {
       expect(xsdErrors(xml, message), `${what}\n${xml}`).toBe('');
       expect(schematronFailures(xml, message), what).toEqual([]);

@@ -76,6 +76,26 @@ describe.each(testDialects())('copies, signatures, logo and titles on %s', (dial
     expect(copyFirst.indexOf(squeeze('สำเนา / Copy'))).toBeLessThan(copyFirst.indexOf(squeeze('ต้นฉบับ / Original')));
   });
 
+  it('marks every page of each copy, and counts "หน้า x/y" within the copy', async () => {
+    // 60 lines: each copy runs over more than one page
+    const items = Array.from({ length: 60 }, (_, i) => ({ description: `ค่าสินค้างวดที่ ${i + 1}`, amount: 100 }));
+    const long = await c.make('billing_note', c.billingNoteBody(customer, company, { total_amount: 6000, items }));
+    const one = await c.call('GET', `/api/billing_note/${long}/pdf?copies=original`, c.admin);
+    const per = pages(one);
+    expect(per).toBeGreaterThan(1);
+    const res = await c.call('GET', `/api/billing_note/${long}/pdf?copies=original,copy`, c.admin);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(pages(res)).toBe(2 * per);
+    for (let p = 1; p <= 2 * per; p++) {
+      const page = squeeze(poppler(res, 'pdftotext', ['-f', String(p), '-l', String(p)]).normalize('NFKC'));
+      const inCopy = p <= per ? p : p - per;
+      const [mine, other] = p <= per ? ['ต้นฉบับ / Original', 'สำเนา / Copy'] : ['สำเนา / Copy', 'ต้นฉบับ / Original'];
+      expect(page, `page ${p}`).toContain(squeeze(mine));
+      expect(page, `page ${p}`).not.toContain(squeeze(other));
+      expect(page, `page ${p}`).toContain(squeeze(`หน้า ${inCopy}/${per}`));
+    }
+  });
+
   it('refuses copies it does not know with 400', async () => {
     for (const q of ['copies=original,draft', 'copies=', 'copies=original,copy,copy,copy,copy']) {
       const res = await c.call('GET', `/api/billing_note/${noteId}/pdf?${q}`, c.admin);

@@ -65,8 +65,8 @@ export function sampleFieldValue(entity: EntitySchema, name: string, field: Fiel
   const where = `${entity.name}.${name}`;
   // withholding tax takes only the legal Thai rates (engine/documents/document-math.ts), which a range cannot say
   if (name === 'wht_rate' && field.type !== 'enum') return [0, 1, 2, 3, 5][seed % 5];
-  // a PromptPay id is checked beyond its pattern (a tax id's check digit, server/print/promptpay-qr.ts)
-  if (name === 'promptpay_id') return thaiTaxId(seed);
+  // a PromptPay id is a tax id with its check digit or a mobile number (server/print/promptpay-qr.ts), which a pattern cannot say
+  if (name === 'promptpay_id') return `08${String(seed % 1e8).padStart(8, '0')}`;
   switch (field.type) {
     case 'string': case 'text': {
       if (field.pattern) {
@@ -168,6 +168,11 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
     }
     if (field.type === 'link' && entity.access?.ownerField === name) {
       // personal rows (alerts) are visible only to their owner: leave it to default to the signed-in user
+      continue;
+    }
+    if (field.type === 'link' && field.linkFilter && !field.required) {
+      // its choices depend on other values (a bill line's tax invoice of the note's customer): a sample row cannot
+      // be made to match, and an empty optional link is a valid record
       continue;
     }
     if (field.type === 'link') {

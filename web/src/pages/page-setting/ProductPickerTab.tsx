@@ -6,7 +6,7 @@ import { loc } from '../../core/i18n.ts';
 import { toast } from '../../core/toast-bus.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ErrorBox } from '../admin/admin-common.tsx';
-import type { EntitySchema } from '../../../../engine/schema/schema-types.ts';
+import type { EntitySchema, LinkFilterValue } from '../../../../engine/schema/schema-types.ts';
 import { PICKER_COLUMNS_MAX } from '../../../../engine/schema/schema-overlay.ts';
 import { bodyFrom, changedProps, draftFrom, type Draft, type PageInfo } from './page-setting-draft.ts';
 
@@ -40,7 +40,7 @@ export function ProductPickerTab({ picker, canEdit }: { picker: { entity: string
   const fixed = new Set(Object.keys(field.file.linkFilter ?? {}));
   const set = (change: Partial<typeof d>) => setDraft({ ...draft, fields: { ...draft.fields, [picker.field]: { ...d, ...change } } });
   const setFilter = (key: string, value: string | boolean | null) => {
-    const next: Record<string, string | number | boolean> = { ...filter };
+    const next: Record<string, LinkFilterValue> = { ...filter };
     if (value === null) delete next[key]; else next[key] = value;
     set({ linkFilter: Object.keys(next).length ? next : null });
   };

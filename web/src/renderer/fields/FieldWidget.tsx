@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Controller, useWatch, type Control } from 'react-hook-form';
-import { linkFilterParent, linkFilterSource } from '../../../../engine/schema/schema-types.ts';
+import { linkFilterCondition, linkFilterParent, linkFilterSource } from '../../../../engine/schema/schema-types.ts';
 import { useAtomValue } from 'jotai';
 import { sessionAtom } from '../../core/session-atoms.ts';
 import { settingsAtom } from '../../core/app-data.ts';
@@ -173,7 +173,7 @@ function LinkField({ name, field, control, value, onChange, render }: {
       const src = refOf(v);
       const val = src === null ? v : watched[i++];
       if (val === null || val === undefined || val === '') continue; // nothing chosen yet: no restriction
-      out[k] = { _eq: val };
+      out[k] = linkFilterCondition(val); // a list of constants is _in
     }
     return Object.keys(out).length ? out : undefined;
     // eslint-disable-next-line react-hooks/exhaustive-deps
