@@ -31,7 +31,9 @@ const entities = registry.all().filter(generic).map((e) => e.name).sort();
  * comes to (header and lines): that amount is the server's, not what was sent.
  */
 function derived(entity: EntitySchema, row: Row, name: string): boolean {
-  return name === 'discount_amount' && !!entity.document?.amounts && Number(row.discount_percent ?? 0) !== 0;
+  if (name === 'discount_amount' && !!entity.document?.amounts && Number(row.discount_percent ?? 0) !== 0) return true;
+  // a ledger's out movement stores the average cost its balance actually lost, not the cost sent (docs/stock.md)
+  return name === 'unit_cost' && entity.kind === 'ledger' && row.direction === 'out';
 }
 
 /** Every value sent comes back the same (lines compared line by line), but for values the server derives. */
