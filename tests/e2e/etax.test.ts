@@ -13,6 +13,7 @@ describe('e-Tax buttons end to end', () => {
   let page: Page;
   let errors: string[];
   let api: ApiCall;
+  let token: string;
   const url = (p: string) => new URL(p, server.baseUrl).toString();
 
   beforeAll(async () => {
@@ -20,7 +21,8 @@ describe('e-Tax buttons end to end', () => {
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
     errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
+    api = apiClient(server.baseUrl, token);
     await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
   }, 180_000);
   afterAll(async () => {
@@ -36,6 +38,10 @@ describe('e-Tax buttons end to end', () => {
     });
     expect(made.success, JSON.stringify(made)).toBe(true);
     const id = made.data.id as number;
+    // the demo company carries its TISI 1099 codes; without them the form must say what ETDA's checks will refuse
+    const company = (await api('GET', `/api/your_company/${made.data.your_company_id}`)).data;
+    expect(company.sub_district_code).toMatch(/^\d{6}$/);
+    expect((await api('PATCH', `/api/your_company/${company.id}`, { sub_district_code: null, district_code: null })).success).toBe(true);
     const issued = await api('POST', `/api/tax_invoice/${id}/actions/issue`);
     expect(issued.success, JSON.stringify(issued)).toBe(true);
     await page.goto(url(`/tax_invoice/${id}`));
@@ -45,9 +51,14 @@ describe('e-Tax buttons end to end', () => {
     await page.getByRole('menuitem', { name: 'ไฟล์ XML ตามมาตรฐาน สพธอ.' }).click();
     expect((await xmlAnswer).status()).toBe(200);
     expect((await xmlFile).suggestedFilename()).toMatch(/^tax_invoice-.*\.xml$/);
-    // the demo company names its แขวง and เขต in words: the form says what ETDA's checks will refuse
     await page.getByText('ข้อมูลบริษัทยังไม่ครบตามมาตรฐาน e-Tax').first().waitFor();
     await page.getByText('รหัส 6 หลักตาม มอก. 1099', { exact: false }).first().waitFor();
+    // with the codes back, the XML carries them and no warning is sent
+    expect((await api('PATCH', `/api/your_company/${company.id}`, { sub_district_code: company.sub_district_code, district_code: company.district_code })).success).toBe(true);
+    const clean = await fetch(url(`/api/tax_invoice/${id}/etax.xml`), { headers: { authorization: `Bearer ${token}` } });
+    expect(clean.status).toBe(200);
+    expect(clean.headers.get('x-etax-warnings')).toBeNull();
+    expect(await clean.text()).toContain(company.sub_district_code);
 
     await page.getByTestId('document-etax').click();
     const pdfAnswer = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax.pdf`));
