@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -12,5 +13,9 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     // database tests create their own databases, so files can run in parallel on the 2 cores
     pool: 'forks',
+    // vitest's default is cores − 1, one worker on a 2-core machine: most files wait on PostgreSQL, SQLite
+    // files or Chromium rather than on the CPU, so two workers there roughly halve the run
+    // (VITEST_MAX_WORKERS overrides).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
   },
 });
