@@ -108,10 +108,15 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   const site = siteSettingsOf(byName);
   checkSiteRuleKeys(e, byName, site, bad);
   checkFillKeys(e, byName, bad);
-  const { customerWritable, ...keyFields } = e.access ?? {};
+  const { customerWritable, customerStates, ...keyFields } = e.access ?? {};
   // "id" marks the entity that is itself the access key (inventory, your_company, customer)
   for (const [k, f] of Object.entries(keyFields)) if (f !== 'id' && !fieldNames.has(f)) bad(`/access/${k}`, `"${f}" is not a field`);
   customerWritable?.forEach((f, i) => { if (!fieldNames.has(f)) bad(`/access/customerWritable/${i}`, `"${f}" is not a field`); });
+  if (customerStates) {
+    const states = new Set((e.workflow?.states ?? []).map((st) => st.value));
+    if (!e.workflow) bad('/access/customerStates', 'needs a workflow: the states are its states');
+    else customerStates.forEach((v, i) => { if (!states.has(v)) bad(`/access/customerStates/${i}`, `"${v}" is not a state of the workflow`); });
+  }
   for (const [name, f] of Object.entries(e.fields)) {
     const at = `/fields/${name}`;
     if (f.type === 'link' || f.type === 'lines') {

@@ -219,6 +219,8 @@ export interface AccessKeys {
   ownerField?: string;
   /** The fields a portal customer (role -1) may change on its own rows; every other field is refused. */
   customerWritable?: string[];
+  /** The workflow states in which a portal customer (role -1) sees its rows at all: drafts stay in-house. */
+  customerStates?: string[];
 }
 
 /** A document this one can be created from, and what processing it does to that source. */

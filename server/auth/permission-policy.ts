@@ -85,6 +85,8 @@ export class PermissionPolicy implements AccessPolicy {
     if (p.user.role_id === CUSTOMER_ROLE_ID) {
       if (keys.customerField) parts.push(p.user.customer_id ? { kind: 'cond', path: [keys.customerField], op: '_eq', value: p.user.customer_id } : nothing());
       else if (!this.ownAccount(entity) && !parent) parts.push(nothing());
+      // drafts (and whatever else the schema leaves out) are the business's own work, not the customer's yet
+      if (keys.customerStates && entity.workflow) parts.push({ kind: 'cond', path: [entity.workflow.field], op: '_in', value: keys.customerStates });
     }
     if (keys.ownerField) parts.push({ kind: 'cond', path: [keys.ownerField], op: '_eq', value: p.user.id });
     if (p.userType?.is_limit_inventory_to_access && keys.inventoryField) parts.push(within(keys.inventoryField, p.user.inventory_allow));

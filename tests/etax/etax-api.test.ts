@@ -152,7 +152,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   });
 
   it('billing_note: an issued bill is an ETDA invoice (380); a draft one is not yet', async () => {
-    const bill = await c.billingNote(customer, company);
+    const bill = await c.draftBillingNote(customer, company);
     expectError(await c.call('GET', `/api/billing_note/${bill}/etax.xml`, c.admin), 409, 'ETAX_INCOMPLETE');
     await act('billing_note', bill, 'issue');
     const xml = await xmlOf('billing_note', bill);
@@ -296,7 +296,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expect(await verifyEtaxXml(Object.values(files)[0]!)).toBe(true);
 
     // a billing note (ETDA invoice, 380) is no tax document: the Revenue Department is not copied
-    const bill = await c.billingNote(customer, company);
+    const bill = await c.draftBillingNote(customer, company);
     await act('billing_note', bill, 'issue');
     const billMail = await c.call('POST', `/api/billing_note/${bill}/etax-email`, c.admin, { to: ['buyer@example.com'] });
     expect(billMail.statusCode, billMail.body).toBe(200);

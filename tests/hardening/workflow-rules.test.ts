@@ -42,7 +42,7 @@ describe.each(testDialects())('workflow enforcement on %s', (dialect) => {
   });
 
   it('a plain write never changes the status; actions do, along the declared transitions', async () => {
-    const id = await c.billingNote(customer, company);
+    const id = await c.draftBillingNote(customer, company);
     for (const method of ['PATCH', 'PUT'] as const) {
       const body = method === 'PATCH' ? { status: 'paid' } : c.billingNoteBody(customer, company, { status: 'paid' });
       expectError(await c.call(method, `/api/billing_note/${id}`, sales, body), 400, 'READ_ONLY_FIELD');
@@ -62,7 +62,7 @@ describe.each(testDialects())('workflow enforcement on %s', (dialect) => {
   });
 
   it('a locked state refuses plain edits and deletes, except the fields it lists', async () => {
-    const id = await c.billingNote(customer, company);
+    const id = await c.draftBillingNote(customer, company);
     expect((await action(id, 'issue')).statusCode).toBe(200);
     const before = (await c.call('GET', `/api/billing_note/${id}`, c.admin)).json().data;
     const res = await c.call('PATCH', `/api/billing_note/${id}`, sales, { total_amount: 1, note: 'แก้ยอด' });
@@ -77,7 +77,7 @@ describe.each(testDialects())('workflow enforcement on %s', (dialect) => {
   });
 
   it('an action takes only the fields its transition declares, and the audit log records it', async () => {
-    const id = await c.billingNote(customer, company);
+    const id = await c.draftBillingNote(customer, company);
     expectError(await action(id, 'issue', sales, { total_amount: 0 }), 400, 'UNKNOWN_FIELD');
     expect((await c.call('GET', `/api/billing_note/${id}`, c.admin)).json().data.status).toBe('draft');
     expect((await action(id, 'issue')).statusCode).toBe(200);
@@ -89,6 +89,6 @@ describe.each(testDialects())('workflow enforcement on %s', (dialect) => {
     const id = await c.billingNote(customer, company);
     const me = (await c.customerUser(customer)).headers;
     expectError(await action(id, 'cancel', me), 403, 'FIELD_FORBIDDEN');
-    expect((await c.call('GET', `/api/billing_note/${id}`, c.admin)).json().data.status).toBe('draft');
+    expect((await c.call('GET', `/api/billing_note/${id}`, c.admin)).json().data.status).toBe('issued');
   });
 });

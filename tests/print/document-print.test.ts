@@ -120,10 +120,13 @@ describe.each(testDialects())('document PDF on %s', (dialect) => {
     expect((await c.call('GET', `/api/billing_note/${fresh}/pdf`, printer.headers)).statusCode).toBe(200);
   });
 
-  it('keeps portal accounts to their own documents: another customer\'s note is 404, their own 403 (no print flag)', async () => {
+  it('keeps portal accounts to their own documents: another customer\'s note and their own draft are 404, their own issued note 403 (no print flag)', async () => {
     const portal = await c.customerUser(mine);
     expectError(await c.call('GET', `/api/billing_note/${otherNote}/pdf`, portal.headers), 404, 'NOT_FOUND');
-    expectError(await c.call('GET', `/api/billing_note/${noteId}/pdf`, portal.headers), 403, 'FORBIDDEN');
+    const issued = await c.billingNote(mine, null);
+    expectError(await c.call('GET', `/api/billing_note/${issued}/pdf`, portal.headers), 403, 'FORBIDDEN');
+    // noteId is still a draft: not the customer's to see at all (access.customerStates)
+    expectError(await c.call('GET', `/api/billing_note/${noteId}/pdf`, portal.headers), 404, 'NOT_FOUND');
   });
 
   it('counts prints per document and refuses past the role\'s production_report_print_times', async () => {

@@ -83,6 +83,14 @@ describe.each(testDialects())('portal bill PDF on %s', (dialect) => {
     expectError(await c.call('GET', url(mine, 999_999_999), me.headers), 404, 'NOT_FOUND');
   });
 
+  it('a draft of the customer\'s own is 404 too: the customer sees a bill once it is issued', async () => {
+    const company = (await c.call('GET', `/api/billing_note/${myNote}`, c.admin)).json().data.your_company_id as number;
+    const draft = await c.draftBillingNote(mine, company);
+    expectError(await c.call('GET', url(mine, draft), me.headers), 404, 'NOT_FOUND');
+    expect((await c.call('POST', `/api/billing_note/${draft}/actions/issue`, c.admin, {})).statusCode).toBe(200);
+    expect((await c.call('GET', url(mine, draft), me.headers)).statusCode).toBe(200);
+  });
+
   it('is not a print: the print counter does not move', async () => {
     const fresh = await c.billingNote(mine, null);
     for (let i = 0; i < 3; i++) expect((await c.call('GET', url(mine, fresh), me.headers)).statusCode).toBe(200);

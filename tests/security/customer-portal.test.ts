@@ -66,6 +66,21 @@ describe.each(testDialects())('customer portal role on %s', (dialect) => {
       expect((await c.call('GET', '/api/billing_note?meta=total_count', me.headers)).json().meta.total_count).toBe(1);
     });
 
+    it('does not see its own drafts (access.customerStates), nor lines under them, until they are issued', async () => {
+      const draft = await c.draftBillingNote(mine, company);
+      expect(idsOf(await c.call('GET', '/api/billing_note', me.headers))).toEqual([myNote]);
+      expectError(await c.call('GET', `/api/billing_note/${draft}`, me.headers), 404, 'NOT_FOUND');
+      const lines = (await c.call('GET', `/api/billing_note_item?filter=${q({ billing_note_id: { _eq: draft } })}`, me.headers)).json().data;
+      expect(lines).toEqual([]);
+      expect((await c.call('GET', `/api/billing_note/${draft}`, c.admin)).json().data.status).toBe('draft');
+      const issued = await c.call('POST', `/api/billing_note/${draft}/actions/issue`, c.admin, {});
+      expect(issued.statusCode, issued.body).toBe(200);
+      expect(idsOf(await c.call('GET', '/api/billing_note?sort=id', me.headers))).toEqual([myNote, draft]);
+      const cancelled = await c.call('POST', `/api/billing_note/${draft}/actions/cancel`, c.admin, {});
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect(idsOf(await c.call('GET', '/api/billing_note', me.headers))).toEqual([myNote]);
+    });
+
     it('another customer id in the path answers 404', async () => {
       expectError(await c.call('GET', `/api/customer/${other}`, me.headers), 404, 'NOT_FOUND');
       expectError(await c.call('GET', `/api/billing_note/${otherNote}`, me.headers), 404, 'NOT_FOUND');

@@ -128,7 +128,15 @@ export class Client {
     };
   }
 
+  /** A billing note as the customer meets it: issued (a portal customer never sees drafts, `access.customerStates`). */
   async billingNote(customerId: number, companyId: number | null): Promise<number> {
+    const id = await this.draftBillingNote(customerId, companyId);
+    const res = await this.call('POST', `/api/billing_note/${id}/actions/issue`, this.admin, {});
+    expect(res.statusCode, `issue billing note: ${res.body}`).toBe(200);
+    return id;
+  }
+
+  async draftBillingNote(customerId: number, companyId: number | null): Promise<number> {
     return this.make('billing_note', this.billingNoteBody(customerId, companyId));
   }
 
