@@ -149,8 +149,11 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
     for (const [i, c] of certs.entries()) {
       const date = `${DEMO_LAST_MONTH.year}-${pad(DEMO_LAST_MONTH.month - 3 + i)}-25`;
       await until(date);
+      const supplierId = await idOf(service, 'supplier', c.supplier);
+      // the certificate names the payee by tax id (50 ทวิ and the ภ.ง.ด. attachment need it); fillFrom takes one link, and a payee may be a supplier or a customer
+      const payee = await service.get('supplier', supplierId, systemContext);
       const wt = await service.create('withholding_tax', {
-        doc_date: date, your_company_id: company, payee_type: 'supplier', supplier_id: await idOf(service, 'supplier', c.supplier),
+        doc_date: date, your_company_id: company, payee_type: 'supplier', supplier_id: supplierId, payee_tax_id: payee.tax_id ?? null,
         income_type: c.income, income_description: c.description, pnd_form: 'pnd53', wht_rate: String(c.rate), amount_paid: c.paid,
       }, ctx);
       await act('withholding_tax', Number(wt.id), 'issue');
