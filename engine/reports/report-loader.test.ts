@@ -18,6 +18,13 @@ const problems = (r: unknown, file?: string) => {
 };
 
 describe('report files', () => {
+  it('checks that the operator names a link parameter', () => {
+    const link = { name: 'company', type: 'link', entity: 'product', label: { th: 'บริษัท', en: 'Company' } };
+    expect(problems({ ...base, operator: 'company', parameters: [...base.parameters, link] })).toEqual([]);
+    expect(problems({ ...base, operator: 'date_from' }).map((p) => p.pointer)).toContain('/operator');
+    expect(problems({ ...base, operator: 'nothing' }).map((p) => p.pointer)).toContain('/operator');
+  });
+
   it('loads a good file', () => {
     expect(load(base)[0]!.name).toBe('r1');
   });

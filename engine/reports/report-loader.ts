@@ -97,6 +97,7 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     if (p.yearsOf && !tableColumns(p.yearsOf.entity, entity)?.has(p.yearsOf.column)) bad(`/parameters/${i}/yearsOf`, `"${p.yearsOf.entity}.${p.yearsOf.column}" is not a column`);
   });
   if (r.routeParam && !params.has(r.routeParam)) bad('/routeParam', `"${r.routeParam}" is not a parameter`);
+  if (r.operator && params.get(r.operator)?.type !== 'link') bad('/operator', `"${r.operator}" is not a link parameter`);
   const aliases = new Map<string, Set<string>>();
   const addTable = (from: string, as: string, at: string, scope: Map<string, Set<string>>) => {
     const cols = tableColumns(from, entity);

@@ -116,6 +116,11 @@ export interface ReportDef {
   menuGroup: string;
   /** The screen also answers /{name}/{id}, the id filling this parameter. */
   routeParam?: string;
+  /**
+   * A link parameter to a company: the printed report is headed by that company as the operator (name, tax id,
+   * head office or branch), as the Revenue Department asks of a tax report. Without a choice, the only company.
+   */
+  operator?: string;
   parameters: ReportParam[];
   source: ReportSource;
   where?: Cond[];

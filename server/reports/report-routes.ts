@@ -11,6 +11,7 @@ import { menuKeyOf, summaryOf, type ReportCatalogue } from './report-catalogue.t
 import { parsePaging, parseParams, type ParamValues } from './report-params.ts';
 import { allRows, runPage, totalsOf } from './report-runner.ts';
 import { reportCsv, reportFileName, reportPdf, reportXlsx } from './report-output.ts';
+import { operatorLines } from './report-operator.ts';
 import { formatDate } from '../print/print-format.ts';
 import { BE_OFFSET, formatIsoMonth } from '../../engine/format/dates.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
@@ -110,7 +111,7 @@ export function registerReportRoutes(app: FastifyInstance, service: EntityServic
     for await (const r of allRows(service, def, params, ctx, PDF_MAX_ROWS + 1, query.sort)) rows.push(r);
     const truncated = rows.length > PDF_MAX_ROWS;
     const totals = await totalsOf(service, def, params, ctx);
-    const header = await parameterLines(service, def, params, lang);
+    const header = [...await operatorLines(service, def, params, ctx, lang), ...await parameterLines(service, def, params, lang)];
     const pdf = await reportPdf(def, header, rows.slice(0, PDF_MAX_ROWS), totals, truncated, { lang });
     reply.header('content-type', 'application/pdf');
     reply.header('content-disposition', reportFileName(def, lang, businessTodayNow(), 'pdf').replace(/^attachment/, 'inline'));
