@@ -280,6 +280,8 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });
     f.header?.forEach((h, j) => { if (!fieldOf(e, h) || !fieldOf(src, h)) bad(`${at}/header/${j}`, `"${h}" must be a field of both ${e.name} and ${f.source}`); });
     f.lineFields?.forEach((h, j) => { if (!fieldOf(child, h) || !srcChild || !fieldOf(srcChild, h)) bad(`${at}/lineFields/${j}`, `"${h}" must be a field of the lines of both documents`); });
+    if (f.netPrice && fieldOf(child, f.netPrice)?.type !== 'money') bad(`${at}/netPrice`, `"${f.netPrice}" must be a money field of this document's lines`);
+    if (f.netPrice && (f.measure ?? 'qty') !== 'qty') bad(`${at}/netPrice`, 'a net unit price needs a document taken by quantity');
     if (f.documentLink !== undefined) {
       const dl = fieldOf(child, f.documentLink);
       if (dl?.type !== 'link' || dl.entity !== f.source) bad(`${at}/documentLink`, `"${f.documentLink}" must be a link field of the lines of ${e.name} to ${f.source}`);

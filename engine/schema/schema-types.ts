@@ -243,6 +243,11 @@ export interface DocumentSource {
   /** Line fields copied from the source's lines. */
   lineFields?: string[];
   /**
+   * A line field (a goods receipt's unit cost) that takes the source line's net unit price: its part of the
+   * source's amount before VAT (line and document discounts out, VAT out when prices include it) over its quantity.
+   */
+  netPrice?: string;
+  /**
    * A link field of this document's lines to the source document as a whole (a receipt line's
    * `billing_note_id`). A line typed by hand that names a source document this way, without a
    * source line, is spread over that document's lines on save, each taking what is still open on

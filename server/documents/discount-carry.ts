@@ -28,6 +28,8 @@ const satang = (baht: unknown) => BigInt(Math.round(Number(baht ?? 0) * 100));
  *   line, and the new document's discount is the sum of those shares.
  * - A line without a rate of its own gets the source's document rate, so lines from sources with
  *   different rates keep theirs; the header rate is the sources' when they agree.
+ * - `netPrice` (a goods receipt from a purchase order): the named line field takes the source line's
+ *   net unit price, its part of the amount before VAT over its quantity, rounded to the satang.
  */
 export class DiscountCarry {
   private readonly on: boolean;
@@ -57,11 +59,14 @@ export class DiscountCarry {
     if (!this.whole.has(id)) this.whole.set(id, done === 0);
     if (done > 0) this.whole.set(id, false);
     if (this.spec.lineFields?.includes('wht_rate') && !nonZero(line.wht_rate) && nonZero(doc.wht_rate)) copy.wht_rate = doc.wht_rate;
-    if (!this.on) return;
+    if (!this.on && !this.spec.netPrice) return;
     const [whole, before, take] = [BigInt(cap), BigInt(done), BigInt(want)];
     const lines = (doc[this.linesField] as Row[] | undefined) ?? [];
     const i = lines.findIndex((l) => Number(l.id) === Number(line.id));
     const totals = this.totalsOf(doc, lines).items[i];
+    // what a unit really cost: a receipt valued at the order's gross price would overstate stock by its discounts (and VAT)
+    if (this.spec.netPrice && totals && whole > 0n) copy[this.spec.netPrice] = toNumber(roundDiv(satang(totals.amount_before_vat) * 10n ** BigInt(this.qtyScale), whole));
+    if (!this.on) return;
     if (before > 0n || take < whole) {
       // a part of the line: its discount goes as the part of the line's discount for those units, so the
       // parts add up to it (a percent of each part's gross would round each part on its own)

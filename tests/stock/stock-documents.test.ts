@@ -53,6 +53,31 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     expect((moves as unknown as Row[]).map((m) => [m.direction, m.qty, m.doc_id, m.unit_cost])).toEqual(expect.arrayContaining([['in', 4, gr1.id, 50], ['in', 6, gr2.id, 50]]));
   });
 
+  it('a receipt from a purchase order costs each unit at the order\'s net price: discounts and included VAT out (netPrice)', async () => {
+    const p = await c.product();
+    const supplier = await c.supplier();
+    // 3 × 100 = 300, line discount 10 % → 270, document discount 9 → 261 before VAT: 87.00 a unit, not 100
+    const discounted = await c.ok(c.call('POST', '/api/purchase_order', c.admin, { supplier_id: supplier, your_company_id: company, vat_type: 'exclude', discount_amount: 9,
+      items: [{ product_id: p, qty: 3, price: 100, discount_percent: 10 }] }), 201);
+    // 2 × 107 with VAT included = 214, of which VAT 14: 100.00 a unit before VAT
+    const vatIncluded = await c.ok(c.call('POST', '/api/purchase_order', c.admin, { supplier_id: supplier, your_company_id: company, vat_type: 'include',
+      items: [{ product_id: p, qty: 2, price: 107 }] }), 201);
+    for (const po of [discounted, vatIncluded]) await c.ok(c.action('purchase_order', po.id, 'approve'));
+    expect(Number(discounted.amount_before_vat)).toBe(261);
+    const gr = await c.ok(c.call('POST', '/api/goods_receipt/from/purchase_order', c.admin, { ids: [discounted.id, vatIncluded.id] }), 201);
+    expect(gr.items.map((l: Row) => [l.qty, l.price])).toEqual([[3, 87], [2, 100]]);
+    await c.ok(c.call('PATCH', `/api/goods_receipt/${gr.id}`, c.admin, { inventory_id: wh[1] }));
+    await c.ok(c.action('goods_receipt', gr.id, 'approve'));
+    const moves = await c.ok(c.call('GET', `/api/stock_movement?filter=${encodeURIComponent(JSON.stringify({ doc_id: { _eq: gr.id }, doc_entity: { _eq: 'goods_receipt' } }))}&sort=id`, c.admin));
+    expect((moves as unknown as Row[]).map((m) => [m.qty, m.unit_cost])).toEqual([[3, 87], [2, 100]]);
+    // a part of a line costs the same per unit
+    const again = await c.ok(c.call('POST', '/api/purchase_order', c.admin, { supplier_id: supplier, your_company_id: company, vat_type: 'exclude', discount_amount: 9,
+      items: [{ product_id: p, qty: 3, price: 100, discount_percent: 10 }] }), 201);
+    await c.ok(c.action('purchase_order', again.id, 'approve'));
+    const part = await c.ok(c.call('POST', '/api/goods_receipt/from/purchase_order', c.admin, { ids: [again.id], lines: [{ source_line_id: again.items[0].id, qty: 1 }] }), 201);
+    expect(part.items.map((l: Row) => [l.qty, l.price])).toEqual([[1, 87]]);
+  });
+
   it('an approved sales order books stock; delivering releases it; a short delivery is refused naming product, inventory and shortfall', async () => {
     const p = await c.product();
     await c.receive(wh[0]!, [{ product_id: p, qty: 8, price: 100 }]);
