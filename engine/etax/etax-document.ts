@@ -6,7 +6,7 @@
 import type { EntitySchema, EtaxTypeCode } from '../schema/schema-types.ts';
 import { allocate } from '../documents/document-math.ts';
 import { parseDecimal, toDecimalString } from '../documents/decimal-value.ts';
-import { ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
+import { ABB_SELLER_RULES, ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
 import { taxInvoiceRole } from '../documents/tax-invoice-role.ts';
 
 type Row = Record<string, unknown>;
@@ -101,7 +101,7 @@ export function documentDateField(entity: EntitySchema): string | null {
 }
 
 export function documentNumber(entity: EntitySchema, row: Row): string {
-  return str(row[entity.numbering?.field ?? entity.titleField]);
+  return str(row[entity.document?.etax?.numberField ?? entity.numbering?.field ?? entity.titleField]);
 }
 
 /** The e-Tax type code the document declares, or why it has none (schema key `document.etax`). */
@@ -115,9 +115,12 @@ export function etaxTypeOf(entity: EntitySchema, row: Row, issuer: Row | null = 
       throw new EtaxUnavailable('not_supported', `${entity.label.th}แบบ "${shown}" ส่งออกเป็น e-Tax ตามระบบนี้ไม่ได้ (มาตรฐานกำหนดเป็นเอกสารอีกประเภทหนึ่ง)`, `A ${entity.label.en} with ${field} "${str(row[field])}" is not exported as e-Tax here`);
     }
   }
-  // a receipt that also serves as a tax invoice is one (T03), as its printed title says
+  // a receipt that also serves as a tax invoice is one (T03), as its printed title says; a sale by its invoice_type
   const role = taxInvoiceRole(entity, row, issuer, taxInvoiceMode);
-  return spec.typeCodeWhen?.find((w) => w.servesAsTaxInvoice === role)?.typeCode ?? spec.typeCode;
+  const holds = (w: NonNullable<typeof spec.typeCodeWhen>[number]) => ('when' in w
+    ? Object.entries(w.when).every(([field, values]) => values.includes(str(row[field])))
+    : w.servesAsTaxInvoice === role);
+  return spec.typeCodeWhen?.find(holds)?.typeCode ?? spec.typeCode;
 }
 
 function address(r: Row | null, line: string | null = null): EtaxAddress {
@@ -128,7 +131,8 @@ function address(r: Row | null, line: string | null = null): EtaxAddress {
   const whole = line ?? ([first, g('sub_district'), g('district'), g('province')].filter(Boolean).join(' ') || null);
   return {
     line: whole ? whole.slice(0, 256) : null,
-    postcode: g('postal_code'),
+    // a buyer's address typed in one line (a POS sale's buyer_address) ends with its postcode, as Thai addresses do
+    postcode: g('postal_code') ?? whole?.match(/(?:^|\s)(\d{5})\s*$/)?.[1] ?? null,
     // "99/12 ถนน…": the house number is what comes before the first space
     buildingNumber: first?.match(/^\s*(?:เลขที่\s*)?(\d[\d/\-]*)/)?.[1] ?? null,
     cityCode: district && /^\d{4}$/.test(district) ? district : null,
@@ -215,7 +219,7 @@ export const amountText = (v: bigint) => toDecimalString(v, 2);
 /** What ETDA's schematron will refuse in a document we still write: a rule id and its words (etax-codes.ts). */
 export interface EtaxWarning { rule: string; th: string; en: string }
 
-const RULE_PREFIX = { TaxInvoice: 'TIV', Receipt: 'RCT', DebitCreditNote: 'DCN', Invoice: 'INV', CancellationNote: 'CLN' } as const;
+const RULE_PREFIX = { TaxInvoice: 'TIV', AbbreviatedTaxInvoice: 'ABB', Receipt: 'RCT', DebitCreditNote: 'DCN', Invoice: 'INV', CancellationNote: 'CLN' } as const;
 
 /**
  * The schematron rules of the seller that our data may not meet (*-SellerTradeParty-005 to -012): the TISI
@@ -233,5 +237,5 @@ export function etaxWarnings(doc: EtaxDocument): EtaxWarning[] {
   if (!a.cityCode) failed.push('SellerTradeParty-010');
   if (!a.subDivisionCode) failed.push('SellerTradeParty-011');
   if (!a.provinceCode) failed.push('SellerTradeParty-012');
-  return failed.map((r) => ({ rule: `${p}-${r}`, ...ETAX_WARNING_TEXTS[r] }));
+  return failed.map((r) => ({ rule: `${p}-${p === 'ABB' ? ABB_SELLER_RULES[r] : r}`, ...ETAX_WARNING_TEXTS[r] }));
 }

@@ -1,6 +1,6 @@
 /**
- * Writes an EtaxDocument as the ETDA message its type code belongs to (TaxInvoice_, Receipt_,
- * DebitCreditNote_ or CancellationNote_CrossIndustryInvoice), element order as in ETDA's XSDs.
+ * Writes an EtaxDocument as the ETDA message its type code belongs to (TaxInvoice_, AbbreviatedTaxInvoice_,
+ * Receipt_, DebitCreditNote_, Invoice_ or CancellationNote_CrossIndustryInvoice), element order as in ETDA's XSDs.
  * xmlbuilder2 escapes every value; nothing is concatenated into markup.
  */
 import { create } from 'xmlbuilder2';
@@ -42,8 +42,10 @@ export function etaxXml(doc: EtaxDocument): string {
   const tx = root.ele(ns.rsm, 'rsm:SupplyChainTradeTransaction');
   const agreement = ram(tx, 'ApplicableHeaderTradeAgreement');
   writeParty(ram, ram(agreement, 'SellerTradeParty'), doc.seller, true);
-  if (message !== 'CancellationNote') writeParty(ram, ram(agreement, 'BuyerTradeParty'), doc.buyer, false);
-  for (const r of doc.references) {
+  // an abbreviated tax invoice names no buyer (its XSD has only the seller), nor other documents
+  const abbreviated = message === 'AbbreviatedTaxInvoice';
+  if (message !== 'CancellationNote' && !abbreviated) writeParty(ram, ram(agreement, 'BuyerTradeParty'), doc.buyer, false);
+  for (const r of abbreviated ? [] : doc.references) {
     const ref = ram(agreement, 'AdditionalReferencedDocument');
     ram(ref, 'IssuerAssignedID', r.id);
     ram(ref, 'IssueDateTime', dateTime(r.date));
