@@ -287,6 +287,12 @@ export interface SaleSpec {
   /** The field receiving the tax invoice number, drawn in its own series per terminal and form. */
   invoiceNumber: string;
   invoicePrefix: { abbreviated: string; full: string };
+  /**
+   * Partial returns (server/pos/sale-return.ts): the lines field recording the money each return gave back
+   * (payment_method_id, payment_type, amount, refunded_at, reason). The sale's lines carry `returned_qty`, its
+   * header `returned_amount` and `returned_vat`. Without it a sale is only refunded whole.
+   */
+  refunds?: string;
 }
 
 export interface DocumentSpec {

@@ -148,6 +148,25 @@ export class EntityService implements ServiceCore {
     }).then((rows) => rows[0]!);
   }
 
+  /** A workflow action inside a transaction the caller holds (a POS return that turns out to be the whole refund). */
+  runActionIn(trx: Kysely<any>, entityName: string, id: number, action: string, body: unknown, ctx: RequestContext): Promise<Row> {
+    const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
+    return runActionIn(parts, trx, this.entity(entityName), id, action, body, ctx);
+  }
+
+  /** A record with its lines as this transaction sees it, read as the system. */
+  readWhole(trx: Kysely<any>, entityName: string, id: number): Promise<Row> {
+    return this.reader.readWhole(trx, this.entity(entityName), id);
+  }
+
+  /**
+   * A change a route of its own wrote (a POS partial return) told as an update: the write listeners and the audit
+   * row, in the caller's transaction, with `action` as its workflow action.
+   */
+  recordUpdate(trx: Kysely<any>, entityName: string, id: number, before: Row, after: Row, ctx: RequestContext, action: string): Promise<void> {
+    return this.events.emit(trx, { entity: entityName, id, action: 'update', before, after, ctx, workflowAction: action });
+  }
+
   /** Work for the end of the write's transaction (write-events.ts). */
   beforeCommit(trx: Kysely<any>, step: () => Promise<void>): Promise<void> {
     return this.events.beforeCommit(trx, step);

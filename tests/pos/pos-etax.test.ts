@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError, thaiTaxId } from '../support/security-fixtures.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
+import { posShop } from '../support/pos-fixtures.ts';
 import { ETDA_DIR, ETDA_MISSING, schematronFailures, xsdErrors } from '../etax/etda-standard.ts';
 import type { EtaxMessage } from '../../engine/etax/etax-codes.ts';
 
@@ -43,13 +44,11 @@ describe.each(testDialects())('POS e-Tax on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
-    const company = await c.company();
+    const shop = await posShop(c);
+    const { company, inv, pos } = shop;
+    cash = shop.cash;
     // the seller's structured address ETDA wants: house number, TISI 1099 codes, province, postcode
     await c.call('PATCH', `/api/your_company/${company}`, c.admin, { address_line: '99/12 ถนนพระราม 4', sub_district: '100402', district: '1004', province: 'กรุงเทพมหานคร', postal_code: '10500' });
-    const inv = await c.inventory(company);
-    const channel = await c.make('sales_channels', { code: 'SHOP', name_th: 'หน้าร้าน', channel_type: 'pos', your_company_id: company });
-    const pos = await c.make('pos', { code: 'POS1', name: 'เครื่อง 1', your_company_id: company, inventory_id: inv, sales_channel_id: channel });
-    cash = await c.make('payment_method', { code: 'CASH', name_th: 'เงินสด', payment_type: 'cash' });
     film = await c.product({ price: 45.5 });
     await c.receive(inv, [{ product_id: film, qty: 20, price: 30 }]);
     await c.settings({ tax_invoice: 'abbreviated' });
