@@ -137,14 +137,16 @@ export class EntityService implements ServiceCore {
 
   /**
    * Creates a row and runs a workflow action on it in the same transaction (a point-of-sale sale is made and posted
-   * at once: a refused posting leaves no draft behind). `inside` runs between the two, in the transaction.
+   * at once: a refused posting leaves no draft behind). `inside` runs between the two, in the transaction; what it
+   * writes to the row it also sets on `created`, which the action takes as the record before it.
    */
   createAndRun(entityName: string, body: unknown, action: string, ctx: RequestContext, serverValues: Row = {}, inside?: (trx: Kysely<any>, created: Row) => Promise<void>): Promise<Row> {
     const entity = this.entity(entityName);
     const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
     return this.writer.createMany(entity, [body], ctx, serverValues, async (trx, created) => {
       if (inside) await inside(trx, created);
-      return runActionIn(parts, trx, entity, Number(created.id), action, {}, ctx);
+      // the row was just read whole by the create (and `inside` keeps it up to date): the action does not read it again
+      return runActionIn(parts, trx, entity, Number(created.id), action, {}, ctx, created);
     }).then((rows) => rows[0]!);
   }
 

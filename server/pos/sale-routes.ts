@@ -122,6 +122,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
       if (invoiceType !== 'none') {
         const no = await drawInvoiceNumber(trx, e, sale, invoiceType, Number(shift[sale.terminal]), String(terminal.code ?? terminal.id));
         await trx.updateTable(name).set({ [sale.invoiceNumber]: no }).where('id', '=', Number(created.id)).execute();
+        created[sale.invoiceNumber] = no;
       }
     });
     return { data, replayed: false };
