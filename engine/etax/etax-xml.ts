@@ -58,11 +58,17 @@ export function etaxXml(doc: EtaxDocument): string {
   ram(tx, 'ApplicableHeaderTradeDelivery');
   const settlement = ram(tx, 'ApplicableHeaderTradeSettlement');
   ram(settlement, 'InvoiceCurrencyCode', 'THB', { listID: 'ISO 4217 3A' });
-  const tax = ram(settlement, 'ApplicableTradeTax');
-  ram(tax, 'TypeCode', 'VAT');
-  ram(tax, 'CalculatedRate', doc.vatRate);
-  ram(tax, 'BasisAmount', amountText(doc.taxBasis));
-  ram(tax, 'CalculatedAmount', amountText(doc.tax));
+  // lines without VAT (exempt or zero-rated products) are a tax group of their own at rate 0
+  const groups: Array<[string, bigint, bigint]> = doc.exemptBasis > 0n
+    ? [[doc.vatRate, doc.taxBasis - doc.exemptBasis, doc.tax], ['0', doc.exemptBasis, 0n]]
+    : [[doc.vatRate, doc.taxBasis, doc.tax]];
+  for (const [rate, basis, amount] of groups) {
+    const tax = ram(settlement, 'ApplicableTradeTax');
+    ram(tax, 'TypeCode', 'VAT');
+    ram(tax, 'CalculatedRate', rate);
+    ram(tax, 'BasisAmount', amountText(basis));
+    ram(tax, 'CalculatedAmount', amountText(amount));
+  }
   if (doc.allowance > 0n) {
     const ac = ram(settlement, 'SpecifiedTradeAllowanceCharge');
     ram(ac, 'ChargeIndicator', 'false');
@@ -90,7 +96,7 @@ export function etaxXml(doc: EtaxDocument): string {
     const ls = ram(item, 'SpecifiedLineTradeSettlement');
     const lt = ram(ls, 'ApplicableTradeTax');
     ram(lt, 'TypeCode', 'VAT');
-    ram(lt, 'CalculatedRate', doc.vatRate);
+    ram(lt, 'CalculatedRate', l.exempt ? '0' : doc.vatRate);
     ram(lt, 'BasisAmount', amountText(l.net));
     ram(lt, 'CalculatedAmount', amountText(l.vat));
     const lsum = ram(ls, 'SpecifiedTradeSettlementLineMonetarySummation');

@@ -33,6 +33,14 @@ describe('returns of part of a sale', () => {
     expect(r).toMatchObject({ amount: s(399), vat: s(26.1), complete: false });
   });
 
+  it('an exempt line gives back no VAT', () => {
+    // 120.00 taxed (VAT 7.85) + 2 × 50.00 exempt = 220.00: one exempt unit is 50.00 with no VAT in it
+    const mixed: SaleLineState[] = [{ qty: q(1), amount: s(120), returned: 0n }, { qty: q(2), amount: s(100), returned: 0n, exempt: true }];
+    const sold = { total: s(220), vat: s(7.85), vatRate: VAT7 };
+    expect(returnFigures(mixed, [0n, q(1)], sold, { amount: 0n, vat: 0n })).toMatchObject({ amount: s(50), vat: 0n });
+    expect(returnFigures(mixed, [q(1), 0n], sold, { amount: 0n, vat: 0n })).toMatchObject({ amount: s(120), vat: s(7.85) });
+  });
+
   it('half a satang rounds up; a fraction of a unit counts', () => {
     // 1 × 33.33: a third of a unit is 11.11, two thirds 22.22; 0.5 of 0.01 → 0.01
     const r = returnFigures([{ qty: q(3), amount: s(33.33), returned: 0n }], [q(1)], { total: s(33.33), vat: s(2.18), vatRate: VAT7 }, { amount: 0n, vat: 0n });

@@ -6,7 +6,8 @@
  *   over the lines in proportion to their amounts (`allocate`), so a bill discount is given back in proportion.
  * - Returning part of a line gives back that part of its worth, half-up to the satang. Figures are cumulative: the
  *   worth of everything returned so far less what earlier returns gave back, so the returns of a whole sale add up
- *   to its total exactly, and their VAT (the VAT included in what is returned, rate / (100 + rate)) to its VAT.
+ *   to its total exactly, and their VAT (the VAT included in what is returned of the VAT-bearing lines,
+ *   rate / (100 + rate)) to its VAT.
  * - The money goes back by the sale's own payments: cash first (the drawer pays it there and then, never more than
  *   the cash the sale kept: paid less change), then the other methods in the order they were paid, each at most
  *   what it paid less what earlier returns gave back on it.
@@ -15,7 +16,8 @@ import { allocate } from '../documents/document-math.ts';
 import { roundDiv } from '../documents/decimal-value.ts';
 
 /** A sale line: quantities scaled by 10,000 (4 decimals), amounts in satang. */
-export interface SaleLineState { qty: bigint; amount: bigint; returned: bigint }
+/** `exempt`: the line carries no VAT (its product is exempt or zero-rated), so what it gives back has none. */
+export interface SaleLineState { qty: bigint; amount: bigint; returned: bigint; exempt?: boolean }
 export interface SalePayment { methodId: number; type: string; amount: bigint }
 
 export interface ReturnFigures {
@@ -33,13 +35,16 @@ export interface ReturnFigures {
 function worth(lines: SaleLineState[], returned: bigint[], total: bigint, vat: bigint, vatRate: bigint): { amount: bigint; vat: bigint; complete: boolean } {
   const shares = allocate(total, lines.map((l) => l.amount));
   let amount = 0n;
+  let taxable = 0n;
   lines.forEach((l, i) => {
     const r = returned[i]!;
-    amount += r >= l.qty ? shares[i]! : roundDiv(shares[i]! * r, l.qty);
+    const part = r >= l.qty ? shares[i]! : roundDiv(shares[i]! * r, l.qty);
+    amount += part;
+    if (!l.exempt) taxable += part;
   });
   const complete = lines.every((l, i) => returned[i]! >= l.qty);
   // vatRate in hundredths of a percent (7 % = 700): VAT included in an amount is amount × rate / (100 % + rate)
-  return { amount, vat: complete ? vat : roundDiv(amount * vatRate, 10_000n + vatRate), complete };
+  return { amount, vat: complete ? vat : roundDiv(taxable * vatRate, 10_000n + vatRate), complete };
 }
 
 /**

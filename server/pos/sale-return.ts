@@ -5,6 +5,7 @@ import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';
 import { refundSplit, returnFigures } from '../../engine/pos/return-math.ts';
+import { lineVatExempt } from '../../engine/documents/document-totals.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
@@ -123,7 +124,7 @@ export async function returnPart(service: EntityService, name: string, id: numbe
       qty[items.indexOf(line)] = it.qty;
     });
     if (errors.length) throw bodyError(errors);
-    const state = items.map((l) => ({ qty: big(l.qty), amount: big(l.amount), returned: big(l.returned_qty) }));
+    const state = items.map((l) => ({ qty: big(l.qty), amount: big(l.amount), returned: big(l.returned_qty), exempt: lineVatExempt(l) }));
     const figures = returnFigures(state, qty, { total: big(order.total_amount), vat: big(order.vat_amount), vatRate: big(order.vat_rate) }, { amount: big(order.returned_amount), vat: big(order.returned_vat) });
     if (figures.complete) {
       // what is left of every line: the refund of the whole sale, which reverses every movement (returns included)

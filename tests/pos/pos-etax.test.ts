@@ -6,6 +6,7 @@
  * (tests/etax/README.md) is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError, thaiTaxId } from '../support/security-fixtures.ts';
@@ -26,9 +27,7 @@ function expectEtda(xml: string, message: EtaxMessage): void {
 describe.each(testDialects())('POS e-Tax on %s', (dialect) => {
   let t: TestApp;
   let c: StockClient;
-  let shift: number;
-  let cash: number;
-  let film: number;
+  let shift: number, cash: number, film: number, inv: number;
   let n = 0;
   const sell = async (body: Row): Promise<Row> => {
     const res = await c.call('POST', '/api/pos_order', c.admin, body, { headers: { ...c.admin, 'idempotency-key': `etax-${dialect}-${++n}-key` } });
@@ -45,7 +44,8 @@ describe.each(testDialects())('POS e-Tax on %s', (dialect) => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
     const shop = await posShop(c);
-    const { company, inv, pos } = shop;
+    const { company, pos } = shop;
+    inv = shop.inv;
     cash = shop.cash;
     // the seller's structured address ETDA wants: house number, TISI 1099 codes, province, postcode
     await c.call('PATCH', `/api/your_company/${company}`, c.admin, { address_line: '99/12 ถนนพระราม 4', sub_district: '100402', district: '1004', province: 'กรุงเทพมหานคร', postal_code: '10500' });
@@ -74,6 +74,30 @@ describe.each(testDialects())('POS e-Tax on %s', (dialect) => {
     const pdf = await c.call('GET', `/api/pos_order/${o.id}/etax.pdf`, c.admin);
     expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('a VAT-exempt product: no VAT on its line, in the sale, the slip and the XML (a tax group at rate 0)', async () => {
+    const rice = await c.product({ price: 50, vat_type: 'exempt' });
+    await c.receive(inv, [{ product_id: rice, qty: 10, price: 30 }]);
+    const o = await sell({ pos_shift_id: shift, items: [{ product_id: film, qty: 2 }, { product_id: rice, qty: 2 }], payments: [{ payment_method_id: cash, amount: 200 }] });
+    // 91.00 taxed (VAT 91 × 7 / 107 = 5.95) + 100.00 exempt = 191.00
+    expect(o).toMatchObject({ total_amount: 191, vat_amount: 5.95, amount_before_vat: 185.05 });
+    expect(o.items.map((l: Row) => l.vat_type)).toEqual(['vat7', 'exempt']);
+    const xml = (await xmlOf(o.id)).body;
+    expect(xml).toMatch(/<ram:CalculatedRate>7(\.00)?<\/ram:CalculatedRate>\s*<ram:BasisAmount>85\.05<\/ram:BasisAmount>\s*<ram:CalculatedAmount>5\.95<\/ram:CalculatedAmount>/);
+    expect(xml).toMatch(/<ram:CalculatedRate>0<\/ram:CalculatedRate>\s*<ram:BasisAmount>100\.00<\/ram:BasisAmount>\s*<ram:CalculatedAmount>0\.00<\/ram:CalculatedAmount>/);
+    expectEtda(xml, 'AbbreviatedTaxInvoice');
+    const slip = await c.call('GET', `/api/pos_order/${o.id}/slip`, c.admin);
+    expect(slip.statusCode).toBe(200);
+    const lines = execFileSync('pdftotext', ['-layout', '-', '-'], { input: slip.rawPayload }).toString('utf8').replace(/\u200b/g, '');
+    expect(lines).toMatch(/\(ยกเว้น\s*VAT\)/);
+    // the slip's totals: the exempt part, the taxed part before VAT, the VAT
+    expect(lines).toMatch(/มูลค่าสินค้ายกเว้นภาษี\s+100\.00/);
+    expect(lines).toMatch(/มูลค่าสินค้ามีภาษีก่อนภาษี\s+85\.05/);
+    // half of it back: one unit of each, 45.50 with VAT 2.98 and 50.00 without
+    const back = await c.call('POST', `/api/pos_order/${o.id}/return`, c.admin, { items: o.items.map((l: Row) => ({ line_id: l.id, qty: 1 })) });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().meta.returned).toMatchObject({ amount: 95.5, vat: 2.98 });
   });
 
   it('a full tax invoice on request: T03 naming the buyer by tax id and branch', async () => {

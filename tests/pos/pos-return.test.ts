@@ -43,8 +43,8 @@ describe.each(testDialects())('POS partial returns on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it('needs the edit flag; refuses more than is left, a line of another sale, and writes nothing then', async () => {
-    const role = await c.role('แคชเชียร์ขายอย่างเดียว', { pos_order: { view: true, create: true, edit: false } });
+  it('needs edit on pos_order_refund besides edit; refuses more than is left, a line of another sale, and writes nothing then', async () => {
+    const role = await c.role('แคชเชียร์ขายอย่างเดียว', { pos_order: { view: true, edit: true } });
     await c.user('seller', { role_id: role, user_type_id: await c.userType('แคชเชียร์ขายอย่างเดียว', role) });
     const tapeLine = lineOf(sale, tape).id;
     expectError(await ret(sale.id, { items: [{ line_id: tapeLine, qty: 1 }] }, await c.signIn('seller')), 403, 'FORBIDDEN');
