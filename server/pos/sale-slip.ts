@@ -90,6 +90,8 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   content.push(text('(ราคารวมภาษีมูลค่าเพิ่มแล้ว)', { alignment: 'right' }));
   for (const p of payments) content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
   content.push(pair('เงินทอน', money(order.change_amount), true));
+  // a partial return (server/pos/sale-return.ts) leaves the sale as sold; the slip says what went back
+  if (Number(order.returned_amount ?? 0) > 0 && order.status !== 'refunded') content.push(pair('คืนสินค้าแล้ว', `-${money(order.returned_amount)}`));
   if (order.status === 'refunded') content.push(text('*** ยกเลิก/คืนเงินแล้ว ***', { bold: true, alignment: 'center', margin: [0, 4, 0, 0] }));
   if (qr) {
     content.push(text('สแกนจ่ายด้วยพร้อมเพย์', { bold: true, alignment: 'center', margin: [0, 6, 0, 0] }));

@@ -5,6 +5,7 @@
  * refund of the whole sale (stock and money net to zero). Figures: engine/pos/return-math.test.ts, docs/pos.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { expectError } from '../support/security-fixtures.ts';
@@ -87,6 +88,9 @@ describe.each(testDialects())('POS partial returns on %s', (dialect) => {
       refunds: [{ payment_method_id: cash, payment_type: 'cash', amount: 92 }, { payment_method_id: transfer, payment_type: 'transfer', amount: 107 }],
     });
     expect(res.json().data).toMatchObject({ returned_amount: 307, returned_vat: 20.08 });
+    // the slip says what went back
+    const slip = await c.call('GET', `/api/pos_order/${sale.id}/slip`, c.admin);
+    expect(execFileSync('pdftotext', ['-layout', '-', '-'], { input: slip.rawPayload }).toString('utf8').replace(/\u200b/g, '')).toMatch(/คืนสินค้าแล้ว\s+-307\.00/);
   });
 
   it('the reports are net of the returns', async () => {
