@@ -11,6 +11,7 @@ export const DEMO_ACCOUNTS = [
   { username: 'branch', role: 'นักบัญชีสาขา', first: 'วิภาวรรณ', last: 'ศรีสุข', note: 'limited to company TPT' },
   { username: 'viewer', role: 'ผู้ดูข้อมูล', first: 'ธนพล', last: 'ใจเย็น', note: 'view-only role' },
   { username: 'sales', role: 'ฝ่ายขาย', first: 'กมลชนก', last: 'พรหมมา', note: 'customers, prices and billing' },
+  { username: 'cashier', role: 'แคชเชียร์', first: 'ปิยะพร', last: 'แสงทอง', note: 'sells at the register, opens and closes shifts; no edits or refunds' },
   { username: 'customer1', role: null, first: 'ศศิธร', last: 'รักงาน', note: 'portal account of customer C001' },
   { username: 'customer2', role: null, first: 'วิชัย', last: 'ทองดี', note: 'portal account of customer C002' },
 ] as const;

@@ -65,6 +65,7 @@ import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
 import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
 import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
 import { registerSaleRoutes } from './pos/sale-routes.ts';
+import { registerSaleReturnRoutes } from './pos/sale-return.ts';
 import { installShiftRules } from './pos/shift-rules.ts';
 import { registerSlipRoutes } from './pos/sale-slip.ts';
 
@@ -243,6 +244,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerNewRecordDefaults(app, service, contextOf);
   registerCollectionSummary(app, service, contextOf);
   registerSaleRoutes(app, service, contextOf);
+  registerSaleReturnRoutes(app, service, contextOf);
   installShiftRules(service);
   registerSlipRoutes(app, service, contextOf);
   registerTextExportRoute(app, service, reports, contextOf);

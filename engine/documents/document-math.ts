@@ -16,6 +16,8 @@ export interface DocumentLineInput {
   discount_percent?: Dec | null;
   discount_amount?: Dec | null;
   wht_rate?: Dec | null;
+  /** The line carries no VAT (a product exempt from VAT or zero-rated): the document's VAT is on the other lines only. */
+  vat_exempt?: boolean | null;
 }
 
 export interface DocumentInput {
@@ -173,31 +175,45 @@ export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatan
     const gross = roundDiv(qty * price, 10n ** BigInt(QTY));
     const discount = discountOf(gross, it.discount_percent, it.discount_amount, at);
     const rate = present(it.wht_rate) ? whtRate(it.wht_rate, `${at}wht_rate`) : docWht;
-    return { gross, discount, amount: gross - discount, wht_rate: rate };
+    return { gross, discount, amount: gross - discount, wht_rate: rate, exempt: it.vat_exempt === true };
   });
   const subtotal = lines.reduce((a, l) => a + l.amount, 0n);
   const discount_amount = discountOf(subtotal, input.discount_percent, input.discount_amount, '');
   const afterDiscount = subtotal - discount_amount;
 
   const vatRate = present(input.vat_rate) ? percent(input.vat_rate, 'vat_rate') : BigInt(DEFAULT_VAT_RATE * 100);
+  // the document discount is spread with the remainder on the last line, as when a part is carried to another document
+  const shares = spread(discount_amount, lines.map((l) => l.amount));
+  const nets = lines.map((l, i) => l.amount - shares[i]!);
+  // VAT is on the lines that carry it: exempt lines (after their share of the document discount) are outside it
+  const exemptPart = lines.reduce((a, l, i) => (l.exempt ? a + nets[i]! : a), 0n);
+  const taxable = afterDiscount - exemptPart;
   let amount_before_vat: bigint, vat_amount: bigint, total_amount: bigint;
   if (input.vat_type === 'exclude') {
     amount_before_vat = afterDiscount;
-    vat_amount = roundDiv(afterDiscount * vatRate, HUNDRED_PERCENT);
+    vat_amount = roundDiv(taxable * vatRate, HUNDRED_PERCENT);
     total_amount = amount_before_vat + vat_amount;
   } else if (input.vat_type === 'include') {
     total_amount = afterDiscount;
-    vat_amount = roundDiv(afterDiscount * vatRate, HUNDRED_PERCENT + vatRate);
+    vat_amount = roundDiv(taxable * vatRate, HUNDRED_PERCENT + vatRate);
     amount_before_vat = total_amount - vat_amount;
   } else {
     amount_before_vat = total_amount = afterDiscount;
     vat_amount = 0n;
   }
 
-  // the document discount is spread with the remainder on the last line, as when a part is carried to another document
-  const shares = spread(discount_amount, lines.map((l) => l.amount));
-  const bases = allocate(amount_before_vat, lines.map((l, i) => l.amount - shares[i]!));
-  const totalShares = spread(total_amount, lines.map((l, i) => l.amount - shares[i]!));
+  let bases: bigint[], totalShares: bigint[];
+  if (exemptPart === 0n) {
+    bases = allocate(amount_before_vat, nets);
+    totalShares = spread(total_amount, nets);
+  } else {
+    // an exempt line is worth its net amount before VAT and after it; the VAT-bearing lines share the rest
+    const weights = lines.map((l, i) => (l.exempt ? 0n : nets[i]!));
+    const taxBases = allocate(amount_before_vat - exemptPart, weights);
+    const taxTotals = spread(total_amount - exemptPart, weights);
+    bases = lines.map((l, i) => (l.exempt ? nets[i]! : taxBases[i]!));
+    totalShares = lines.map((l, i) => (l.exempt ? nets[i]! : taxTotals[i]!));
+  }
   const byRate = new Map<number, bigint>();
   lines.forEach((l, i) => { if (l.wht_rate) byRate.set(l.wht_rate, (byRate.get(l.wht_rate) ?? 0n) + bases[i]!); });
   const wht_groups = [...byRate].sort((a, b) => a[0] - b[0]).map(([rate, base]) => ({ rate, base, amount: roundDiv(base * BigInt(rate), 100n) }));
@@ -206,7 +222,7 @@ export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatan
   return {
     subtotal, discount_amount, amount_before_vat, vat_rate: Number(vatRate) / 100, vat_amount, total_amount,
     wht_amount, net_amount: total_amount - wht_amount, wht_groups,
-    items: lines.map((l, i) => ({ ...l, document_discount_share: shares[i]!, amount_before_vat: bases[i]!, total_share: totalShares[i]! })),
+    items: lines.map(({ exempt: _exempt, ...l }, i) => ({ ...l, document_discount_share: shares[i]!, amount_before_vat: bases[i]!, total_share: totalShares[i]! })),
   };
 }
 

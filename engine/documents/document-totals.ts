@@ -44,6 +44,7 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
       qty: (l.qty ?? 0) as number, price: (l.price ?? 0) as number, ...discount(l),
       // a line's 0 means "as the document", not "none": only a rate of its own overrides
       wht_rate: nonZero(l.wht_rate) ? (l.wht_rate as number) : null,
+      vat_exempt: lineVatExempt(l),
     })),
   }), header.vat_adjustment);
 }
@@ -71,6 +72,14 @@ function withheld(t: DocumentTotals, given: unknown): DocumentTotals {
   const total = parseDecimal(t.total_amount, 2);
   if (wht > total) throw new DecimalInputError('wht_amount', `is more than the total it is withheld from (${t.total_amount})`);
   return { ...t, wht_amount: toNumber(wht, 2), net_amount: toNumber(total - wht, 2) };
+}
+
+/**
+ * A line that carries no VAT: its `vat_type` (the product's, copied onto the line: a POS sale) is `exempt`
+ * (ยกเว้น VAT) or `zero` (VAT 0 %). A line without the field is VAT-bearing, as the document says.
+ */
+export function lineVatExempt(line: Row): boolean {
+  return line.vat_type === 'exempt' || line.vat_type === 'zero';
 }
 
 /** Whether a line's discount amount is the server's (computed from its percent) rather than typed. */

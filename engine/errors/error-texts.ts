@@ -187,6 +187,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   min_items: { th: 'ต้องมีอย่างน้อย {limit} รายการ', en: 'must have at least {limit} items' },
   shift_not_open: { th: 'กะนี้ปิดแล้ว กรุณาเปิดกะใหม่ก่อนขาย', en: 'is not an open shift: open a shift first' },
   shift_already_open: { th: 'เครื่อง POS นี้มีกะที่เปิดอยู่แล้ว กรุณาปิดกะเดิมก่อน', en: 'already has an open shift: close it first' },
+  over_returned: { th: 'คืนเกินจำนวนที่เหลือให้คืน (เหลือ {left})', en: 'is more than is left to return ({left})' },
   no_price: { th: 'สินค้านี้ยังไม่มีราคาขาย กรุณากำหนดราคาในข้อมูลสินค้า', en: 'has no selling price: set the product\'s price first' },
   underpaid: { th: 'ยอดชำระยังไม่ครบ ขาดอีก {due} บาท', en: 'do not cover the total: {due} baht still due' },
   overpaid_non_cash: { th: 'ชำระด้วยวิธีอื่นนอกจากเงินสดเกินยอดไม่ได้ (ทอนเงินได้เฉพาะเงินสด)', en: 'pay more than the total by other means than cash (only cash gives change)' },

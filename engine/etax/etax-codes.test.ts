@@ -23,6 +23,9 @@ describe('ETDA codes', () => {
     expect(ETAX_TYPES['388']).toEqual({ name: 'ใบกำกับภาษี', message: 'TaxInvoice' });
     expect(ETAX_TYPES['81'].name).toBe('ใบลดหนี้');
     expect(ETAX_TYPES.T07).toEqual({ name: 'ใบแจ้งยกเลิก', message: 'CancellationNote' });
+    // ABB-Document-001: T05 ใบกำกับภาษีอย่างย่อ, T06 ใบเสร็จรับเงิน/ใบกำกับภาษีอย่างย่อ
+    expect(ETAX_TYPES.T05).toEqual({ name: 'ใบกำกับภาษีอย่างย่อ', message: 'AbbreviatedTaxInvoice' });
+    expect(ETAX_TYPES.T06).toEqual({ name: 'ใบเสร็จรับเงิน/ใบกำกับภาษีอย่างย่อ', message: 'AbbreviatedTaxInvoice' });
   });
 
   it('says the rules of a warnings header in the reader\'s language, whatever the message prefix', () => {
@@ -30,5 +33,9 @@ describe('ETDA codes', () => {
       "the issuing company's district must be its 4-digit TISI 1099 code", "the issuing company's postcode must be 5 digits",
     ]);
     expect(etaxWarningTexts(null, 'th')).toEqual([]);
+    // the abbreviated tax invoice's schematron numbers the seller rules one higher
+    expect(etaxWarningTexts('ABB-SellerTradeParty-011,ABB-SellerTradeParty-006', 'en')).toEqual([
+      "the issuing company's district must be its 4-digit TISI 1099 code", 'the issuing company has no 13-digit tax id',
+    ]);
   });
 });

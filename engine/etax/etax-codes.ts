@@ -6,18 +6,21 @@
 import type { EtaxTypeCode } from '../schema/schema-types.ts';
 
 /** Which of ETDA's six messages (root element) carries a type code. */
-export type EtaxMessage = 'TaxInvoice' | 'Receipt' | 'DebitCreditNote' | 'Invoice' | 'CancellationNote';
+export type EtaxMessage = 'TaxInvoice' | 'AbbreviatedTaxInvoice' | 'Receipt' | 'DebitCreditNote' | 'Invoice' | 'CancellationNote';
 
 export interface EtaxType { name: string; message: EtaxMessage }
 
 /** ETDA's invoice (380) is not a tax document: its XSD has no place for a signature. */
-export const SIGNED_MESSAGES: ReadonlySet<EtaxMessage> = new Set(['TaxInvoice', 'Receipt', 'DebitCreditNote', 'CancellationNote']);
+export const SIGNED_MESSAGES: ReadonlySet<EtaxMessage> = new Set(['TaxInvoice', 'AbbreviatedTaxInvoice', 'Receipt', 'DebitCreditNote', 'CancellationNote']);
 
 export const ETAX_TYPES: Record<EtaxTypeCode | 'T07', EtaxType> = {
   '388': { name: 'ใบกำกับภาษี', message: 'TaxInvoice' },
   T02: { name: 'ใบแจ้งหนี้/ใบกำกับภาษี', message: 'TaxInvoice' },
   T03: { name: 'ใบเสร็จรับเงิน/ใบกำกับภาษี', message: 'TaxInvoice' },
   T04: { name: 'ใบส่งของ/ใบกำกับภาษี', message: 'TaxInvoice' },
+  // the abbreviated tax invoice is a message of its own, with the seller but no buyer (its XSD has no place for one)
+  T05: { name: 'ใบกำกับภาษีอย่างย่อ', message: 'AbbreviatedTaxInvoice' },
+  T06: { name: 'ใบเสร็จรับเงิน/ใบกำกับภาษีอย่างย่อ', message: 'AbbreviatedTaxInvoice' },
   T01: { name: 'ใบรับ', message: 'Receipt' },
   '80': { name: 'ใบเพิ่มหนี้', message: 'DebitCreditNote' },
   '81': { name: 'ใบลดหนี้', message: 'DebitCreditNote' },
@@ -82,7 +85,21 @@ export const ETAX_WARNING_TEXTS = {
   'SellerTradeParty-012': { th: 'ไม่รู้จักจังหวัดของบริษัทผู้ออกเอกสาร', en: "the issuing company's province is not recognised" },
 } as const;
 
+/**
+ * The abbreviated tax invoice's schematron numbers the same seller rules one higher (ABB-SellerTradeParty-006
+ * is the tax id, where the other messages have -005): its rule number by the others'.
+ */
+export const ABB_SELLER_RULES: Record<keyof typeof ETAX_WARNING_TEXTS, string> = {
+  'SellerTradeParty-005': 'SellerTradeParty-006', 'SellerTradeParty-007': 'SellerTradeParty-008', 'SellerTradeParty-009': 'SellerTradeParty-010',
+  'SellerTradeParty-010': 'SellerTradeParty-011', 'SellerTradeParty-011': 'SellerTradeParty-012', 'SellerTradeParty-012': 'SellerTradeParty-013',
+};
+const ABB_BACK = Object.fromEntries(Object.entries(ABB_SELLER_RULES).map(([k, v]) => [v, k])) as Record<string, keyof typeof ETAX_WARNING_TEXTS>;
+
 /** The words of the rules a header x-etax-warnings names, in the reader's language; unknown ids are left out. */
 export function etaxWarningTexts(header: string | null, lang: 'th' | 'en'): string[] {
-  return (header ?? '').split(',').map((r) => ETAX_WARNING_TEXTS[r.trim().replace(/^[A-Z]+-/, '') as keyof typeof ETAX_WARNING_TEXTS]?.[lang]).filter((x): x is NonNullable<typeof x> => Boolean(x));
+  return (header ?? '').split(',').map((r) => {
+    const rule = r.trim();
+    const key = rule.startsWith('ABB-') ? ABB_BACK[rule.slice(4)] : rule.replace(/^[A-Z]+-/, '') as keyof typeof ETAX_WARNING_TEXTS;
+    return key ? ETAX_WARNING_TEXTS[key]?.[lang] : undefined;
+  }).filter((x): x is NonNullable<typeof x> => Boolean(x));
 }

@@ -6,8 +6,9 @@
 import type { EntitySchema, EtaxTypeCode } from '../schema/schema-types.ts';
 import { allocate } from '../documents/document-math.ts';
 import { parseDecimal, toDecimalString } from '../documents/decimal-value.ts';
-import { ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
+import { ABB_SELLER_RULES, ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';
 import { taxInvoiceRole } from '../documents/tax-invoice-role.ts';
+import { lineVatExempt } from '../documents/document-totals.ts';
 
 type Row = Record<string, unknown>;
 
@@ -42,6 +43,8 @@ export interface EtaxLine {
   /** Before VAT, and the VAT on it: the document's own totals spread over the lines, so they add up exactly. */
   net: bigint;
   vat: bigint;
+  /** The line carries no VAT (its vat_type is exempt or zero-rated): written at rate 0. */
+  exempt: boolean;
 }
 
 export interface EtaxDocument {
@@ -63,6 +66,8 @@ export interface EtaxDocument {
   taxBasis: bigint;
   tax: bigint;
   grand: bigint;
+  /** The part of taxBasis on lines that carry no VAT (0 when every line does). */
+  exemptBasis: bigint;
   /** Debit and credit notes: the referenced invoices' value before VAT, and the note's difference to it. */
   original: bigint | null;
   difference: bigint | null;
@@ -101,7 +106,7 @@ export function documentDateField(entity: EntitySchema): string | null {
 }
 
 export function documentNumber(entity: EntitySchema, row: Row): string {
-  return str(row[entity.numbering?.field ?? entity.titleField]);
+  return str(row[entity.document?.etax?.numberField ?? entity.numbering?.field ?? entity.titleField]);
 }
 
 /** The e-Tax type code the document declares, or why it has none (schema key `document.etax`). */
@@ -115,9 +120,12 @@ export function etaxTypeOf(entity: EntitySchema, row: Row, issuer: Row | null = 
       throw new EtaxUnavailable('not_supported', `${entity.label.th}แบบ "${shown}" ส่งออกเป็น e-Tax ตามระบบนี้ไม่ได้ (มาตรฐานกำหนดเป็นเอกสารอีกประเภทหนึ่ง)`, `A ${entity.label.en} with ${field} "${str(row[field])}" is not exported as e-Tax here`);
     }
   }
-  // a receipt that also serves as a tax invoice is one (T03), as its printed title says
+  // a receipt that also serves as a tax invoice is one (T03), as its printed title says; a sale by its invoice_type
   const role = taxInvoiceRole(entity, row, issuer, taxInvoiceMode);
-  return spec.typeCodeWhen?.find((w) => w.servesAsTaxInvoice === role)?.typeCode ?? spec.typeCode;
+  const holds = (w: NonNullable<typeof spec.typeCodeWhen>[number]) => ('when' in w
+    ? Object.entries(w.when).every(([field, values]) => values.includes(str(row[field])))
+    : w.servesAsTaxInvoice === role);
+  return spec.typeCodeWhen?.find(holds)?.typeCode ?? spec.typeCode;
 }
 
 function address(r: Row | null, line: string | null = null): EtaxAddress {
@@ -128,7 +136,8 @@ function address(r: Row | null, line: string | null = null): EtaxAddress {
   const whole = line ?? ([first, g('sub_district'), g('district'), g('province')].filter(Boolean).join(' ') || null);
   return {
     line: whole ? whole.slice(0, 256) : null,
-    postcode: g('postal_code'),
+    // a buyer's address typed in one line (a POS sale's buyer_address) ends with its postcode, as Thai addresses do
+    postcode: g('postal_code') ?? whole?.match(/(?:^|\s)(\d{5})\s*$/)?.[1] ?? null,
     // "99/12 ถนน…": the house number is what comes before the first space
     buildingNumber: first?.match(/^\s*(?:เลขที่\s*)?(\d[\d/\-]*)/)?.[1] ?? null,
     cityCode: district && /^\d{4}$/.test(district) ? district : null,
@@ -169,7 +178,7 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
     return {
       typeCode: 'T07', name: ETAX_TYPES.T07.name, id: `${id}-C`.slice(0, 35), issueDate: src.now.slice(0, 10), createdAt: src.now,
       purposeCode: null, purpose: `ยกเลิก${ETAX_TYPES[typeCode].name} ${id}`, note, seller, buyer,
-      references: [{ id, date: issueDate, typeCode }], vatRate: '0', lines: [], lineTotal: 0n, allowance: 0n, taxBasis: 0n, tax: 0n, grand: 0n, original: null, difference: null,
+      references: [{ id, date: issueDate, typeCode }], vatRate: '0', lines: [], lineTotal: 0n, allowance: 0n, taxBasis: 0n, tax: 0n, grand: 0n, exemptBasis: 0n, original: null, difference: null,
     };
   }
   const isNote = typeCode === '80' || typeCode === '81';
@@ -184,15 +193,19 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
   const linesField = entity.document?.lines;
   const rows = ((linesField ? row[linesField] : null) as Row[] | null) ?? [];
   const weights = rows.map((l, i) => satang(l.amount, `${linesField}.${i}.amount`));
-  const nets = allocate(taxBasis, weights);
-  const vats = allocate(tax, weights);
+  const exempt = rows.map((l) => lineVatExempt(l));
+  // VAT is spread over the lines that carry it; with VAT included, a line's net is its share of the total less its VAT
+  const vats = allocate(tax, weights.map((w, i) => (exempt[i] ? 0n : w)));
+  const nets = exempt.some(Boolean) && row.vat_type === 'include'
+    ? allocate(grand, weights).map((g, i) => g - vats[i]!)
+    : allocate(taxBasis, weights);
   const lines: EtaxLine[] = rows.map((l, i) => {
     const product = src.products.get(Number(l.product_id));
     const qty = l.qty === undefined || l.qty === null ? '1' : str(l.qty);
     return {
       no: i + 1, productCode: str(product?.code) || null,
       name: (str(l.description) || str(product?.name_th) || str(l.ref_doc) || entity.label.th).slice(0, 256),
-      qty, unit: str(l.unit) || null, price: satang(l.price ?? l.amount, `${linesField}.${i}.price`), net: nets[i]!, vat: vats[i]!,
+      qty, unit: str(l.unit) || null, price: satang(l.price ?? l.amount, `${linesField}.${i}.price`), net: nets[i]!, vat: vats[i]!, exempt: exempt[i]!,
     };
   });
   const original = isNote ? src.references.reduce((a, r) => a + satang(r.amountBeforeVat, 'reference'), 0n) : null;
@@ -206,6 +219,7 @@ export function etaxDocumentOf(src: EtaxSource, cancel = false): EtaxDocument {
     references: isNote ? src.references.map(({ id: rid, date, typeCode: t }) => ({ id: rid, date, typeCode: t })) : [],
     vatRate, lines, lineTotal: isNote ? (typeCode === '81' ? original! - taxBasis : original! + taxBasis) : taxBasis + allowance,
     allowance: isNote ? 0n : allowance, taxBasis, tax, grand, original, difference: isNote ? taxBasis : null,
+    exemptBasis: lines.reduce((a, l) => (l.exempt ? a + l.net : a), 0n),
   };
 }
 
@@ -215,7 +229,7 @@ export const amountText = (v: bigint) => toDecimalString(v, 2);
 /** What ETDA's schematron will refuse in a document we still write: a rule id and its words (etax-codes.ts). */
 export interface EtaxWarning { rule: string; th: string; en: string }
 
-const RULE_PREFIX = { TaxInvoice: 'TIV', Receipt: 'RCT', DebitCreditNote: 'DCN', Invoice: 'INV', CancellationNote: 'CLN' } as const;
+const RULE_PREFIX = { TaxInvoice: 'TIV', AbbreviatedTaxInvoice: 'ABB', Receipt: 'RCT', DebitCreditNote: 'DCN', Invoice: 'INV', CancellationNote: 'CLN' } as const;
 
 /**
  * The schematron rules of the seller that our data may not meet (*-SellerTradeParty-005 to -012): the TISI
@@ -233,5 +247,5 @@ export function etaxWarnings(doc: EtaxDocument): EtaxWarning[] {
   if (!a.cityCode) failed.push('SellerTradeParty-010');
   if (!a.subDivisionCode) failed.push('SellerTradeParty-011');
   if (!a.provinceCode) failed.push('SellerTradeParty-012');
-  return failed.map((r) => ({ rule: `${p}-${r}`, ...ETAX_WARNING_TEXTS[r] }));
+  return failed.map((r) => ({ rule: `${p}-${p === 'ABB' ? ABB_SELLER_RULES[r] : r}`, ...ETAX_WARNING_TEXTS[r] }));
 }

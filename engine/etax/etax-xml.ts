@@ -1,6 +1,6 @@
 /**
- * Writes an EtaxDocument as the ETDA message its type code belongs to (TaxInvoice_, Receipt_,
- * DebitCreditNote_ or CancellationNote_CrossIndustryInvoice), element order as in ETDA's XSDs.
+ * Writes an EtaxDocument as the ETDA message its type code belongs to (TaxInvoice_, AbbreviatedTaxInvoice_,
+ * Receipt_, DebitCreditNote_, Invoice_ or CancellationNote_CrossIndustryInvoice), element order as in ETDA's XSDs.
  * xmlbuilder2 escapes every value; nothing is concatenated into markup.
  */
 import { create } from 'xmlbuilder2';
@@ -42,8 +42,10 @@ export function etaxXml(doc: EtaxDocument): string {
   const tx = root.ele(ns.rsm, 'rsm:SupplyChainTradeTransaction');
   const agreement = ram(tx, 'ApplicableHeaderTradeAgreement');
   writeParty(ram, ram(agreement, 'SellerTradeParty'), doc.seller, true);
-  if (message !== 'CancellationNote') writeParty(ram, ram(agreement, 'BuyerTradeParty'), doc.buyer, false);
-  for (const r of doc.references) {
+  // an abbreviated tax invoice names no buyer (its XSD has only the seller), nor other documents
+  const abbreviated = message === 'AbbreviatedTaxInvoice';
+  if (message !== 'CancellationNote' && !abbreviated) writeParty(ram, ram(agreement, 'BuyerTradeParty'), doc.buyer, false);
+  for (const r of abbreviated ? [] : doc.references) {
     const ref = ram(agreement, 'AdditionalReferencedDocument');
     ram(ref, 'IssuerAssignedID', r.id);
     ram(ref, 'IssueDateTime', dateTime(r.date));
@@ -56,11 +58,17 @@ export function etaxXml(doc: EtaxDocument): string {
   ram(tx, 'ApplicableHeaderTradeDelivery');
   const settlement = ram(tx, 'ApplicableHeaderTradeSettlement');
   ram(settlement, 'InvoiceCurrencyCode', 'THB', { listID: 'ISO 4217 3A' });
-  const tax = ram(settlement, 'ApplicableTradeTax');
-  ram(tax, 'TypeCode', 'VAT');
-  ram(tax, 'CalculatedRate', doc.vatRate);
-  ram(tax, 'BasisAmount', amountText(doc.taxBasis));
-  ram(tax, 'CalculatedAmount', amountText(doc.tax));
+  // lines without VAT (exempt or zero-rated products) are a tax group of their own at rate 0
+  const groups: Array<[string, bigint, bigint]> = doc.exemptBasis > 0n
+    ? [[doc.vatRate, doc.taxBasis - doc.exemptBasis, doc.tax], ['0', doc.exemptBasis, 0n]]
+    : [[doc.vatRate, doc.taxBasis, doc.tax]];
+  for (const [rate, basis, amount] of groups) {
+    const tax = ram(settlement, 'ApplicableTradeTax');
+    ram(tax, 'TypeCode', 'VAT');
+    ram(tax, 'CalculatedRate', rate);
+    ram(tax, 'BasisAmount', amountText(basis));
+    ram(tax, 'CalculatedAmount', amountText(amount));
+  }
   if (doc.allowance > 0n) {
     const ac = ram(settlement, 'SpecifiedTradeAllowanceCharge');
     ram(ac, 'ChargeIndicator', 'false');
@@ -88,7 +96,7 @@ export function etaxXml(doc: EtaxDocument): string {
     const ls = ram(item, 'SpecifiedLineTradeSettlement');
     const lt = ram(ls, 'ApplicableTradeTax');
     ram(lt, 'TypeCode', 'VAT');
-    ram(lt, 'CalculatedRate', doc.vatRate);
+    ram(lt, 'CalculatedRate', l.exempt ? '0' : doc.vatRate);
     ram(lt, 'BasisAmount', amountText(l.net));
     ram(lt, 'CalculatedAmount', amountText(l.vat));
     const lsum = ram(ls, 'SpecifiedTradeSettlementLineMonetarySummation');

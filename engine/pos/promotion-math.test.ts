@@ -87,6 +87,24 @@ describe('promotion arithmetic (docs/pos.md)', () => {
   });
 });
 
+describe('VAT-exempt products (docs/pos.md)', () => {
+  it('11. VAT only on the VAT-bearing lines: 120.00 taxed + 2 × 50.00 exempt = 220.00, VAT 7.85', () => {
+    const c = priceCart([{ product_id: A, qty: 1, price: 120 }, { product_id: B, qty: 2, price: 50, vat_exempt: true }], [], { date: DAY });
+    // 120 × 7 / 107 = 7.850… → 7.85; before VAT 220.00 − 7.85 = 212.15, of which 100.00 exempt
+    expect([baht(c.total), baht(c.vat_amount), baht(c.amount_before_vat), baht(c.exempt_amount)]).toEqual([220, 7.85, 212.15, 100]);
+  });
+
+  it('12. a bill discount is shared by taxed and exempt lines before the VAT is taken', () => {
+    const bill = promo(5, { promotion_type: 'bill_discount', discount_type: 'percent', discount_value: 5, min_purchase: 200 });
+    const c = priceCart([{ product_id: A, qty: 1, price: 120 }, { product_id: B, qty: 2, price: 50, vat_exempt: true }], [bill], { date: DAY });
+    // 5 % of 220.00 = 11.00: 6.00 on the taxed line (120/220, rounded), 5.00 on the exempt one; VAT 114 × 7 / 107 = 7.457… → 7.46
+    expect([baht(c.bill_discount), baht(c.total), baht(c.vat_amount), baht(c.amount_before_vat), baht(c.exempt_amount)]).toEqual([11, 209, 7.46, 201.54, 95]);
+    // no exempt line: the same figures as before exemption existed
+    const all = priceCart([{ product_id: A, qty: 1, price: 120 }, { product_id: B, qty: 2, price: 50 }], [bill], { date: DAY });
+    expect([baht(all.total), baht(all.vat_amount), baht(all.exempt_amount)]).toEqual([209, 13.67, 0]);
+  });
+});
+
 describe('payments (docs/pos.md)', () => {
   const total = 32400n;
   it('cash gives change; several methods add up; non-cash may not pass the total', () => {

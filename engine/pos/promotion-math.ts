@@ -37,7 +37,8 @@ export interface PromotionRow {
   requires_coupon?: boolean | null;
 }
 
-export interface CartLineInput { product_id: number; qty: Dec; price: Dec }
+/** `vat_exempt`: the product is exempt from VAT or zero-rated (its `vat_type`): no VAT is in its price. */
+export interface CartLineInput { product_id: number; qty: Dec; price: Dec; vat_exempt?: boolean }
 
 export interface PricedLine {
   product_id: number;
@@ -60,6 +61,8 @@ export interface PricedCart {
   vat_rate: number;
   vat_amount: bigint;
   amount_before_vat: bigint;
+  /** What the VAT-exempt lines come to (after their share of the bill discount): no VAT in it. */
+  exempt_amount: bigint;
 }
 
 const QTY = 4;
@@ -145,11 +148,12 @@ export function priceCart(items: CartLineInput[], promotions: PromotionRow[], op
   }
   const t = computeDocumentSatang({
     vat_type: 'include', vat_rate: opts.vatRate ?? 7, discount_amount: toNumber(bill?.off ?? 0n, SATANG),
-    items: lines.map((l) => ({ qty: toNumber(l.qty, QTY), price: toNumber(l.price, SATANG), discount_amount: toNumber(l.discount, SATANG) })),
+    items: lines.map((l, i) => ({ qty: toNumber(l.qty, QTY), price: toNumber(l.price, SATANG), discount_amount: toNumber(l.discount, SATANG), vat_exempt: items[i]!.vat_exempt === true })),
   });
+  const exempt = lines.reduce((a, l, i) => (items[i]!.vat_exempt ? a + t.items[i]!.total_share : a), 0n);
   return {
     lines, subtotal, bill_discount: bill?.off ?? 0n, bill_promotion_id: bill?.id ?? null,
-    total: t.total_amount, vat_rate: t.vat_rate, vat_amount: t.vat_amount, amount_before_vat: t.amount_before_vat,
+    total: t.total_amount, vat_rate: t.vat_rate, vat_amount: t.vat_amount, amount_before_vat: t.amount_before_vat, exempt_amount: exempt,
   };
 }
 

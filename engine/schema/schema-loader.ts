@@ -264,6 +264,10 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
   // e-Tax (server/etax): the fields it names exist, so a typo fails at start rather than exporting without them
   if (d.etax?.purposeField && !fieldOf(e, d.etax.purposeField)) bad('/document/etax/purposeField', `"${d.etax.purposeField}" is not a field of ${e.name}`);
   for (const name of Object.keys(d.etax?.notWhen ?? {})) if (!fieldOf(e, name)) bad(`/document/etax/notWhen/${name}`, `"${name}" is not a field of ${e.name}`);
+  d.etax?.typeCodeWhen?.forEach((w, i) => {
+    for (const name of Object.keys('when' in w ? w.when : {})) if (!fieldOf(e, name)) bad(`/document/etax/typeCodeWhen/${i}/when/${name}`, `"${name}" is not a field of ${e.name}`);
+  });
+  if (d.etax?.numberField && !fieldOf(e, d.etax.numberField)) bad('/document/etax/numberField', `"${d.etax.numberField}" is not a field of ${e.name}`);
   const lines = fieldOf(e, d.lines);
   const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
   if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }

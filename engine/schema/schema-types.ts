@@ -270,7 +270,14 @@ export interface DocumentSource {
 
 /** Document behaviour (kind "document"): computed amounts, posting, "create from". */
 /** ETDA document type codes (ThaiDocumentNameCode_Invoice) the product issues; docs/documents.md, e-Tax. */
-export type EtaxTypeCode = '388' | 'T01' | 'T02' | 'T03' | 'T04' | '80' | '81' | '380';
+/**
+ * One rule of `document.etax.typeCodeWhen`: `servesAsTaxInvoice` (a receipt that also serves as a tax invoice,
+ * engine/documents/tax-invoice-role.ts) or `when` (field values, as `notWhen`: `{"invoice_type": ["full"]}`).
+ */
+export type EtaxTypeCodeWhen =
+  | { servesAsTaxInvoice: 'full' | 'abbreviated'; typeCode: EtaxTypeCode }
+  | { when: Record<string, string[]>; typeCode: EtaxTypeCode };
+export type EtaxTypeCode = '388' | 'T01' | 'T02' | 'T03' | 'T04' | 'T05' | 'T06' | '80' | '81' | '380';
 /**
  * A point-of-sale sale (server/pos/): `POST /api/{entity}` takes the shift, the products and the payments, prices
  * them (promotions included), creates and posts the document in one transaction, once per Idempotency-Key.
@@ -287,6 +294,12 @@ export interface SaleSpec {
   /** The field receiving the tax invoice number, drawn in its own series per terminal and form. */
   invoiceNumber: string;
   invoicePrefix: { abbreviated: string; full: string };
+  /**
+   * Partial returns (server/pos/sale-return.ts): the lines field recording the money each return gave back
+   * (payment_method_id, payment_type, amount, refunded_at, reason). The sale's lines carry `returned_qty`, its
+   * header `returned_amount` and `returned_vat`. Without it a sale is only refunded whole.
+   */
+  refunds?: string;
 }
 
 export interface DocumentSpec {
@@ -310,12 +323,14 @@ export interface DocumentSpec {
    */
   etax?: {
     typeCode: EtaxTypeCode; notWhen?: Record<string, string[]>; purposeField?: string;
+    /** The field holding the number the XML gives as the document's ID (a sale's tax invoice number); default the numbering field. */
+    numberField?: string;
     /**
      * Other type codes by rule, the first that holds wins: `{"servesAsTaxInvoice": "full", "typeCode": "T03"}`
      * is a receipt that also serves as a full tax invoice (print.taxInvoiceTitle's rule and the site's
      * `tax_invoice` setting, engine/documents/tax-invoice-role.ts), exported as ใบเสร็จรับเงิน/ใบกำกับภาษี.
      */
-    typeCodeWhen?: Array<{ servesAsTaxInvoice: 'full' | 'abbreviated'; typeCode: EtaxTypeCode }>;
+    typeCodeWhen?: Array<EtaxTypeCodeWhen>;
   };
   from?: DocumentSource[];
   /**

@@ -30,6 +30,8 @@ export async function runAction(
 export async function runActionIn(
   parts: { core: ServiceCore; reader: EntityReader; writer: EntityWriter; events: WriteEvents },
   trx: Kysely<any>, entity: EntitySchema, id: number, action: string, body: unknown, ctx: RequestContext,
+  /** The record with its lines as this transaction just wrote it (createAndRun): not read again. */
+  preloaded?: Row,
 ): Promise<Row> {
   const { core, reader, writer, events } = parts;
   const w = entity.workflow;
@@ -37,7 +39,7 @@ export async function runActionIn(
   core.policy.assertAllowed(ctx, entity, 'update');
   const sent = (body ?? {}) as Row;
   if (typeof sent !== 'object' || Array.isArray(sent)) throw new AppError('BAD_REQUEST', 'Send the action\'s fields as a JSON object, or no body');
-  const before = await reader.loadRow(trx, entity, id, ctx);
+  const before = preloaded ?? await reader.loadRow(trx, entity, id, ctx);
   if (!before) throw notFound(entity, id);
   const t = transitionFor(entity, action, before[w.field]);
   if (t.permission && !core.policy.can(ctx, t.permission, 'edit')) {
@@ -56,7 +58,7 @@ export async function runActionIn(
   const fields = Object.keys(sent);
   // the status counts as changed: a role that may not change it (the portal's customer) may not run actions either
   core.policy.assertFieldWrites(ctx, entity, before, [w.field, ...writer.changes(entity, before, sent, ctx).filter((f) => fields.includes(f))]);
-  const beforeWhole = { ...before, ...(await reader.loadLines(trx, entity, id)) };
+  const beforeWhole = preloaded ?? { ...before, ...(await reader.loadLines(trx, entity, id)) };
   const stamp = { updated_at: new Date().toISOString(), updated_by: ctx.userId };
   await trx.updateTable(entity.name)
     .set({ ...encodeColumns(entity, sent), [w.field]: t.to, ...stamp })

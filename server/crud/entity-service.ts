@@ -137,15 +137,36 @@ export class EntityService implements ServiceCore {
 
   /**
    * Creates a row and runs a workflow action on it in the same transaction (a point-of-sale sale is made and posted
-   * at once: a refused posting leaves no draft behind). `inside` runs between the two, in the transaction.
+   * at once: a refused posting leaves no draft behind). `inside` runs between the two, in the transaction; what it
+   * writes to the row it also sets on `created`, which the action takes as the record before it.
    */
   createAndRun(entityName: string, body: unknown, action: string, ctx: RequestContext, serverValues: Row = {}, inside?: (trx: Kysely<any>, created: Row) => Promise<void>): Promise<Row> {
     const entity = this.entity(entityName);
     const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
     return this.writer.createMany(entity, [body], ctx, serverValues, async (trx, created) => {
       if (inside) await inside(trx, created);
-      return runActionIn(parts, trx, entity, Number(created.id), action, {}, ctx);
+      // the row was just read whole by the create (and `inside` keeps it up to date): the action does not read it again
+      return runActionIn(parts, trx, entity, Number(created.id), action, {}, ctx, created);
     }).then((rows) => rows[0]!);
+  }
+
+  /** A workflow action inside a transaction the caller holds (a POS return that turns out to be the whole refund). */
+  runActionIn(trx: Kysely<any>, entityName: string, id: number, action: string, body: unknown, ctx: RequestContext): Promise<Row> {
+    const parts = { core: this, reader: this.reader, writer: this.writer, events: this.events };
+    return runActionIn(parts, trx, this.entity(entityName), id, action, body, ctx);
+  }
+
+  /** A record with its lines as this transaction sees it, read as the system. */
+  readWhole(trx: Kysely<any>, entityName: string, id: number): Promise<Row> {
+    return this.reader.readWhole(trx, this.entity(entityName), id);
+  }
+
+  /**
+   * A change a route of its own wrote (a POS partial return) told as an update: the write listeners and the audit
+   * row, in the caller's transaction, with `action` as its workflow action.
+   */
+  recordUpdate(trx: Kysely<any>, entityName: string, id: number, before: Row, after: Row, ctx: RequestContext, action: string): Promise<void> {
+    return this.events.emit(trx, { entity: entityName, id, action: 'update', before, after, ctx, workflowAction: action });
   }
 
   /** Work for the end of the write's transaction (write-events.ts). */

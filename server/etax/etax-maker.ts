@@ -13,7 +13,7 @@ import { loadSigningKey, signEtaxXml, type SigningKey } from './etax-signer.ts';
 import type { EtaxSettings } from './etax-settings.ts';
 
 /** The English words of fx:DocumentType in the PDF/A-3's XMP, by ETDA message. */
-const XMP_TYPE = { TaxInvoice: 'TAX INVOICE', Receipt: 'RECEIPT', DebitCreditNote: 'DEBIT CREDIT NOTE', Invoice: 'INVOICE', CancellationNote: 'CANCELLATION NOTE' } as const;
+const XMP_TYPE = { TaxInvoice: 'TAX INVOICE', AbbreviatedTaxInvoice: 'ABBREVIATED TAX INVOICE', Receipt: 'RECEIPT', DebitCreditNote: 'DEBIT CREDIT NOTE', Invoice: 'INVOICE', CancellationNote: 'CANCELLATION NOTE' } as const;
 
 export interface EtaxFiles { xml: string; xmlFileName: string; signed: boolean; title: string; message: keyof typeof XMP_TYPE; warnings: EtaxWarning[] }
 

@@ -74,6 +74,16 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
       paths[`/api/${e.name}/{id}/pdf`] = {
         get: { tags: [tag], summary: `Print a ${e.label.en} as PDF (print flag; X-Print-Count header)`, parameters: [...idParam, lang, { name: 'be', in: 'query', schema: { enum: ['0', '1'] } }, { name: 'copies', in: 'query', description: 'original,copy: those copies in order, each marked ต้นฉบับ/สำเนา', schema: { type: 'string' } }], responses: { 200: { description: 'The PDF', content: { 'application/pdf': {} } }, 403: errorResponse, 404: errorResponse } },
       };
+      if (e.document?.sale?.refunds) {
+        const items = { type: 'array', minItems: 1, items: { type: 'object', required: ['line_id', 'qty'], additionalProperties: false, properties: { line_id: { type: 'integer', minimum: 1 }, qty: { type: 'number', exclusiveMinimum: 0 } } } };
+        paths[`/api/${e.name}/{id}/return`] = {
+          post: {
+            tags: [tag], summary: `Return part of a posted ${e.label.en}: stock of those quantities back, money back by its payments (cash first); all that is left is the whole refund (edit flag and the refund's permission key)`,
+            parameters: idParam, requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['items'], additionalProperties: false, properties: { items, refund_reason: { type: 'string', maxLength: 1000 } } } } } },
+            responses: { 200: ok, 400: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse },
+          },
+        };
+      }
       if (e.print?.promptpay) {
         const qr = { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'object', properties: { payload: { type: 'string' }, amount: { type: 'number' }, id_type: { enum: ['tax_id', 'mobile'] } } } } };
         paths[`/api/${e.name}/{id}/promptpay`] = {

@@ -3,6 +3,7 @@ import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { DecimalInputError } from '../../engine/documents/decimal-value.ts';
 import { baht, priceCart, settle, type PricedCart, type PromotionRow } from '../../engine/pos/promotion-math.ts';
+import { lineVatExempt } from '../../engine/documents/document-totals.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
@@ -103,7 +104,10 @@ export function priceSale(
   let cart: PricedCart;
   let paid;
   try {
-    cart = priceCart(req.items.map((it) => ({ product_id: it.product_id, qty: it.qty, price: products.get(it.product_id)!.price as number })), promotions, { date, channelId });
+    cart = priceCart(req.items.map((it) => {
+      const p = products.get(it.product_id)!;
+      return { product_id: it.product_id, qty: it.qty, price: p.price as number, vat_exempt: lineVatExempt(p) };
+    }), promotions, { date, channelId });
     paid = settle(cart.total, req.payments.map((p) => ({ amount: p.amount, is_cash: methods.get(p.payment_method_id)!.payment_type === 'cash' })));
   } catch (err) {
     if (!(err instanceof DecimalInputError)) throw err;

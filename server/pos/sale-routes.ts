@@ -99,6 +99,8 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
     [sale.shift]: req.shiftId, doc_date: today, ...req.buyer,
     items: cart.lines.map((l, i) => ({
       product_id: l.product_id, description: String(products.get(l.product_id)!.name_th ?? ''), unit: products.get(l.product_id)!.unit ?? null, qty: req.items[i]!.qty,
+      // the product's VAT status goes with the line: the document's VAT is on the VAT-bearing lines only
+      ...(fieldOf(lines.entity, 'vat_type') ? { vat_type: products.get(l.product_id)!.vat_type ?? null } : {}),
       price: baht(l.price), discount_amount: baht(l.discount), promotion_id: l.promotion_id,
     })),
     [sale.payments]: req.payments.map((p) => ({ payment_method_id: p.payment_method_id, payment_type: methods.get(p.payment_method_id)!.payment_type, amount: p.amount })),
@@ -122,6 +124,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
       if (invoiceType !== 'none') {
         const no = await drawInvoiceNumber(trx, e, sale, invoiceType, Number(shift[sale.terminal]), String(terminal.code ?? terminal.id));
         await trx.updateTable(name).set({ [sale.invoiceNumber]: no }).where('id', '=', Number(created.id)).execute();
+        created[sale.invoiceNumber] = no;
       }
     });
     return { data, replayed: false };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { documentTotals, lineVatExempt } from '../../engine/documents/document-totals.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
@@ -70,7 +71,8 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
     { canvas: [{ type: 'line', x1: 0, y1: 2, x2: WIDTH - 16, y2: 2, lineWidth: 0.5, dash: { length: 2 } }], margin: [0, 2, 0, 2] },
   ];
   for (const l of items) {
-    content.push(text(names.get(Number(l.product_id)) ?? String(l.description ?? '')));
+    const name = names.get(Number(l.product_id)) ?? String(l.description ?? '');
+    content.push(text(lineVatExempt(l) ? `${name} (ยกเว้น VAT)` : name));
     content.push(pair(`  ${qtyText(l.qty)} × ${money(l.price)}`, money(Number(l.qty) * Number(l.price))));
     if (Number(l.discount_amount ?? 0) > 0) content.push(pair('  ส่วนลดโปรโมชั่น', `-${money(l.discount_amount)}`));
   }
@@ -78,11 +80,18 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   content.push(pair('รวมเป็นเงิน', money(order.subtotal)));
   if (Number(order.discount_amount ?? 0) > 0) content.push(pair('ส่วนลดท้ายบิล', `-${money(order.discount_amount)}`));
   content.push(pair('ยอดสุทธิ', money(order.total_amount), true));
-  content.push(pair(`มูลค่าก่อนภาษี`, money(order.amount_before_vat)));
+  // the exempt lines' part of the total (after their share of the bill discount): no VAT is in it
+  const exempt = items.some(lineVatExempt)
+    ? documentTotals(order, items, String(order.doc_date ?? '')).items.reduce((a, t, i) => (lineVatExempt(items[i]!) ? a + t.total_share : a), 0)
+    : 0;
+  if (exempt > 0) content.push(pair('มูลค่าสินค้ายกเว้นภาษี', money(exempt)));
+  content.push(pair(exempt > 0 ? 'มูลค่าสินค้ามีภาษีก่อนภาษี' : 'มูลค่าก่อนภาษี', money(Math.round((Number(order.amount_before_vat) - exempt) * 100) / 100)));
   content.push(pair(`ภาษีมูลค่าเพิ่ม ${Number(order.vat_rate ?? 7)}%`, money(order.vat_amount)));
   content.push(text('(ราคารวมภาษีมูลค่าเพิ่มแล้ว)', { alignment: 'right' }));
   for (const p of payments) content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
   content.push(pair('เงินทอน', money(order.change_amount), true));
+  // a partial return (server/pos/sale-return.ts) leaves the sale as sold; the slip says what went back
+  if (Number(order.returned_amount ?? 0) > 0 && order.status !== 'refunded') content.push(pair('คืนสินค้าแล้ว', `-${money(order.returned_amount)}`));
   if (order.status === 'refunded') content.push(text('*** ยกเลิก/คืนเงินแล้ว ***', { bold: true, alignment: 'center', margin: [0, 4, 0, 0] }));
   if (qr) {
     content.push(text('สแกนจ่ายด้วยพร้อมเพย์', { bold: true, alignment: 'center', margin: [0, 6, 0, 0] }));

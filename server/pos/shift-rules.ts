@@ -9,7 +9,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 type Row = Record<string, unknown>;
 
 /** A sale entity and the shift entity its `sale.shift` links to. */
-interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string }
+interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string; refundParent?: string }
 
 function salePairs(service: EntityService): SalePair[] {
   const out: SalePair[] = [];
@@ -18,14 +18,15 @@ function salePairs(service: EntityService): SalePair[] {
     const target = spec ? fieldOf(e, spec.shift)?.entity : undefined;
     const shift = target ? service.registry.get(target) : undefined;
     const pay = spec ? service.registry.get(fieldOf(e, spec.payments)?.entity ?? '') : undefined;
-    if (spec && shift && pay?.parent) out.push({ sale: e, spec, shift, payParent: pay.parent.field });
+    const refunds = spec?.refunds ? service.registry.get(fieldOf(e, spec.refunds)?.entity ?? '') : undefined;
+    if (spec && shift && pay?.parent) out.push({ sale: e, spec, shift, payParent: pay.parent.field, refundParent: refunds?.parent?.field });
   }
   return out;
 }
 
 /**
- * A shift's cash, in satang: what its posted sales took in cash, less the change they gave. A refunded sale
- * counts nothing (its cash went back). Money is stored as integer satang, so the sums are exact in SQL.
+ * A shift's cash, in satang: what its posted sales took in cash, less the change they gave and the cash their
+ * partial returns gave back. A refunded sale counts nothing (its cash went back). Money is stored as integer satang, so the sums are exact in SQL.
  */
 export async function shiftCash(trx: Kysely<any>, p: SalePair, shiftId: number): Promise<number> {
   const flow = p.sale.workflow!;
@@ -39,7 +40,14 @@ export async function shiftCash(trx: Kysely<any>, p: SalePair, shiftId: number):
     .where('pay.payment_type', '=', 'cash')
     .select((eb) => eb.fn.coalesce(eb.fn.sum('pay.amount'), eb.lit(0)).as('n')).executeTakeFirst();
   const change = await orders.select((eb) => eb.fn.coalesce(eb.fn.sum('o.change_amount'), eb.lit(0)).as('n')).executeTakeFirst();
-  return Number(cashIn?.n ?? 0) - Number(change?.n ?? 0);
+  // cash a partial return gave back out of the drawer (document.sale.refunds)
+  const refundEntity = p.spec.refunds ? fieldOf(p.sale, p.spec.refunds)?.entity : undefined;
+  const refundParent = refundEntity ? p.refundParent : undefined;
+  const cashOut = refundEntity && refundParent
+    ? await orders.innerJoin(`${refundEntity} as rf`, `rf.${refundParent}`, 'o.id').where('rf.payment_type', '=', 'cash')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum('rf.amount'), eb.lit(0)).as('n')).executeTakeFirst()
+    : null;
+  return Number(cashIn?.n ?? 0) - Number(change?.n ?? 0) - Number(cashOut?.n ?? 0);
 }
 
 /**

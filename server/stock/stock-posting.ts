@@ -14,7 +14,7 @@ import { dateText, locationRulesOf, movementsOf, num, postingInventories, revers
 type Row = Record<string, unknown>;
 
 /** Negative stock only where a setting says so: the site-wide switch, or the inventory's own flag. */
-function ledgerOptions(trx: Kysely<any>, ctx: RequestContext, registry: SchemaRegistry): LedgerOptions {
+export function ledgerOptions(trx: Kysely<any>, ctx: RequestContext, registry: SchemaRegistry): LedgerOptions {
   return {
     userId: ctx.userId,
     async allowNegative(inventoryId) {

@@ -3,8 +3,9 @@
  * total on the register? `npx tsx tests/bench/pos-register-bench.ts` (headless Chromium, the real server on SQLite
  * with the demo data). The time runs from the Enter keydown to the moment the total's text changes (a
  * MutationObserver in the page): the product lookup by barcode, the promotion arithmetic and the render. A
- * measurement, never a test.
+ * measurement, never a test; part of `npm run bench` (and `npm run bench:pos`).
  */
+import { loadavg } from 'node:os';
 import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer } from '../e2e/e2e-support.ts';
 import { encodeColumns } from '../../server/crud/record-values.ts';
 
@@ -62,11 +63,11 @@ async function main(): Promise<void> {
       times.push(await page.evaluate(() => { const b = (window as unknown as { bench: { start: number; end: number } }).bench; return b.end - b.start; }));
     }
     times.sort((a, b) => a - b);
-    console.log(`scan → new total, ${SCANS} scans with ${PRODUCTS} products: median ${times[Math.floor(SCANS / 2)]!.toFixed(1)} ms, p90 ${times[Math.floor(SCANS * 0.9)]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    console.log(`scan → new total, ${SCANS} scans with ${PRODUCTS} products: median ${times[Math.floor(SCANS / 2)]!.toFixed(1)} ms, p90 ${times[Math.floor(SCANS * 0.9)]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await browser.close();
     await server.close();
   }
 }
 
-void main();
+main().catch((err) => { console.error(err); process.exitCode = 1; });

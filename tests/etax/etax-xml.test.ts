@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
-import { etaxDocumentOf, EtaxUnavailable, type EtaxSource } from '../../engine/etax/etax-document.ts';
+import { etaxDocumentOf, EtaxUnavailable, etaxWarnings, type EtaxSource } from '../../engine/etax/etax-document.ts';
 import { etaxXml } from '../../engine/etax/etax-xml.ts';
 import { ETAX_TYPES } from '../../engine/etax/etax-codes.ts';
 import { ETDA_DIR, ETDA_MISSING, schematronFailures, xsdErrors } from './etda-standard.ts';
@@ -53,6 +53,15 @@ const cases: Array<[string, EtaxSource]> = [
     row: {
       bill_no: 'BN202611-0001', bill_date: '2026-11-03', status: 'issued', vat_type: 'exclude', vat_rate: 7, subtotal: 12500, amount_before_vat: 11682.24, vat_amount: 817.76, total_amount: 12500,
       items: [{ ref_doc: 'TPT-IV202611-0001', description: 'ค่าสินค้าตามใบกำกับภาษี', amount: 7500 }, { ref_doc: 'TPT-IV202611-0002', amount: 5000 }],
+    },
+  }],
+  // a POS sale with an abbreviated tax invoice: the slip is also the receipt, so ETDA's T06 (docs/pos.md)
+  ['pos_order', {
+    entity: schema('pos_order'), company: COMPANY, customer: null, products, references: [], now,
+    row: {
+      doc_no: 'POS1-R2611-00001', tax_invoice_no: 'POS1-ABB2611-00001', doc_date: '2026-11-20', status: 'paid', invoice_type: 'abbreviated', vat_type: 'include', vat_rate: 7,
+      discount_amount: 0, subtotal: 415, amount_before_vat: 387.85, vat_amount: 27.15, total_amount: 415,
+      items: [{ product_id: 7, description: 'ฟิล์มยืด', qty: 3, unit: 'ม้วน', price: 120, discount_amount: 36, amount: 324 }, { product_id: 7, qty: 2, unit: 'ม้วน', price: 45.5, amount: 91 }],
     },
   }],
 ];
@@ -115,6 +124,33 @@ describe('e-Tax XML of each document type', () => {
     expect(etaxDocumentOf({ ...src, row: { ...src.row, status: 'cancelled' } }, true).typeCode).toBe('T07');
     expect(etaxDocumentOf({ ...src, row: { ...src.row, status: 'issued' } }).typeCode).toBe('388');
     expect(() => etaxDocumentOf({ ...cases[2]![1], references: [] })).toThrow(/refers to no tax invoice/);
+  });
+
+  it('a POS sale: T06 under its tax invoice number without a buyer; a full tax invoice on request T03 naming the buyer; a plain receipt none', () => {
+    const [, src] = cases.find(([n]) => n === 'pos_order')!;
+    const abb = etaxDocumentOf(src);
+    expect(abb).toMatchObject({ typeCode: 'T06', name: 'ใบเสร็จรับเงิน/ใบกำกับภาษีอย่างย่อ', id: 'POS1-ABB2611-00001', taxBasis: 38785n, tax: 2715n, grand: 41500n });
+    const xml = etaxXml(abb);
+    expect(xml).toContain('<rsm:AbbreviatedTaxInvoice_CrossIndustryInvoice');
+    expect(xml).not.toContain('BuyerTradeParty');
+    const full = etaxDocumentOf({ ...src, row: { ...src.row, invoice_type: 'full', tax_invoice_no: 'POS1-INV2611-00001', buyer_name: 'บริษัท ผู้ซื้อ จำกัด', buyer_tax_id: '0745540000015', buyer_branch_code: '00002', buyer_address: '1 หมู่ 2 ถนนเพชรเกษม อ้อมน้อย กระทุ่มแบน สมุทรสาคร 74130' } });
+    expect(full).toMatchObject({ typeCode: 'T03', name: 'ใบเสร็จรับเงิน/ใบกำกับภาษี', id: 'POS1-INV2611-00001', buyer: { scheme: 'TXID', taxId: '074554000001500002', name: 'บริษัท ผู้ซื้อ จำกัด', address: { postcode: '74130' } } });
+    const fullXml = etaxXml(full);
+    expect(fullXml).toContain('<rsm:TaxInvoice_CrossIndustryInvoice');
+    expect(() => etaxDocumentOf({ ...src, row: { ...src.row, invoice_type: 'none', tax_invoice_no: null } })).toThrow(EtaxUnavailable);
+    // refunded: only its cancellation note, which names the abbreviated invoice by its number and code
+    const cancel = etaxXml(etaxDocumentOf({ ...src, row: { ...src.row, status: 'refunded' } }, true));
+    expect(cancel).toMatch(/<ram:IssuerAssignedID>POS1-ABB2611-00001<\/ram:IssuerAssignedID>[\s\S]*<ram:ReferenceTypeCode>T06<\/ram:ReferenceTypeCode>/);
+    expect(() => etaxDocumentOf({ ...src, row: { ...src.row, status: 'refunded' } })).toThrow(/cancelled|ยกเลิก/);
+    // the seller rules are numbered one higher in the abbreviated message's schematron
+    expect(etaxWarnings(etaxDocumentOf({ ...src, company: { ...COMPANY, district: 'บางรัก' } })).map((w) => w.rule)).toEqual(['ABB-SellerTradeParty-011']);
+    if (!ETDA_DIR) return;
+    expect(xsdErrors(fullXml, 'TaxInvoice'), fullXml).toBe('');
+    expect(schematronFailures(fullXml, 'TaxInvoice')).toEqual([]);
+    expect(xsdErrors(cancel, 'CancellationNote'), cancel).toBe('');
+    expect(schematronFailures(cancel, 'CancellationNote')).toEqual([]);
+    const noCity = etaxXml(etaxDocumentOf({ ...src, company: { ...COMPANY, district: 'บางรัก' } }));
+    expect(schematronFailures(noCity, 'AbbreviatedTaxInvoice').join('\n')).toContain('ABB-SellerTradeParty-011');
   });
 
   it.skipIf(!ETDA_DIR)('the schematron runner and xmllint find a broken document (so a pass above means something)', () => {

@@ -67,7 +67,7 @@ describe.each(testDialects())('POS reports on %s', (dialect) => {
     expect(rows.map((r) => [r.pos_code, r.amount_before_vat, r.vat_amount, r.bill_discount, r.total_amount, r.paid_amount, r.change_amount])).toEqual([
       ['T1', 200, 14, 0, 214, 300, 86], ['T1', 50, 3.5, 0, 53.5, 53.5, 0], ['T2', 906.54, 63.46, 100, 970, 970, 0],
     ]);
-    expect(totals).toEqual({ amount_before_vat: 1156.54, vat_amount: 80.96, bill_discount: 100, total_amount: 1237.5, paid_amount: 1323.5, change_amount: 86 });
+    expect(totals).toEqual({ amount_before_vat: 1156.54, vat_amount: 80.96, bill_discount: 100, total_amount: 1237.5, returned_amount: 0, net_amount: 1237.5, paid_amount: 1323.5, change_amount: 86 });
     const refunded = await report(`pos_order_report_one?${range}&status=refunded`);
     expect(refunded.rows.map((r) => [r.pos_code, r.shift_no, r.total_amount])).toEqual([['T1', codes.s1, 107]]);
   });
@@ -85,7 +85,7 @@ describe.each(testDialects())('POS reports on %s', (dialect) => {
     expect(company.rows.map((r) => [r.company_code, r.order_count, r.amount_before_vat, r.vat_amount, r.bill_discount, r.total_amount]).sort()).toEqual([
       [codes.A, 2, 250, 17.5, 0, 267.5], [codes.B, 1, 906.54, 63.46, 100, 970],
     ].sort());
-    expect(company.totals).toEqual({ order_count: 3, amount_before_vat: 1156.54, vat_amount: 80.96, bill_discount: 100, total_amount: 1237.5 });
+    expect(company.totals).toEqual({ order_count: 3, amount_before_vat: 1156.54, vat_amount: 80.96, bill_discount: 100, returned_amount: 0, total_amount: 1237.5 });
     const channel = await report(`pos_sale_summary_by_sale_channel?${range}`);
     expect(channel.rows.map((r) => [r.channel_code, r.channel_type, r.order_count, r.total_amount])).toEqual([['FAIR', 'other', 1, 970], ['SHOP', 'pos', 2, 267.5]]);
     expect(channel.totals.total_amount).toBe(1237.5);

@@ -94,6 +94,34 @@ describe.each(testDialects())('demo roles on %s', (dialect) => {
     await expectStatus(h, [['GET', '/api/stock/balance'], ['GET', '/api/receipt'], ['GET', '/api/tax_invoice'], ['GET', '/api/goods_receipt']], 403);
   });
 
+  it('cashier: opens a shift, sells, prints the slip and closes the shift; cannot refund, return or edit a sale', async () => {
+    const h = await signIn('cashier');
+    const pos = await idOf('pos', 'POS-LK-01');
+    const cash = await idOf('payment_method', 'CASH');
+    const tape = await idOf('product', 'P006');
+    await expectStatus(h, [['GET', '/api/pos'], ['GET', '/api/promotion/list?is_delete=0&is_publish=1'], ['GET', '/api/sales_channel_pos?is_deleted=0'], ['GET', `/api/product/${tape}`]], 200);
+    const shift = await call(h, 'POST', '/api/pos_shift', { pos_id: pos, opening_cash: 500 });
+    expect(shift.statusCode, shift.body).toBe(201);
+    const sale = await t.app.inject({
+      method: 'POST', url: '/api/pos_order', headers: { ...h, 'idempotency-key': `cashier-${dialect}-sale-1` },
+      payload: { pos_shift_id: shift.json().data.id, items: [{ product_id: tape, qty: 1 }], payments: [{ payment_method_id: cash, amount: 1000 }] },
+    });
+    expect(sale.statusCode, sale.body).toBe(201);
+    const o = sale.json().data;
+    expect(o.cashier_id).toBeTruthy();
+    await expectStatus(h, [['GET', `/api/pos_order/${o.id}/slip`]], 200);
+    // refunds, returns and the remark of a posted sale need edit on pos_order_refund, which the cashier has not
+    await expectStatus(h, [
+      ['POST', `/api/pos_order/${o.id}/actions/refund`, { refund_reason: 'ลูกค้าเปลี่ยนใจ' }],
+      ['POST', `/api/pos_order/${o.id}/return`, { items: [{ line_id: o.items[0].id, qty: 1 }] }],
+    ], 403);
+    expect((await t.app.inject({ method: 'PATCH', url: `/api/pos_order/${o.id}`, headers: h, payload: { remark: 'แก้ไข' } })).statusCode).toBe(403);
+    await expectStatus(h, [['POST', `/api/pos_shift/${shift.json().data.id}/actions/close`, { counted_cash: 500 + o.total_amount }]], 200);
+    await expectStatus(h, [['GET', '/api/stock/balance'], ['GET', '/api/receipt'], ['GET', '/api/user_role']], 403);
+    // the administrator may refund (every key, pos_order_refund included)
+    await expectStatus(t.headers, [['POST', `/api/pos_order/${o.id}/actions/refund`, { refund_reason: 'ทดสอบ' }]], 200);
+  });
+
   it('viewer: reads everything, changes nothing', async () => {
     const h = await signIn('viewer');
     await expectStatus(h, [['GET', '/api/customer'], ['GET', '/api/quotation'], ['GET', '/api/billing_note'], ['GET', '/api/goods_receipt']], 200);

@@ -89,7 +89,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   };
 
   const find = async (text: string) => {
-    const fields = 'id,code,name_th,price,barcode';
+    const fields = 'id,code,name_th,price,barcode,vat_type';
     // a scanner sends a barcode: looked up alone it is one indexed read (an OR with the code is not, on SQLite);
     // then the code, then a search by code or name
     for (const field of ['barcode', 'code']) {
@@ -248,6 +248,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
             {fig.billDiscount > 0 && <><dt>{t('pos.bill_discount')} ({promoName(fig.billPromotionId)})</dt><dd data-testid="pos-bill-discount">{formatMoney(fig.billDiscount)}</dd></>}
             <dt>{t('pos.total')}</dt><dd data-testid="pos-total"><strong>{formatMoney(fig.total)}</strong></dd>
             <dt>{t('pos.vat')}</dt><dd data-testid="pos-vat">{formatMoney(fig.vat)}</dd>
+            {fig.exempt > 0 && <><dt>{t('pos.vat_exempt')}</dt><dd data-testid="pos-vat-exempt">{formatMoney(fig.exempt)}</dd></>}
           </dl>
           {lines.length > 0 && (
             <fieldset data-testid="pos-payments">

@@ -30,6 +30,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['pos.bill_discount', 'ส่วนลดท้ายบิล', 'Bill discount'],
   ['pos.total', 'ยอดสุทธิ (รวม VAT)', 'Total (VAT incl.)'],
   ['pos.vat', 'ภาษีมูลค่าเพิ่มในยอด', 'VAT included'],
+  ['pos.vat_exempt', 'สินค้ายกเว้นภาษีมูลค่าเพิ่มในยอด', 'VAT-exempt goods in the total'],
   ['pos.payments', 'การชำระเงิน', 'Payments'],
   ['pos.add_payment', 'เพิ่มวิธีชำระ', 'Add a payment'],
   ['pos.paid', 'รับเงิน', 'Paid'],

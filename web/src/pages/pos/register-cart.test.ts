@@ -24,4 +24,12 @@ describe('the register cart', () => {
     expect(payState(324, [{ payment_method_id: 1, amount: '300', is_cash: true }, { payment_method_id: 2, amount: '100', is_cash: false }])).toEqual({ paid: 400, change: 76, due: 0, problem: null });
     expect(payState(324, [{ payment_method_id: 1, amount: '', is_cash: true }]).problem).toBe('underpaid');
   });
+
+  it('a VAT-exempt product (its vat_type) carries no VAT: the total shows the exempt part', () => {
+    const rice = { id: 3, code: 'P3', name_th: 'ข้าวสาร', price: 50, vat_type: 'exempt' };
+    const lines = addProduct(addProduct(addProduct([], tape), rice), rice);
+    expect(lines.map((l) => l.exempt)).toEqual([false, true]);
+    // 120.00 taxed (VAT 7.85) + 2 × 50.00 exempt: as engine/pos/promotion-math.test.ts example 11
+    expect(figures(lines, [], '2026-11-20', null)).toMatchObject({ total: 220, vat: 7.85, beforeVat: 212.15, exempt: 100 });
+  });
 });

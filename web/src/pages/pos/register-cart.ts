@@ -5,14 +5,15 @@
  */
 import { baht, priceCart, settle, type PromotionRow } from '../../../../engine/pos/promotion-math.ts';
 
-export interface CartProduct { id: number; code: string; name_th: string; price: number | null; barcode?: string | null }
-export interface CartLine { product_id: number; code: string; name: string; price: number; qty: number }
+export interface CartProduct { id: number; code: string; name_th: string; price: number | null; barcode?: string | null; vat_type?: string | null }
+/** `exempt`: the product carries no VAT (its vat_type is exempt or zero-rated). */
+export interface CartLine { product_id: number; code: string; name: string; price: number; qty: number; exempt?: boolean }
 export interface PaymentRow { payment_method_id: number; amount: string; is_cash: boolean }
 
 export function addProduct(lines: CartLine[], p: CartProduct): CartLine[] {
   const at = lines.findIndex((l) => l.product_id === p.id);
   if (at >= 0) return lines.map((l, i) => (i === at ? { ...l, qty: l.qty + 1 } : l));
-  return [...lines, { product_id: p.id, code: p.code, name: p.name_th, price: Number(p.price ?? 0), qty: 1 }];
+  return [...lines, { product_id: p.id, code: p.code, name: p.name_th, price: Number(p.price ?? 0), qty: 1, exempt: p.vat_type === 'exempt' || p.vat_type === 'zero' }];
 }
 
 /** A quantity of 0 or less removes the line; anything not a number leaves it as it was. */
@@ -25,14 +26,16 @@ export function setQty(lines: CartLine[], index: number, qty: number): CartLine[
 export interface CartFigures {
   lines: { discount: number; amount: number; promotion_id: number | null }[];
   subtotal: number; billDiscount: number; billPromotionId: number | null; total: number; vat: number; beforeVat: number;
+  /** What the VAT-exempt lines come to (no VAT in it). */
+  exempt: number;
 }
 
 export function figures(lines: CartLine[], promotions: PromotionRow[], date: string, channelId: number | null): CartFigures {
-  const c = priceCart(lines.map((l) => ({ product_id: l.product_id, qty: l.qty, price: l.price })), promotions, { date, channelId });
+  const c = priceCart(lines.map((l) => ({ product_id: l.product_id, qty: l.qty, price: l.price, vat_exempt: l.exempt === true })), promotions, { date, channelId });
   return {
     lines: c.lines.map((l) => ({ discount: baht(l.discount), amount: baht(l.amount), promotion_id: l.promotion_id })),
     subtotal: baht(c.subtotal), billDiscount: baht(c.bill_discount), billPromotionId: c.bill_promotion_id,
-    total: baht(c.total), vat: baht(c.vat_amount), beforeVat: baht(c.amount_before_vat),
+    total: baht(c.total), vat: baht(c.vat_amount), beforeVat: baht(c.amount_before_vat), exempt: baht(c.exempt_amount),
   };
 }
 
