@@ -1,4 +1,6 @@
-import type { DocumentSource, EntitySchema, LocalizedText } from '../schema/schema-types.ts';
+import type { EntitySchema } from '../schema/schema-types.ts';
+import type { DocumentSource } from '../schema/document-spec-types.ts';
+import type { LocalizedText } from '../schema/localized-text.ts';
 
 /**
  * The words of a create-from screen, shared by the server's menu and the web app:

@@ -3,7 +3,7 @@
  * The type codes and their Thai names are the ones ETDA's schematron checks (TypeCode and Name must match);
  * docs/documents.md, "e-Tax", has the mapping from our documents.
  */
-import type { EtaxTypeCode } from '../schema/schema-types.ts';
+import type { EtaxTypeCode } from '../schema/document-spec-types.ts';
 
 /** Which of ETDA's six messages (root element) carries a type code. */
 export type EtaxMessage = 'TaxInvoice' | 'AbbreviatedTaxInvoice' | 'Receipt' | 'DebitCreditNote' | 'Invoice' | 'CancellationNote';

@@ -3,7 +3,8 @@
  * read from the document row, its issuing company and its customer. Pure (no I/O): the server reads the
  * rows (server/etax/etax-source.ts) and etax-xml.ts writes the XML. Amounts stay satang (bigint).
  */
-import type { EntitySchema, EtaxTypeCode } from '../schema/schema-types.ts';
+import type { EntitySchema } from '../schema/schema-types.ts';
+import type { EtaxTypeCode } from '../schema/document-spec-types.ts';
 import { allocate } from '../documents/document-math.ts';
 import { parseDecimal, toDecimalString } from '../documents/decimal-value.ts';
 import { ABB_SELLER_RULES, ETAX_OTHER_PURPOSE, ETAX_TYPES, ETAX_WARNING_TEXTS, provinceCode } from './etax-codes.ts';

@@ -1,4 +1,5 @@
-import type { FormSection, LinkFilterValue, LocalizedText } from './schema-types.ts';
+import type { FormSection, LinkFilterValue } from './schema-types.ts';
+import type { LocalizedText } from './localized-text.ts';
 import type { HiddenIn } from './schema-overlay.ts';
 
 // The page-setting API's shapes, shared by the server that answers them and the editor that shows them.

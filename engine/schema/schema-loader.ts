@@ -1,7 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
-import type { DocumentSource, EntitySchema, Workflow } from './schema-types.ts';
+import type { EntitySchema, Workflow } from './schema-types.ts';
+import type { DocumentSource } from './document-spec-types.ts';
 import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldOf, hasColumn, linkFilterParent, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';

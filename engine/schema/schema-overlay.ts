@@ -1,4 +1,5 @@
-import { fieldOf, type EntitySchema, type FieldDef, type FormSection, type LinkFilterValue, type LocalizedText } from './schema-types.ts';
+import { fieldOf, type EntitySchema, type FieldDef, type FormSection, type LinkFilterValue } from './schema-types.ts';
+import type { LocalizedText } from './localized-text.ts';
 
 /** Where a field is hidden: `none` shows it everywhere (even one its file hides). */
 export type HiddenIn = 'none' | 'list' | 'form' | 'both';

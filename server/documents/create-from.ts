@@ -1,4 +1,5 @@
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';

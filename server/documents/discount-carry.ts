@@ -1,4 +1,5 @@
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 import { shareOfTake, type DocumentTotals } from '../../engine/documents/document-math.ts';
 import { roundDiv, toNumber } from '../../engine/documents/decimal-value.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { createFromScreen, type CreateFromScreen } from '../../engine/documents/create-from-labels.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import type { EntityService } from '../crud/entity-service.ts';

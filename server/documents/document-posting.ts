@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { columnDefs, decodeRow } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';

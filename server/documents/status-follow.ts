@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { processedState } from './line-capacity.ts';

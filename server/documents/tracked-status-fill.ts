@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DocumentSource, EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 
 interface Tracked { target: EntitySchema; source: EntitySchema; spec: DocumentSource & { tracks: NonNullable<DocumentSource['tracks']> } }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DocumentSource } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { toNumber } from '../../engine/documents/decimal-value.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
-import type { EnumOption, FieldDef, FieldType, LocalizedText } from '../../engine/schema/schema-types.ts';
+import type { EnumOption, FieldDef, FieldType } from '../../engine/schema/schema-types.ts';
+import type { LocalizedText } from '../../engine/schema/localized-text.ts';
 import { CUSTOM_FIELD_NAME, CUSTOM_FIELD_TYPES, isTextType, type CustomField } from '../../engine/schema/custom-field-layer.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { AppError } from '../errors/app-error.ts';

@@ -1,4 +1,5 @@
-import type { EntitySchema, FieldDef, FormSection, LocalizedText } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema, FieldDef, FormSection } from '../../engine/schema/schema-types.ts';
+import type { LocalizedText } from '../../engine/schema/localized-text.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import {
   applyOverrides, hiddenIn, overrideProblem, OVERRIDABLE_ENTITY_PROPERTIES, OVERRIDABLE_FIELD_PROPERTIES,

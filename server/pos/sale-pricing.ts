@@ -1,4 +1,5 @@
-import type { EntitySchema, SaleSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { DecimalInputError } from '../../engine/documents/decimal-value.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { EntitySchema, SaleSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import type { EntitySchema, SaleSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { businessToday, businessDate } from '../../engine/documents/business-time.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { EntitySchema, SaleSpec } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import { encodeColumns } from '../crud/record-values.ts';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { DocumentSource, EntitySchema } from '../../../../engine/schema/schema-types.ts';
+import type { EntitySchema } from '../../../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../../../engine/schema/document-spec-types.ts';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { DateInput } from '../../renderer/fields/DateInput.tsx';

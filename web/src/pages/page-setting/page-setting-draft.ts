@@ -1,4 +1,5 @@
-import type { FormSection, LocalizedText } from '../../../../engine/schema/schema-types.ts';
+import type { FormSection } from '../../../../engine/schema/schema-types.ts';
+import type { LocalizedText } from '../../../../engine/schema/localized-text.ts';
 import type { FieldSettings, PageSettings } from '../../../../engine/schema/page-setting-types.ts';
 
 export type { FieldSettings, PageSettings };
