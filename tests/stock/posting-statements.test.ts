@@ -126,7 +126,9 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       expect(audit).toBeGreaterThanOrEqual(0);
       expect(firstBalance).toBeGreaterThan(audit);
       expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|movement|snapshot_date)"/.test(s))).toEqual([]);
-      expect(run.slice(firstBalance).filter((s) => /^insert into "stock_movement"/.test(s))).toHaveLength(1);
+      expect(run.filter((s) => /^insert into "stock_movement"/.test(s))).toHaveLength(1);
+      // a receipt's ins are judged by no balance: its rows are locked by the one write that adds to them (3 keys), the last statement
+      if (entity === 'goods_receipt') expect(run.slice(firstBalance)).toHaveLength(1);
     }
     // a direct adjustment too: its movement row and audit row first, its balance row last (so it was before, the audit
     // listener being installed first; as a step for the end it stays so whatever order the listeners are installed in)
