@@ -175,7 +175,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     }).catch((err) => request.log.error({ err }, 'audit write failed'));
   });
 
-  service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null)));
+  service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null), (trx, step) => service.beforeCommit(trx, step, 'settle')));
   service.onWrite(async (trx, e) => {
     // a role change or deactivation ends every session of that account
     const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);

@@ -65,10 +65,14 @@ export async function writeAudit(k: Kysely<any>, e: AuditEntry): Promise<void> {
   }).execute();
 }
 
-/** The write listener: one audit row per write, inside the write's own transaction. */
-export function auditWrites(usernameOf: (e: WriteEvent) => string | null) {
+/**
+ * The write listener: one audit row per write, inside the write's own transaction. Written by `settle`
+ * (the service's beforeCommit, stage settle): after the record's number is drawn late, so the row
+ * records the write as it commits, number included.
+ */
+export function auditWrites(usernameOf: (e: WriteEvent) => string | null, settle: (trx: Kysely<any>, step: () => Promise<void>) => Promise<void>) {
   return async (trx: Kysely<any>, event: WriteEvent) => {
-    await writeAudit(trx, {
+    await settle(trx, () => writeAudit(trx, {
       action: event.action,
       userId: event.ctx.userId,
       username: usernameOf(event),
@@ -76,6 +80,6 @@ export function auditWrites(usernameOf: (e: WriteEvent) => string | null) {
       entity: event.entity,
       recordId: event.id,
       changes: diff(event.before, event.after),
-    });
+    }));
   };
 }

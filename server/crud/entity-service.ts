@@ -170,8 +170,8 @@ export class EntityService implements ServiceCore {
   }
 
   /** Work for the end of the write's transaction (write-events.ts). */
-  beforeCommit(trx: Kysely<any>, step: () => Promise<void>): Promise<void> {
-    return this.events.beforeCommit(trx, step);
+  beforeCommit(trx: Kysely<any>, step: () => Promise<void>, stage: 'settle' | 'lock' = 'lock'): Promise<void> {
+    return this.events.beforeCommit(trx, step, stage);
   }
 
   /** Runs a write in one transaction and turns constraint failures into catalogue errors. */

@@ -6,7 +6,7 @@ import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings
 import { AppError } from '../errors/app-error.ts';
 import { isSystem, type CrudAction, type RequestContext } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
-import { nextNumber } from './numbering-series.ts';
+import { assignNumber, nextNumber } from './numbering-series.ts';
 import { applyFills, checkLinks } from './link-values.ts';
 import { changedFields } from './changed-fields.ts';
 import { applyInitialState, assertDeletable, assertPlainWriteAllowed } from './workflow-rules.ts';
@@ -105,15 +105,20 @@ export class EntityWriter {
         await policy.guardWrite(trx, ctx, entity, null, input);
         await checkLinkFilters(trx, this.core.lookup, entity, input);
         await applyFills(read, this.core.lookup, entity, input, input);
-        // drawn as late as the insert allows: the series row stays locked until commit, and creations of the series wait for it
+        // the series row stays locked from the draw until commit, and creations of the series wait for it: the number
+        // is drawn among the last steps (after the lines, the re-read and the listeners) unless the create goes on in its
+        // transaction (`within`: a posting, which needs its number)
         const numbered = entity.numbering?.field;
-        if (numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post') input[numbered] = await nextNumber(trx, entity, input);
+        const drawn = numbered && isEmpty(input[numbered]) && entity.numbering!.assignOn !== 'post';
+        if (drawn && within) input[numbered] = await nextNumber(trx, entity, input);
         const now = new Date().toISOString();
         const values = { ...encodeColumns(entity, input), created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId };
         const inserted = await trx.insertInto(entity.name).values(values).returning('id').executeTakeFirstOrThrow();
         const id = Number(inserted.id);
         await writeLines(trx, this.core.lookup, entity, id, input, ctx, true);
         const after = await this.reader.readWhole(trx, entity, id);
+        // asked before the write's listeners: stage settle runs in the order asked, so the audit row (asked by its listener) records the number
+        if (drawn && !within) await this.events.beforeCommit(trx, async () => { after[numbered!] = await assignNumber(trx, entity, id, input); }, 'settle');
         await this.events.emit(trx, { entity: entity.name, id, action: 'create', before: null, after, ctx });
         out.push(within ? await within(trx, after) : after);
       }

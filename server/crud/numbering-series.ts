@@ -40,6 +40,32 @@ async function tokenValues(trx: Kysely<any>, entity: EntitySchema, record: Row):
   return out;
 }
 
+/** The counter of the record's series moved on by one, under its row lock (PostgreSQL) or the write lock (SQLite). */
+async function draw(trx: Kysely<any>, entity: EntitySchema, record: Row) {
+  const series = entity.numbering!;
+  const date = numberingDate(entity, record);
+  const key = seriesKey(entity.name, series, date, seriesScope(entity, record));
+  // read before the counter is locked: the lock is held until commit
+  const values = await tokenValues(trx, entity, record);
+  const row = await trx.insertInto('numbering_counter')
+    .values({ series: key, value: 1 })
+    .onConflict((oc) => oc.column('series').doUpdateSet({ value: sql`numbering_counter.value + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return { key, date, values, value: Number(row.value), drawn: formatNumber(series, date, Number(row.value), values) };
+}
+
+/** The drawn number was taken (rows imported or seeded with their own numbers): the counter moves past the highest of that period, once. */
+async function pastTaken(trx: Kysely<any>, entity: EntitySchema, d: Awaited<ReturnType<typeof draw>>): Promise<string> {
+  const series = entity.numbering!;
+  const m = numberMatcher(series, d.date, d.values);
+  // a % or _ in the prefix only widens the candidates; the matcher reads back only this period's numbers
+  const existing = await trx.selectFrom(entity.name).select(series.field).where(series.field, 'like', `${m.prefix}%`).execute();
+  const highest = Math.max(d.value, ...existing.map((r) => m.seqOf(String(r[series.field])) ?? 0));
+  await trx.updateTable('numbering_counter').set({ value: highest + 1 }).where('series', '=', d.key).execute();
+  return formatNumber(series, d.date, highest + 1, d.values);
+}
+
 /**
  * Draws the next number inside the caller's transaction. The upsert takes the
  * counter row's lock (PostgreSQL) or the write lock (SQLite, BEGIN IMMEDIATE),
@@ -53,22 +79,25 @@ async function tokenValues(trx: Kysely<any>, entity: EntitySchema, record: Row):
  * past the highest number of that period, once, and draws again.
  */
 export async function nextNumber(trx: Kysely<any>, entity: EntitySchema, record: Row = {}): Promise<string> {
-  const series = entity.numbering!;
-  const date = numberingDate(entity, record);
-  const key = seriesKey(entity.name, series, date, seriesScope(entity, record));
-  const values = await tokenValues(trx, entity, record);
-  const row = await trx.insertInto('numbering_counter')
-    .values({ series: key, value: 1 })
-    .onConflict((oc) => oc.column('series').doUpdateSet({ value: sql`numbering_counter.value + 1` }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  const drawn = formatNumber(series, date, Number(row.value), values);
-  const taken = await trx.selectFrom(entity.name).select('id').where(series.field, '=', drawn).executeTakeFirst();
-  if (!taken) return drawn;
-  const m = numberMatcher(series, date, values);
-  // a % or _ in the prefix only widens the candidates; the matcher reads back only this period's numbers
-  const existing = await trx.selectFrom(entity.name).select(series.field).where(series.field, 'like', `${m.prefix}%`).execute();
-  const highest = Math.max(Number(row.value), ...existing.map((r) => m.seqOf(String(r[series.field])) ?? 0));
-  await trx.updateTable('numbering_counter').set({ value: highest + 1 }).where('series', '=', key).execute();
-  return formatNumber(series, date, highest + 1, values);
+  const d = await draw(trx, entity, record);
+  const taken = await trx.selectFrom(entity.name).select('id').where(entity.numbering!.field, '=', d.drawn).executeTakeFirst();
+  return taken ? pastTaken(trx, entity, d) : d.drawn;
+}
+
+/**
+ * Draws the next number for row `id`, written without one in this transaction, and stores it: what
+ * `nextNumber` answers, in two statements while the counter is locked (the draw, and a store that
+ * also asks whether the number is taken) instead of three. For a create's last steps, so writes of
+ * the same series queue for the counter only for those and the commit (entity-writer.ts).
+ */
+export async function assignNumber(trx: Kysely<any>, entity: EntitySchema, id: number, record: Row): Promise<string> {
+  const field = entity.numbering!.field;
+  const d = await draw(trx, entity, record);
+  const stored = await trx.updateTable(entity.name).set({ [field]: d.drawn }).where('id', '=', id)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${entity.name} as taken`).select('taken.id').where(`taken.${field}`, '=', d.drawn))))
+    .executeTakeFirst();
+  if (Number(stored.numUpdatedRows) === 1) return d.drawn;
+  const no = await pastTaken(trx, entity, d);
+  await trx.updateTable(entity.name).set({ [field]: no }).where('id', '=', id).execute();
+  return no;
 }

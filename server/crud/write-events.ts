@@ -87,7 +87,7 @@ export class WriteEvents {
   /** Events of the transaction in progress per Kysely transaction object, announced after commit. */
   private readonly pending = new WeakMap<object, WriteEvent[]>();
   /** Work left for the end of the transaction in progress (beforeCommit), per Kysely transaction object. */
-  private readonly lastSteps = new WeakMap<object, (() => Promise<void>)[]>();
+  private readonly lastSteps = new WeakMap<object, Record<'settle' | 'lock', (() => Promise<void>)[]>>();
 
   constructor(private readonly core: ServiceCore) {}
 
@@ -119,14 +119,17 @@ export class WriteEvents {
 
   /**
    * Runs `step` as one of the last statements of the write's transaction: after the other
-   * listeners, the re-read and the audit row, just before commit, in the order asked. For
-   * statements that lock rows other writers queue for (stock balances): taken last, their locks
-   * are held for a round trip or two instead of for the rest of the write. A failing step rolls
-   * back the whole write as before. In a transaction this service did not open, it runs at once.
+   * listeners and the re-read, just before commit, in the order asked within its stage. Stage
+   * `settle` (the record's number drawn late, then the audit row that records it) runs before stage
+   * `lock` (statements that lock rows other writers queue for: stock balances). Both take hot locks
+   * (a numbering series, balance rows) as late as they can, so those locks are held for a round trip
+   * or two instead of for the rest of the write; the series before the balances, in every write, so
+   * two writes never take them in opposite orders. A failing step rolls back the whole write as
+   * before. In a transaction this service did not open, it runs at once.
    */
-  async beforeCommit(trx: Kysely<any>, step: () => Promise<void>): Promise<void> {
+  async beforeCommit(trx: Kysely<any>, step: () => Promise<void>, stage: 'settle' | 'lock' = 'lock'): Promise<void> {
     const steps = this.lastSteps.get(trx);
-    if (steps) steps.push(step);
+    if (steps) steps[stage].push(step);
     else await step();
   }
 
@@ -137,11 +140,11 @@ export class WriteEvents {
     try {
       result = await this.core.db.kysely.transaction().execute(async (trx) => {
         this.pending.set(trx, events);
-        const steps: (() => Promise<void>)[] = [];
+        const steps = { settle: [] as (() => Promise<void>)[], lock: [] as (() => Promise<void>)[] };
         this.lastSteps.set(trx, steps);
         const done = await work(trx);
-        // a step may ask for another one; it runs after those asked before it
-        for (let i = 0; i < steps.length; i++) await steps[i]!();
+        // a step may ask for another one; it runs after those asked before it in its stage, and a settle step before any lock step left
+        for (let s = 0, l = 0; s < steps.settle.length || l < steps.lock.length;) await (s < steps.settle.length ? steps.settle[s++]! : steps.lock[l++]!)();
         this.lastSteps.delete(trx);
         return done;
       });

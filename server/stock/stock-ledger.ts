@@ -252,7 +252,10 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   // outs first: a transfer's in-leg is valued at what its out-leg took
   const ordered = [...sortByKey(movements.filter((m) => m.direction === 'out')), ...sortByKey(movements.filter((m) => m.direction === 'in'))];
   const keys = sortByKey([...new Map(movements.map((m) => [keyText(m), m])).values()]);
-  const held = await lockBalances(trx, keys);
+  // only an out is judged and valued by what its row holds; a posting of ins alone (a receipt) needs no read of its rows,
+  // so they are locked by the write that adds to them, the last statement before commit
+  const judged = movements.some((m) => m.direction === 'out' || m.pairedWith);
+  const held = judged ? await lockBalances(trx, keys) : new Map(keys.map((k) => [keyText(k), { qty: 0, value: 0 }]));
   const state = new Map([...held].map(([k, h]) => [k, { ...h }]));
   for (const m of ordered) {
     const row = state.get(keyText(m))!;
@@ -269,17 +272,6 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     row.qty -= m.qty;
     row.value -= value;
     moved.set(m, { unitCost: perUnit(value, m.qty), value });
-  }
-  const changes = keys.map((key) => {
-    const k = keyText(key);
-    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value };
-  }).filter((c) => c.qty !== 0 || c.value !== 0);
-  const written = await addToBalances(trx, changes);
-  // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
-  // anything else would be a broken lock, and the posting must not stand on it
-  for (const c of changes) {
-    const k = keyText(c.key);
-    if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
   }
   // a direct adjustment is already in the ledger: it gets what it moved
   for (const m of movements) {
@@ -305,6 +297,18 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
       const day = businessDayOf(m.movementDate);
       if (day <= last) await addToSnapshots(trx, m, day, m.direction === 'in' ? m.qty : -m.qty);
     }
+  }
+  // the balances last, after the ledger rows they sum up: the lock on a row others post to is then held for this and the commit
+  const changes = keys.map((key) => {
+    const k = keyText(key);
+    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value };
+  }).filter((c) => c.qty !== 0 || c.value !== 0);
+  const written = await addToBalances(trx, changes);
+  // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
+  // anything else would be a broken lock, and the posting must not stand on it (ins alone were worked out from no read)
+  for (const c of judged ? changes : []) {
+    const k = keyText(c.key);
+    if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
   }
   return new Map(asked.filter((m) => moved.has(m)).map((m) => [m, moved.get(m)!]));
 }

@@ -12,7 +12,8 @@
  * internal transfer, alternating) and its `approve` action, which posts it
  * to the stock ledger.
  *
- * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50"),
+ * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50"), LOAD_PACE ("0,1": requests per second per
+ * connection, 0 for none held back; each is measured and labelled, see PACES below),
  * LOAD_TARGETS ("sqlite,sqlite-workers,postgres"; sqlite-workers is SERVER_WORKERS=2 on SQLite with Redis), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
  * LOAD_REDIS_URL (redis://127.0.0.1:6379), LOAD_LOG_LEVEL (info, the production default; the
  * log goes to /dev/null unless LOAD_SERVER_LOG is set, so its cost is measured but not the disk's),
@@ -30,6 +31,9 @@
  * LOAD_ROUNDS (1): with more, the SQLite set-ups chosen (baseline, sqlite, sqlite-workers) are started at
  * once and measured in turn, round after round, and each ratio to the baseline is given per round and
  * as their median: on a shared machine whose speed drifts over minutes, runs next to each other compare better.
+ * LOAD_TARGETS=baseline-postgres,postgres with LOAD_BASELINE_DIR (a built baseline, as above) does the same for the
+ * PostgreSQL pair: the baseline's two instances and today's, each on a database of its own, started at once and
+ * measured in turn (LOAD_ROUNDS rounds), so a change to the write path is compared side by side.
  * LOAD_NODE_FLAGS adds node options to every server it starts (e.g. "--max-semi-space-size=16").
  * LOAD_ACCEPT_ENCODING ("gzip, br", as browsers send it; empty: no header, so no answer is compressed).
  * LOAD_SERVER_LOG (a path prefix) keeps each server's log in PREFIX.PORT instead of discarding it,
@@ -51,6 +55,18 @@ const env = process.env;
 const SECONDS = Number(env.LOAD_SECONDS ?? 60);
 const WARMUP = Number(env.LOAD_WARMUP ?? 5);
 const CONNECTIONS = (env.LOAD_CONNECTIONS ?? '50').split(',').map(Number);
+/**
+ * Requests per second each connection may send (autocannon's connectionRate); 0: none held back, each
+ * connection sends its next request the moment the last is answered, which keeps the server saturated.
+ * Both are measured by default: the saturated figures, and staff at 1 request a second each (50 staff:
+ * 50 requests a second, about ten times what the issue counts for tens of staff). autocannon releases
+ * a paced connection's requests at the start of each second, all connections in step: bursts of 50 at
+ * once, harsher than people whose clicks are spread out.
+ */
+const PACES = (env.LOAD_PACE ?? '0,1').split(',').map(Number);
+/** One measurement per pace and connection count, in this order, in every round. */
+const SETTINGS = PACES.flatMap((pace) => CONNECTIONS.map((connections) => ({ pace, connections })));
+const paceLabel = (pace: number) => (pace ? `paced at ${pace} request/s each (staff)` : 'saturated (no think time)');
 const TARGETS = (env.LOAD_TARGETS ?? 'sqlite,sqlite-workers,postgres').split(',');
 const PG_BASE = withDefaultUser(env.LOAD_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
 const REDIS = env.LOAD_REDIS_URL ?? env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -236,7 +252,7 @@ function pct(xs: number[], p: number): number {
 }
 
 /** One autocannon per instance, the connections split evenly (what a round-robin load balancer does), run together. */
-async function measure(urls: string[], f: Fixture, connections: number, seconds: number): Promise<Run> {
+async function measure(urls: string[], f: Fixture, connections: number, seconds: number, pace = 0): Promise<Run> {
   const kinds = Object.fromEntries(KINDS.map((k) => [k, { n: 0, errors: 0, lat: [] as number[], unanswered: 0 }])) as Record<Kind, KindStats>;
   let pick = 0;
   let listed = 0;
@@ -285,7 +301,7 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
     },
   }));
   const per = Math.floor(connections / urls.length);
-  const results: Result[] = await Promise.all(urls.map((url, i) => autocannon({ url, connections: per + (i < connections % urls.length ? 1 : 0), duration: seconds, timeout: 10, requests: requests as never })));
+  const results: Result[] = await Promise.all(urls.map((url, i) => autocannon({ url, connections: per + (i < connections % urls.length ? 1 : 0), duration: seconds, timeout: 10, requests: requests as never, ...(pace ? { connectionRate: pace } : {}) })));
   const total = results.reduce((a, r) => a + r['2xx'] + r.non2xx, 0);
   return {
     rps: total / seconds, requests: total,
@@ -315,20 +331,20 @@ async function scenarioOf(name: string, urls: string[], pids: number[]): Promise
   return {
     run: async (rps) => {
       const out: string[] = [];
-      for (const c of CONNECTIONS) {
-        if (WARMUP > 0) await measure(urls, f, c, WARMUP);
-        log(`${name}: ${c} connections for ${SECONDS} s…`);
+      for (const { pace, connections: c } of SETTINGS) {
+        if (WARMUP > 0) await measure(urls, f, c, WARMUP, pace);
+        log(`${name}: ${c} connections, ${paceLabel(pace)}, for ${SECONDS} s…`);
         const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
         const own0 = process.cpuUsage();
         const wall0 = performance.now();
-        const run = await measure(urls, f, c, SECONDS);
+        const run = await measure(urls, f, c, SECONDS, pace);
         // autocannon runs in this process, on one core at most: when it nears 1.0 the generator, not the server, sets the pace
         const own = process.cpuUsage(own0);
         run.generatorCores = (own.user + own.system) / 1000 / (performance.now() - wall0);
         // what the servers themselves spent per request: on a shared machine, a figure that does not depend on what else runs
         run.cpuMsPerRequest = ((pids.reduce((a, p) => a + cpuSeconds(p), 0) - cpu0) * 1000) / run.requests;
         rps.push(run.rps);
-        const lines = report(`${name}, ${c} connections`, run);
+        const lines = report(`${name}, ${c} connections, ${paceLabel(pace)}`, run);
         for (const l of lines) log(l);
         out.push(...lines);
       }
@@ -341,15 +357,49 @@ async function scenario(name: string, urls: string[], pids: number[], rps: numbe
   return (await scenarioOf(name, urls, pids)).run(rps);
 }
 
-interface Started { key: 'baseline' | 'sqlite' | 'workers'; name: string; urls: string[]; pids: () => number[]; stop: () => Promise<void> }
+interface Started { key: 'baseline' | 'sqlite' | 'workers' | 'baseline-postgres' | 'postgres'; name: string; urls: string[]; pids: () => number[]; stop: () => Promise<void> }
+
+function missingBaseline(): never {
+  throw new Error('LOAD_TARGETS=baseline or baseline-postgres needs LOAD_BASELINE_DIR (see the comment at the top)');
+}
+
+/** Two instances (of today's build, or of the baseline's) sharing a PostgreSQL database of their own and Redis. */
+async function startPostgres(baseline?: string): Promise<Started> {
+  if (baseline && spawnSync(process.execPath, [join(baseline, 'scripts/build.mjs')], { cwd: baseline, stdio: 'inherit' }).status !== 0) throw new Error('the baseline did not build');
+  const name = `bo_load_${Date.now().toString(36)}${baseline ? 'b' : ''}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  const dirs = [mkdtempSync(join(tmpdir(), 'bo-load-a-')), mkdtempSync(join(tmpdir(), 'bo-load-b-'))];
+  const common = { DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_KEY: name, UPLOAD_DIR: dirs[0]! };
+  const instances: Instance[] = [];
+  const stopAll = async () => {
+    for (const i of instances) await stop(i);
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  };
+  try {
+    for (const d of dirs) instances.push(await startInstance({ ...common, DATA_DIR: d }, baseline));
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return {
+    key: baseline ? 'baseline-postgres' : 'postgres', name: `${baseline ? `Baseline (${baseline}), ` : ''}PostgreSQL + Redis, 2 instances`,
+    urls: instances.map((i) => i.url), pids: () => instances.map((i) => i.child.pid!), stop: stopAll,
+  };
+}
 
 async function startBaseline(): Promise<Started> {
-  if (!BASELINE_DIR) throw new Error('LOAD_TARGETS=baseline needs LOAD_BASELINE_DIR (see the comment at the top)');
+  if (!BASELINE_DIR) missingBaseline();
   const baselineBuilt = existsSync(join(BASELINE_DIR, 'scripts/build.mjs'));
   if (MIX !== 'issue' && !baselineBuilt) throw new Error('a baseline from before the production build has no documents: run it with LOAD_MIX=issue');
   if (baselineBuilt && spawnSync(process.execPath, [join(BASELINE_DIR, 'scripts/build.mjs')], { cwd: BASELINE_DIR, stdio: 'inherit' }).status !== 0) throw new Error('the baseline did not build');
   const dir = mkdtempSync(join(tmpdir(), 'bo-load-base-'));
-  const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR);
+  const one = await startInstance({ DATA_DIR: dir, DATABASE_URL: join(dir, 'load.sqlite'), REDIS_URL: '' }, BASELINE_DIR!);
   return { key: 'baseline', name: `Baseline (${BASELINE_DIR}), SQLite, 1 instance`, urls: [one.url], pids: () => [one.child.pid!], stop: async () => { await stop(one); rmSync(dir, { recursive: true, force: true }); } };
 }
 
@@ -374,9 +424,11 @@ async function main(): Promise<void> {
   if (built.status !== 0) throw new Error('build failed');
   const all: string[] = [];
   const rps: Record<string, number[]> = {};
-  const starts: [string, () => Promise<Started>][] = [['baseline', startBaseline], ['sqlite', startSqlite], ['sqlite-workers', startWorkers]];
-  const chosen = starts.filter(([t]) => TARGETS.includes(t));
-  if (ROUNDS > 1) {
+  const starts: [string, () => Promise<Started>][] = [['baseline', startBaseline], ['sqlite', startSqlite], ['sqlite-workers', startWorkers], ['baseline-postgres', () => startPostgres(BASELINE_DIR ?? missingBaseline())], ['postgres', () => startPostgres()]];
+  // PostgreSQL is measured in the rounds when its baseline is too (side by side), else on its own after the SQLite set-ups
+  const chosen = starts.filter(([t]) => TARGETS.includes(t) && (t !== 'postgres' || TARGETS.includes('baseline-postgres')));
+  const inRounds = new Set(chosen.map(([t]) => t));
+  if (ROUNDS > 1 || TARGETS.includes('baseline-postgres')) {
     // every set-up started at once and measured in turn, round after round: each ratio compares runs minutes apart, not a whole run apart
     const started: Started[] = [];
     try {
@@ -400,35 +452,22 @@ async function main(): Promise<void> {
       }
     }
   }
-  if (TARGETS.includes('postgres')) {
-    const name = `bo_load_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: PG_BASE });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(PG_BASE);
-    url.pathname = `/${name}`;
-    const dirs = [mkdtempSync(join(tmpdir(), 'bo-load-a-')), mkdtempSync(join(tmpdir(), 'bo-load-b-'))];
-    const common = { DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_KEY: name, UPLOAD_DIR: dirs[0]! };
-    const instances: Instance[] = [];
+  if (TARGETS.includes('postgres') && !inRounds.has('postgres')) {
+    const st = await startPostgres();
     try {
-      instances.push(await startInstance({ ...common, DATA_DIR: dirs[0]! }));
-      instances.push(await startInstance({ ...common, DATA_DIR: dirs[1]! }));
-      all.push(...(await scenario('PostgreSQL + Redis, 2 instances', instances.map((i) => i.url), instances.map((i) => i.child.pid!))));
+      all.push(...(await scenario(st.name, st.urls, st.pids(), (rps[st.key] = []))));
     } finally {
-      for (const i of instances) await stop(i);
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      await st.stop();
     }
   }
-  for (const [key, name] of [['sqlite', 'one process'], ['workers', 'SERVER_WORKERS=2']] as const) {
+  for (const [key, name, base] of [['sqlite', 'one process', 'baseline'], ['workers', 'SERVER_WORKERS=2', 'baseline'], ['postgres', 'PostgreSQL, 2 instances', 'baseline-postgres']] as const) {
     const ours = rps[key];
-    if (!rps.baseline || !ours) continue;
-    CONNECTIONS.forEach((c, i) => {
-      // rps arrays hold one figure per connection count per round
-      const ratios = ours.map((v, j) => (j % CONNECTIONS.length === i ? v / rps.baseline![j]! : NaN)).filter((x) => !Number.isNaN(x));
+    if (!rps[base] || !ours) continue;
+    SETTINGS.forEach(({ pace, connections: c }, i) => {
+      // rps arrays hold one figure per setting per round
+      const ratios = ours.map((v, j) => (j % SETTINGS.length === i ? v / rps[base]![j]! : NaN)).filter((x) => !Number.isNaN(x));
       const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
-      all.push(`today's SQLite server (${name}) against the baseline, ${c} connections: ${ratios.length > 1 ? `median ${median.toFixed(2)}x over ${ratios.length} rounds (${ratios.map((x) => x.toFixed(2)).join(', ')})` : `${median.toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps.baseline![i]!)} req/s)`}`);
+      all.push(`today's server (${name}) against its baseline, ${c} connections ${paceLabel(pace)}: ${ratios.length > 1 ? `median ${median.toFixed(2)}x over ${ratios.length} rounds (${ratios.map((x) => x.toFixed(2)).join(', ')})` : `${median.toFixed(2)}x the throughput (${Math.round(ours[i]!)} / ${Math.round(rps[base]![i]!)} req/s)`}`);
     });
   }
   console.log(`\n[load] mix: ${MIX}; accept-encoding: ${ACCEPT_ENCODING || '(none)'}\n${all.join('\n')}`);
