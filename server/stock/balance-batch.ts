@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
+import { addToBalanceTotals } from './balance-totals.ts';
 
 /**
  * The balance rows of one posting, read, locked and written a few statements
@@ -80,7 +81,10 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
   return held;
 }
 
-/** Adds each key's change (qty and value) to its row, which `lockBalances` holds; answers the rows as written. */
+/**
+ * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
+ * product and inventory total (stock_balance_total); answers the rows as written.
+ */
 export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<Map<string, Held>> {
   const written = new Map<string, Held>();
   for (const batch of inBatches(changes, 7)) {
@@ -90,5 +94,6 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
       .execute();
     for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
+  await addToBalanceTotals(trx, changes);
   return written;
 }

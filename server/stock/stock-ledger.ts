@@ -6,6 +6,8 @@ import { addToBalances, candidatesOf, lockBalances, type Candidate, type OpenGro
 import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 import { businessDayOf } from './business-days.ts';
+import { ensureBalanceTotals } from './balance-totals.ts';
+import { addToMovementDays, ensureMovementDays } from './movement-days.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -66,6 +68,8 @@ export async function ensureStockTables(db: Database): Promise<void> {
   // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
   await sql`create index if not exists stock_balance_fefo on stock_balance
     (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
+  await ensureBalanceTotals(db);
+  await ensureMovementDays(db);
   await ensureSnapshotTables(db);
 }
 
@@ -296,6 +300,8 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
       created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
     }))).execute();
   }
+  // the day summary the movement dashboards read (a direct adjustment's row too: it gets its value only here)
+  await addToMovementDays(trx, movements.map((m) => ({ movementDate: m.movementDate, inventoryId: m.inventoryId, direction: m.direction, refDoc: m.refDoc, qty: m.qty, value: moved.get(m)!.value })));
   // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
   // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
   // snapshot — nearly every posting — needs no snapshot update at all

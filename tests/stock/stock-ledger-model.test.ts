@@ -5,6 +5,10 @@
  * balance now and as of past days equals the sum of the model's ledger.
  * Half-way, snapshots are taken (balances as of a past day then start from
  * the last one); the backdated postings after them must keep them exact.
+ * The per product and inventory totals (stock_balance_total) stay the sum of
+ * the balance rows, and the day summary (stock_movement_day) the ledger summed
+ * per business day, through every posting, refusal, cancellation and a direct
+ * adjustment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -13,7 +17,8 @@ import { StockClient } from '../support/stock-fixtures.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { AppError } from '../../server/errors/app-error.ts';
 import { ensureSnapshotTables, takeSnapshot } from '../../server/stock/stock-snapshots.ts';
-import { businessTodayNow } from '../../server/stock/business-days.ts';
+import { ensureStockTables } from '../../server/stock/stock-ledger.ts';
+import { businessDayOf, businessTodayNow } from '../../server/stock/business-days.ts';
 
 type Row = Record<string, any>;
 interface Move { date: string; product: number; inventory: number; qty: number }
@@ -67,7 +72,30 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
         throw err;
       }
     };
+    /** stock_balance_total (what stock_balance_all reads) equals the balance rows summed per product and inventory. */
+    const totalsText = (rs: Row[]) => rs.filter((r) => Number(r.qty) !== 0 || Number(r.value) !== 0).map((r) => `${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const summedBalances = async () => totalsText(await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', (eb) => eb.fn.sum('qty').as('qty'), (eb) => eb.fn.sum('value').as('value')]).groupBy(['product_id', 'inventory_id']).execute());
+    const balanceTotals = async () => totalsText(await t.db.kysely.selectFrom('stock_balance_total').select(['product_id', 'inventory_id', 'qty', 'value']).execute());
+    /** stock_movement_day (what the movement dashboards read) equals the ledger summed per business day, inventory, direction and document. */
+    const dayText = (rs: Row[]) => rs.map((r) => `${r.day}|${Number(r.inventory_id)}|${r.direction}|${r.ref_doc}|${Number(r.n)}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const ledgerDays = async () => {
+      const sums = new Map<string, Row>();
+      for (const m of await t.db.kysely.selectFrom('stock_movement').select(['movement_date', 'inventory_id', 'direction', 'ref_doc', 'qty', 'value']).execute()) {
+        const k = { day: businessDayOf(m.movement_date as string | Date), inventory_id: Number(m.inventory_id), direction: m.direction, ref_doc: m.ref_doc ?? '' };
+        const s = sums.get(JSON.stringify(k)) ?? { ...k, n: 0, qty: 0, value: 0 };
+        s.n += 1; s.qty += Number(m.qty); s.value += Number(m.value ?? 0);
+        sums.set(JSON.stringify(k), s);
+      }
+      return dayText([...sums.values()]);
+    };
+    const movementDays = async () => dayText((await t.db.kysely.selectFrom('stock_movement_day').selectAll().execute()).map((r) => ({ ...r, day: r.business_day, n: r.movement_count })));
     const check = async () => {
+      const days = await ledgerDays();
+      expect(days.length).toBeGreaterThan(0);
+      expect(await movementDays()).toEqual(days);
+      const summed = await summedBalances();
+      expect(summed.length).toBeGreaterThan(0);
+      expect(await balanceTotals()).toEqual(summed);
       for (const asOf of [null, today, day(-1), day(-10), day(-20), day(-21), day(-30), day(-45), day(-46), day(-61)]) {
         const rows = await c.ok(c.balance(asOf ? { as_of: asOf } : {})) as unknown as Row[];
         // by lot, a past balance reads the detailed snapshot; otherwise its per product and inventory totals
@@ -137,7 +165,12 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       }
       if (op % 100 === 99) await check();
     }
+    // a direct adjustment (already in the ledger when posted) with a document number, at 00:30 in Bangkok: the next business day
+    const adjusted = await t.service.create('stock_movement', { movement_date: `${day(-3)}T17:30:00.000Z`, product_id: products[0], inventory_id: inventories[0], direction: 'in', movement_type: 'adjustment', qty: 2, unit_cost: 7, ref_doc: 'ADJ-MODEL-1' }, systemContext);
+    ledger.push({ date: day(-2), product: products[0]!, inventory: inventories[0]!, qty: 2 * SCALE });
+    expect(Number(adjusted.id)).toBeGreaterThan(0);
     await check();
+    expect(await movementDays()).toContain(`${day(-2)}|${inventories[0]}|in|ADJ-MODEL-1|1|20000|1400`);
     expect(refused).toBeGreaterThan(0);
     const rows = await t.db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     expect(Number(rows?.n)).toBe(ledger.length);
@@ -149,6 +182,14 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     const text = (rs: { as_of_date: unknown; product_id: unknown; inventory_id: unknown; qty: unknown }[]) => rs.filter((r) => Number(r.qty) !== 0).map((r) => `${String(r.as_of_date)}|${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}`).sort();
     expect(text(totals)).toEqual(text(detail));
     expect(totals.length).toBeGreaterThan(0);
+    // a database whose ledger predates stock_movement_day gets it at the next start
+    await t.db.kysely.deleteFrom('stock_movement_day').execute();
+    await ensureStockTables(t.db);
+    expect(await movementDays()).toEqual(await ledgerDays());
+    // a database whose balances predate stock_balance_total gets it at the next start
+    await t.db.kysely.deleteFrom('stock_balance_total').execute();
+    await ensureStockTables(t.db);
+    expect(await balanceTotals()).toEqual(await summedBalances());
     // a database whose snapshots predate the totals gets them at the next start
     await t.db.kysely.deleteFrom('stock_snapshot_total').execute();
     await ensureSnapshotTables(t.db);

@@ -1,0 +1,82 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../db/dialect-adapter.ts';
+import { inBatches } from '../db/batches.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
+import { businessDayOf, businessDayStart, businessTodayNow } from './business-days.ts';
+
+/**
+ * `stock_movement_day`: the ledger summed per business day, inventory,
+ * direction and document (`ref_doc`, '' for none): how many movements, their
+ * qty (x 10^4) and value (satang). The movement dashboards read it: over two
+ * years of a million-row ledger they sum about a tenth as many rows, with the
+ * business day already worked out (computing it per ledger row, and counting
+ * distinct documents over them, took 1.1–1.6 s). Keeping the document in the
+ * key keeps "documents per day" an exact count of distinct documents.
+ *
+ * Kept in the transaction that writes the movements (`writeMovements`, the one
+ * path of every posting, reversal and adjustment); rows of different
+ * documents are different rows, so postings do not wait for each other here.
+ * The bulk seed, which writes the ledger directly, rebuilds it; a database
+ * whose ledger predates it is filled once at start.
+ */
+export async function ensureMovementDays(db: Database): Promise<void> {
+  await db.kysely.schema.createTable('stock_movement_day').ifNotExists()
+    .addColumn('business_day', 'text', (c) => c.notNull())
+    .addColumn('inventory_id', 'integer', (c) => c.notNull())
+    .addColumn('direction', 'text', (c) => c.notNull())
+    .addColumn('ref_doc', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('movement_count', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('qty', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('value', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('stock_movement_day_pk', ['business_day', 'inventory_id', 'direction', 'ref_doc'])
+    .execute();
+  await db.kysely.schema.createIndex('stock_movement_day_inventory').ifNotExists().on('stock_movement_day').columns(['inventory_id', 'business_day']).execute();
+  const has = await db.kysely.selectFrom('stock_movement_day').select('business_day').limit(1).executeTakeFirst();
+  if (!has) await rebuildMovementDays(db.kysely, db.adapter.name);
+}
+
+/** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */
+export function zoneOffsetMinutes(): number {
+  const today = businessTodayNow();
+  return Math.round((Date.parse(`${today}T00:00:00.000Z`) - Date.parse(businessDayStart(today))) / 60000);
+}
+
+/** The business day (YYYY-MM-DD) of an instant column, in SQL. */
+export function businessDateSql(dialect: 'sqlite' | 'postgres', at: RawBuilder<unknown>): RawBuilder<unknown> {
+  return dialect === 'postgres'
+    ? sql`to_char((${at}) at time zone ${sql.lit(businessClock.timeZone)}, 'YYYY-MM-DD')`
+    : sql`strftime('%Y-%m-%d', ${at}, ${sql.lit(`${zoneOffsetMinutes()} minutes`)})`;
+}
+
+/** Sets the summary from the whole ledger, in the caller's transaction. */
+export async function rebuildMovementDays(k: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  await sql`delete from stock_movement_day`.execute(k);
+  await sql`insert into stock_movement_day (business_day, inventory_id, direction, ref_doc, movement_count, qty, value)
+    select ${businessDateSql(dialect, sql.ref('movement_date'))}, inventory_id, direction, coalesce(ref_doc, ''), count(*), sum(qty), sum(coalesce(value, 0))
+    from stock_movement group by 1, 2, 3, 4`.execute(k);
+}
+
+export interface DayMovement { movementDate: string; inventoryId: number; direction: 'in' | 'out'; refDoc: string | null; qty: number; value: number }
+
+/** Adds movements just written to the ledger (their qty and stored value) to their day's summary rows. */
+export async function addToMovementDays(trx: Kysely<any>, movements: DayMovement[]): Promise<void> {
+  const sums = new Map<string, { business_day: string; inventory_id: number; direction: string; ref_doc: string; movement_count: number; qty: number; value: number }>();
+  for (const m of movements) {
+    const row = { business_day: businessDayOf(m.movementDate), inventory_id: m.inventoryId, direction: m.direction, ref_doc: m.refDoc ?? '' };
+    const id = JSON.stringify(row);
+    const s = sums.get(id) ?? { ...row, movement_count: 0, qty: 0, value: 0 };
+    s.movement_count += 1;
+    s.qty += m.qty;
+    s.value += m.value;
+    sums.set(id, s);
+  }
+  for (const batch of inBatches([...sums.values()], 7)) {
+    await trx.insertInto('stock_movement_day').values(batch)
+      .onConflict((oc) => oc.columns(['business_day', 'inventory_id', 'direction', 'ref_doc']).doUpdateSet({
+        movement_count: sql`stock_movement_day.movement_count + excluded.movement_count`,
+        qty: sql`stock_movement_day.qty + excluded.qty`,
+        value: sql`stock_movement_day.value + excluded.value`,
+      }))
+      .execute();
+  }
+}
