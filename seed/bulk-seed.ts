@@ -9,6 +9,7 @@ import { systemContext } from '../server/crud/access-policy.ts';
 import { ensureStockTables } from '../server/stock/stock-ledger.ts';
 import { rebuildBalanceTotals } from '../server/stock/balance-totals.ts';
 import { rebuildMovementDays } from '../server/stock/movement-days.ts';
+import { firstInOfLedger } from '../server/stock/balance-first-in.ts';
 import { takeMissingSnapshots } from '../server/stock/stock-snapshots.ts';
 
 /**
@@ -344,6 +345,10 @@ async function rebuildBalances(db: Database, productIds: number[]): Promise<void
         sum(case when direction = 'in' then 1 else -1 end * qty * coalesce(unit_cost, 0)) / 10000
       from stock_movement where product_id in (${sql.join(productIds)})
       group by product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), '')`.execute(trx);
+    await sql`update stock_balance set first_in_day = s.d from (${firstInOfLedger(db.adapter.name)}) s
+      where stock_balance.product_id = s.product_id and stock_balance.inventory_id = s.inventory_id and stock_balance.location_id = s.location_id
+        and stock_balance.lot_no = s.lot_no and stock_balance.expiry_date = s.expiry_date and stock_balance.container_id = s.container_id
+        and stock_balance.product_id in (${sql.join(productIds)})`.execute(trx);
     await rebuildBalanceTotals(trx, productIds);
     await rebuildMovementDays(trx, db.adapter.name);
   });

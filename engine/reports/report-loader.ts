@@ -20,7 +20,8 @@ const checkMeta = ajv.compile(metaSchema);
  * row per key (0 and '' for "none"), qty scaled by 10^4 and value in satang.
  */
 export const STOCK_TABLES: Record<string, readonly string[]> = {
-  stock_balance: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'qty', 'value'],
+  // first_in_day: the business day of the key's first movement in ('' = none), kept by the ledger
+  stock_balance: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'qty', 'value', 'first_in_day'],
   // on hand per product and inventory at the end of a past business day (source.asOf names the date parameter):
   // the last month-end snapshot before it plus the ledger since (server/stock/stock-snapshots.ts)
   stock_as_of: ['product_id', 'inventory_id', 'qty'],

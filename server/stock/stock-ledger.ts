@@ -7,6 +7,7 @@ import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 import { businessDayOf } from './business-days.ts';
 import { ensureBalanceTotals } from './balance-totals.ts';
+import { ensureFirstInDay } from './balance-first-in.ts';
 import { addToMovementDays, ensureMovementDays } from './movement-days.ts';
 
 /**
@@ -64,6 +65,7 @@ export async function ensureStockTables(db: Database): Promise<void> {
     .addPrimaryKeyConstraint('stock_balance_pk', [...BALANCE_KEY])
     .execute();
   await addContainerToKey(db);
+  await ensureFirstInDay(db);
   await db.kysely.schema.createIndex('stock_balance_inventory').ifNotExists().on('stock_balance').columns(['inventory_id', 'product_id']).execute();
   // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
   await sql`create index if not exists stock_balance_fefo on stock_balance
@@ -274,10 +276,18 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     row.value -= value;
     moved.set(m, { unitCost: perUnit(value, m.qty), value });
   }
+  // the business day of each key's earliest movement in (stock_balance.first_in_day, what aging counts from)
+  const firstIn = new Map<string, string>();
+  for (const m of movements) {
+    if (m.direction !== 'in') continue;
+    const d = businessDayOf(m.movementDate);
+    const k = keyText(m);
+    if (!firstIn.has(k) || d < firstIn.get(k)!) firstIn.set(k, d);
+  }
   const changes = keys.map((key) => {
     const k = keyText(key);
-    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value };
-  }).filter((c) => c.qty !== 0 || c.value !== 0);
+    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value, firstInDay: firstIn.get(k) ?? null };
+  }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
   const written = await addToBalances(trx, changes);
   // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
   // anything else would be a broken lock, and the posting must not stand on it

@@ -7,10 +7,12 @@
  * the last one); the backdated postings after them must keep them exact.
  * The per product and inventory totals (stock_balance_total) stay the sum of
  * the balance rows, and the day summary (stock_movement_day) the ledger summed
- * per business day, through every posting, refusal, cancellation and a direct
+ * per business day, and each balance key's first_in_day the day of its first
+ * movement in, through every posting, refusal, cancellation and a direct
  * adjustment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
@@ -89,7 +91,21 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       return dayText([...sums.values()]);
     };
     const movementDays = async () => dayText((await t.db.kysely.selectFrom('stock_movement_day').selectAll().execute()).map((r) => ({ ...r, day: r.business_day, n: r.movement_count })));
+    /** stock_balance.first_in_day (what stock_aging_report ages from) is the business day of each key's first movement in. */
+    const firstIns = async () => {
+      const want = new Map<string, string>();
+      for (const m of await t.db.kysely.selectFrom('stock_movement').select(['movement_date', 'product_id', 'inventory_id', 'product_location_id', 'lot_no', 'expiry_date', 'product_container_id']).where('direction', '=', 'in').execute()) {
+        const k = [Number(m.product_id), Number(m.inventory_id), Number(m.product_location_id ?? 0), m.lot_no ?? '', m.expiry_date ? String(m.expiry_date instanceof Date ? m.expiry_date.toISOString() : m.expiry_date).slice(0, 10) : '', Number(m.product_container_id ?? 0)].join('|');
+        const d = businessDayOf(m.movement_date as string | Date);
+        if (!want.has(k) || d < want.get(k)!) want.set(k, d);
+      }
+      const got = (await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'first_in_day']).execute())
+        .map((r) => [[Number(r.product_id), Number(r.inventory_id), Number(r.location_id), r.lot_no, r.expiry_date, Number(r.container_id)].join('|'), r.first_in_day]);
+      return { want: [...want].map(([k, d]) => `${k}=${d}`).sort(), got: got.filter(([, d]) => d !== '').map(([k, d]) => `${k}=${d}`).sort() };
+    };
     const check = async () => {
+      const first = await firstIns();
+      expect(first.got).toEqual(first.want);
       const days = await ledgerDays();
       expect(days.length).toBeGreaterThan(0);
       expect(await movementDays()).toEqual(days);
@@ -182,6 +198,11 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     const text = (rs: { as_of_date: unknown; product_id: unknown; inventory_id: unknown; qty: unknown }[]) => rs.filter((r) => Number(r.qty) !== 0).map((r) => `${String(r.as_of_date)}|${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}`).sort();
     expect(text(totals)).toEqual(text(detail));
     expect(totals.length).toBeGreaterThan(0);
+    // a database whose balances predate first_in_day gets it at the next start, from the ledger
+    await sql`alter table stock_balance drop column first_in_day`.execute(t.db.kysely);
+    await ensureStockTables(t.db);
+    const again = await firstIns();
+    expect(again.got).toEqual(again.want);
     // a database whose ledger predates stock_movement_day gets it at the next start
     await t.db.kysely.deleteFrom('stock_movement_day').execute();
     await ensureStockTables(t.db);
