@@ -96,7 +96,8 @@ function residentOf(pid: number): { now: number; peak: number; anon: number } {
  */
 async function exportMemory(dbUrl: string, label: string): Promise<void> {
   const exportName = process.env.BENCH_EXPORT_REPORT ?? 'stock_on_hand_class_a';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'export-server.ts')], { env: { ...process.env, BENCH_DB: dbUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // with the node flags `npm start` gives the server (scripts/start.mjs passes its own to the server it supervises)
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', join(import.meta.dirname, 'export-server.ts')], { env: { ...process.env, BENCH_DB: dbUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let out = '';
