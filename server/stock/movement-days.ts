@@ -31,6 +31,7 @@ export async function ensureMovementDays(db: Database): Promise<void> {
     .addPrimaryKeyConstraint('stock_movement_day_pk', ['business_day', 'inventory_id', 'direction', 'ref_doc'])
     .execute();
   await db.kysely.schema.createIndex('stock_movement_day_inventory').ifNotExists().on('stock_movement_day').columns(['inventory_id', 'business_day']).execute();
+  await ensureBusinessDayIndex(db);
   const has = await db.kysely.selectFrom('stock_movement_day').select('business_day').limit(1).executeTakeFirst();
   if (!has) await rebuildMovementDays(db.kysely, db.adapter.name);
 }
@@ -41,11 +42,31 @@ export function zoneOffsetMinutes(): number {
   return Math.round((Date.parse(`${today}T00:00:00.000Z`) - Date.parse(businessDayStart(today))) / 60000);
 }
 
-/** The business day (YYYY-MM-DD) of an instant column, in SQL. */
+/**
+ * The business day (YYYY-MM-DD) of an instant column, in SQL: a `date` on PostgreSQL (read back as
+ * that text), text on SQLite. Immutable on both, so the ledger has an index on it (below) and a
+ * report sorted by the business day and id reads its first page from that index.
+ */
 export function businessDateSql(dialect: 'sqlite' | 'postgres', at: RawBuilder<unknown>): RawBuilder<unknown> {
   return dialect === 'postgres'
-    ? sql`to_char((${at}) at time zone ${sql.lit(businessClock.timeZone)}, 'YYYY-MM-DD')`
+    ? sql`cast(timezone(${sql.lit(businessClock.timeZone)}, ${at}) as date)`
     : sql`strftime('%Y-%m-%d', ${at}, ${sql.lit(`${zoneOffsetMinutes()} minutes`)})`;
+}
+
+/**
+ * The ledger by business day and id (stock_movement's own order): its first page over years of
+ * ledger is then read from the index instead of sorting every movement (1.2 s on PostgreSQL, 4 s on
+ * SQLite at a million rows on a loaded machine). Named after the zone (its offset on SQLite), so
+ * another BUSINESS_TIME_ZONE makes a new one and drops the old.
+ */
+async function ensureBusinessDayIndex(db: Database): Promise<void> {
+  const dialect = db.adapter.name;
+  const zone = dialect === 'postgres' ? businessClock.timeZone : `${zoneOffsetMinutes()}`;
+  const name = `stock_movement_business_day_${zone.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+  for (const ix of await db.adapter.indexNames(db.kysely, 'stock_movement')) {
+    if (ix.startsWith('stock_movement_business_day_') && ix !== name) await sql`drop index if exists ${sql.id(ix)}`.execute(db.kysely);
+  }
+  await sql`create index if not exists ${sql.id(name)} on stock_movement (${businessDateSql(dialect, sql.ref('movement_date'))}, id)`.execute(db.kysely);
 }
 
 /** Sets the summary from the whole ledger, in the caller's transaction. */
