@@ -51,7 +51,7 @@ function formatOf(field: FieldDef | undefined, lang: 'th' | 'en'): string | unde
  * destinations, an exceljs internal: without them this does not wait).
  */
 interface Buffered { _writableState?: { length?: number }; _readableState?: { length?: number } }
-async function zipCaughtUp(sheet: ExcelJS.stream.xlsx.WorksheetWriter, out: PassThrough): Promise<void> {
+async function zipCaughtUp(sheet: ExcelJS.Worksheet, out: PassThrough): Promise<void> {
   const pipes = (sheet as unknown as { stream?: { pipes?: Buffered[] } }).stream?.pipes ?? [];
   // readable-stream's PassThrough (exceljs's copy) has no writableLength: its two buffers are read directly
   const waiting = () => pipes.some((p) => (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0) > 1 << 20);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
-import { businessDateSql } from './movement-days.ts';
+import { businessDateSql, hasLedger } from './movement-days.ts';
 
 /**
  * `stock_balance.first_in_day`: the business day (YYYY-MM-DD) of the key's
@@ -16,9 +16,10 @@ export async function ensureFirstInDay(db: Database): Promise<void> {
     ? (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'stock_balance'`.execute(db.kysely)).rows
     : (await sql<{ name: string }>`select name from pragma_table_info('stock_balance')`.execute(db.kysely)).rows;
   if (cols.some((c) => c.name === 'first_in_day')) return;
+  const ledger = await hasLedger(db);
   await db.kysely.transaction().execute(async (trx) => {
     await sql`alter table stock_balance add column first_in_day text not null default ''`.execute(trx);
-    await sql`update stock_balance set first_in_day = s.d
+    if (ledger) await sql`update stock_balance set first_in_day = s.d
       from (${firstInOfLedger(db.adapter.name)}) s
       where stock_balance.product_id = s.product_id and stock_balance.inventory_id = s.inventory_id and stock_balance.location_id = s.location_id
         and stock_balance.lot_no = s.lot_no and stock_balance.expiry_date = s.expiry_date and stock_balance.container_id = s.container_id`.execute(trx);

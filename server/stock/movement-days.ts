@@ -31,9 +31,19 @@ export async function ensureMovementDays(db: Database): Promise<void> {
     .addPrimaryKeyConstraint('stock_movement_day_pk', ['business_day', 'inventory_id', 'direction', 'ref_doc'])
     .execute();
   await db.kysely.schema.createIndex('stock_movement_day_inventory').ifNotExists().on('stock_movement_day').columns(['inventory_id', 'business_day']).execute();
+  // the ledger is an entity table, made by the schema sync that runs first at start (not in a bare database)
+  if (!(await hasLedger(db))) return;
   await ensureBusinessDayIndex(db);
   const has = await db.kysely.selectFrom('stock_movement_day').select('business_day').limit(1).executeTakeFirst();
   if (!has) await rebuildMovementDays(db.kysely, db.adapter.name);
+}
+
+/** Whether the ledger table (the entity stock_movement) exists yet. */
+export async function hasLedger(db: Database): Promise<boolean> {
+  const { rows } = db.adapter.name === 'postgres'
+    ? await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_schema = current_schema() and table_name = 'stock_movement'`.execute(db.kysely)
+    : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'stock_movement'`.execute(db.kysely);
+  return Number(rows[0]?.n) > 0;
 }
 
 /** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */

@@ -6,6 +6,8 @@
  * and backdate_stock_balance the median of BENCH_REPORT_RUNS runs (target < 100 ms).
  * BENCH_REPORTS=a,b limits the first pages to those reports; BENCH_SKIP_SQLITE=1 skips SQLite;
  * BENCH_PG_SEEDED=<url> measures a PostgreSQL database seeded before (tests/bench/seed-pg.ts) and keeps it.
+ * The XLSX export runs in a server process of its own (export-server.mjs); BENCH_SERVER=build runs the
+ * compiled server there (`npm run build` first), as `npm start` does.
  * A benchmark, not a test: it prints PASS/MISS per target and exits 0 either way.
  */
 import { spawn } from 'node:child_process';
@@ -90,14 +92,16 @@ function residentOf(pid: number): { now: number; peak: number; anon: number } {
 
 /**
  * An XLSX export of about 100,000 rows from the app alone in a child process
- * (export-server.ts: the server's own memory, not this process's, which holds
+ * (export-server.mjs: the server's own memory, not this process's, which holds
  * the seeded data): its time, and the child's resident memory before, sampled
  * while the export streams, and at its highest.
  */
 async function exportMemory(dbUrl: string, label: string): Promise<void> {
   const exportName = process.env.BENCH_EXPORT_REPORT ?? 'stock_on_hand_class_a';
-  // with the node flags `npm start` gives the server (scripts/start.mjs passes its own to the server it supervises)
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', join(import.meta.dirname, 'export-server.ts')], { env: { ...process.env, BENCH_DB: dbUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // with the node flags `npm start` gives the server (scripts/start.mjs passes its own to the server it
+  // supervises); the compiled server when BENCH_SERVER=build, else the sources under tsx
+  const flags = ['--max-semi-space-size=8', ...(process.env.BENCH_SERVER === 'build' ? [] : ['--import', 'tsx'])];
+  const child = spawn(process.execPath, [...flags, join(import.meta.dirname, 'export-server.mjs')], { env: { ...process.env, BENCH_DB: dbUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let out = '';
