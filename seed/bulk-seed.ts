@@ -378,7 +378,7 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   await rebuildBalances(db, masters.productIds);
   // PostgreSQL's planner needs statistics of the tables just filled (its autovacuum would take them
   // within minutes): without them it guessed 7 balance rows for 380,000 and read them the slowest way
-  if (db.adapter.name === 'postgres') await sql`analyze stock_balance, stock_balance_total, stock_movement_day`.execute(db.kysely);
+  if (db.adapter.name === 'postgres') await sql`analyze stock_balance, stock_balance_total, stock_lot_total, stock_movement_day`.execute(db.kysely);
   log(`stock_balance rebuilt from the ledger for the ${products} products`);
   // the generated rows bypassed posting, so month-end snapshots are taken afresh from the whole ledger
   await db.kysely.deleteFrom('stock_snapshot').execute();

@@ -5,8 +5,8 @@
  * balance now and as of past days equals the sum of the model's ledger.
  * Half-way, snapshots are taken (balances as of a past day then start from
  * the last one); the backdated postings after them must keep them exact.
- * The per product and inventory totals (stock_balance_total) stay the sum of
- * the balance rows, and the day summary (stock_movement_day) the ledger summed
+ * The per product and inventory totals (stock_balance_total) and the per lot
+ * ones (stock_lot_total) stay the sums of the balance rows, and the day summary (stock_movement_day) the ledger summed
  * per business day, and each balance key's first_in_day the day of its first
  * movement in, through every posting, refusal, cancellation and a direct
  * adjustment.
@@ -103,7 +103,12 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
         .map((r) => [[Number(r.product_id), Number(r.inventory_id), Number(r.location_id), r.lot_no, r.expiry_date, Number(r.container_id)].join('|'), r.first_in_day]);
       return { want: [...want].map(([k, d]) => `${k}=${d}`).sort(), got: got.filter(([, d]) => d !== '').map(([k, d]) => `${k}=${d}`).sort() };
     };
+    /** stock_lot_total (what the shelf-life and expiration reports read) equals the balance rows summed per lot and expiry date. */
+    const lotText = (rs: Row[]) => rs.filter((r) => Number(r.qty) !== 0 || Number(r.value) !== 0).map((r) => `${Number(r.product_id)}|${Number(r.inventory_id)}|${r.lot_no}|${r.expiry_date}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const summedLots = async () => lotText(await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', 'lot_no', 'expiry_date', (eb) => eb.fn.sum('qty').as('qty'), (eb) => eb.fn.sum('value').as('value')]).groupBy(['product_id', 'inventory_id', 'lot_no', 'expiry_date']).execute());
+    const lotTotals = async () => lotText(await t.db.kysely.selectFrom('stock_lot_total').selectAll().execute());
     const check = async () => {
+      expect(await lotTotals()).toEqual(await summedLots());
       const first = await firstIns();
       expect(first.got).toEqual(first.want);
       const days = await ledgerDays();
@@ -207,10 +212,12 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     await t.db.kysely.deleteFrom('stock_movement_day').execute();
     await ensureStockTables(t.db);
     expect(await movementDays()).toEqual(await ledgerDays());
-    // a database whose balances predate stock_balance_total gets it at the next start
+    // a database whose balances predate stock_balance_total and stock_lot_total gets them at the next start
     await t.db.kysely.deleteFrom('stock_balance_total').execute();
+    await t.db.kysely.deleteFrom('stock_lot_total').execute();
     await ensureStockTables(t.db);
     expect(await balanceTotals()).toEqual(await summedBalances());
+    expect(await lotTotals()).toEqual(await summedLots());
     // a database whose snapshots predate the totals gets them at the next start
     await t.db.kysely.deleteFrom('stock_snapshot_total').execute();
     await ensureSnapshotTables(t.db);
