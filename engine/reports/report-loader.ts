@@ -20,15 +20,21 @@ const checkMeta = ajv.compile(metaSchema);
  * row per key (0 and '' for "none"), qty scaled by 10^4 and value in satang.
  */
 export const STOCK_TABLES: Record<string, readonly string[]> = {
-  stock_balance: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'qty', 'value'],
+  // first_in_day: the business day of the key's first movement in ('' = none), kept by the ledger
+  stock_balance: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'qty', 'value', 'first_in_day'],
   // on hand per product and inventory at the end of a past business day (source.asOf names the date parameter):
   // the last month-end snapshot before it plus the ledger since (server/stock/stock-snapshots.ts)
   stock_as_of: ['product_id', 'inventory_id', 'qty'],
-  // the balance summed per product and inventory before any join: one row per pair, not per lot
+  // the balance summed per product and inventory, kept by the ledger: one row per pair, not per lot
   stock_balance_total: ['product_id', 'inventory_id', 'qty', 'value'],
+  // the balance summed per lot and expiry date (locations and containers summed), kept the same way
+  stock_lot_total: ['product_id', 'inventory_id', 'lot_no', 'expiry_date', 'qty', 'value'],
+  // the ledger summed per business day (YYYY-MM-DD), inventory, direction and document ('' for none),
+  // kept by the ledger (server/stock/movement-days.ts): what the movement dashboards read
+  stock_movement_day: ['business_day', 'inventory_id', 'direction', 'ref_doc', 'movement_count', 'qty', 'value'],
 };
 /** Tables whose rows a user limited to some inventories sees only for those (the column holding the inventory). */
-export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id', stock_balance_total: 'inventory_id' };
+export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id', stock_balance_total: 'inventory_id', stock_lot_total: 'inventory_id', stock_movement_day: 'inventory_id' };
 
 /** The columns of a table a report may name: an entity's stored columns, or a stock table's. */
 export function tableColumns(name: string, entity: (n: string) => EntitySchema | undefined): Set<string> | undefined {

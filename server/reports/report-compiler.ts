@@ -7,7 +7,7 @@ import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import { compileFilter, type CompileContext } from '../crud/filter-compiler.ts';
 import { businessDayEnd, businessDayStart, businessTodayNow } from '../stock/business-days.ts';
 import type { ParamValues } from './report-params.ts';
-import { businessClock } from '../../engine/documents/business-clock.ts';
+import { businessDateSql } from '../stock/movement-days.ts';
 
 /**
  * Compiles a report file into ONE Kysely query, the same on SQLite and
@@ -37,12 +37,6 @@ export interface CompileEnv {
 
 type Sql = RawBuilder<unknown>;
 const MONTH_DAYS = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-
-/** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */
-function zoneOffsetMinutes(): number {
-  const today = businessTodayNow();
-  return Math.round((Date.parse(`${today}T00:00:00.000Z`) - Date.parse(businessDayStart(today))) / 60000);
-}
 
 function addMonths(date: string, n: number): string {
   const y = Number(date.slice(0, 4)); const m = Number(date.slice(5, 7)) - 1 + n; const d = Number(date.slice(8, 10));
@@ -119,9 +113,7 @@ export class ReportCompiler {
         const whens = c.case.map((w) => sql`when ${this.cond(w.when) ?? sql`1 = 1`} then ${this.expr(w.then)}`);
         return sql`(case ${sql.join(whens, sql` `)}${c.else !== undefined ? sql` else ${this.expr(c.else)}` : sql``} end)`;
       }
-      case 'businessDate': return pg
-        ? sql`to_char((${this.expr(arg)}) at time zone ${sql.lit(timeZoneName())}, 'YYYY-MM-DD')`
-        : sql`strftime('%Y-%m-%d', ${this.expr(arg)}, ${sql.lit(`${zoneOffsetMinutes()} minutes`)})`;
+      case 'businessDate': return businessDateSql(this.env.dialect, this.expr(arg));
       case 'year': return sql`substr(cast(${this.expr(arg)} as text), 1, 4)`;
       case 'yearMonth': return sql`substr(cast(${this.expr(arg)} as text), 1, 7)`;
       case 'daysBetween': {
@@ -229,16 +221,11 @@ export class ReportCompiler {
   }
 
   /**
-   * A table as the FROM or JOIN names it: an entity's or stock table's name, or a derived stock
-   * table (stock_as_of; stock_balance_total, the balance summed per product and inventory first,
-   * so a report of a few hundred pairs does not join every lot's row to its product).
+   * A table as the FROM or JOIN names it: an entity's or stock table's name (stock_balance_total is
+   * a real table, kept by the ledger: server/stock/balance-totals.ts), or the derived stock_as_of.
    */
   private table(from: string, as: string, source?: ReportSource) {
     if (from === 'stock_as_of') return this.stockAsOf(as, (source ?? this.def.source).asOf!);
-    if (from === 'stock_balance_total') {
-      return this.env.k.selectFrom('stock_balance').select(['product_id', 'inventory_id', sql`sum(qty)`.as('qty'), sql`sum(value)`.as('value')])
-        .groupBy(['product_id', 'inventory_id']).as(as);
-    }
     return `${from} as ${as}`;
   }
 
@@ -270,6 +257,3 @@ export class ReportCompiler {
     return b;
   }
 }
-
-/** PostgreSQL converts instants with the business zone's name. */
-const timeZoneName = (): string => businessClock.timeZone;

@@ -67,25 +67,26 @@ function ordered(b: SelectQueryBuilder<any, any, any>, order: { key: string; des
 export interface ReportPage { rows: Row[]; totals: Row; total_count: number }
 
 /**
- * One page, the count of every row and the totals over every row, from one
- * query: the count and sums are window functions over the whole answer, so
- * they never depend on the page. A page past the end asks once more, without
- * rows, for the count and totals.
+ * One page, and the count of every row and the totals over every row (never
+ * dependent on the page), as two statements side by side (on PostgreSQL each
+ * on its own connection of the read pool): the page is a top-N sort that
+ * stops early when an index gives the order, and the count and sums need no
+ * order. One statement with `count(*) over ()` made PostgreSQL keep and fully
+ * sort every row of the answer (stock_on_hand, 380,000 lots: 3.4 s against
+ * 0.18 s and 0.16 s); SQLite, which runs the two one after the other, came out
+ * about even (faster for stock_on_hand and stock_aging_report, slower for the
+ * grouped shelf-life reports).
  */
 export async function runPage(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, page: { limit: number; offset: number; sort?: unknown }): Promise<ReportPage> {
   const inner = await compileFor(service, def, params, ctx);
   const k = service.db.kysely;
   const totals = def.totals ?? [];
   const order = orderOf(def, page.sort);
-  const q = k.selectFrom(inner.as('r')).selectAll('r')
-    .select(sql<number>`count(*) over ()`.as('__count'))
-    .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)}) over ()`.as(`__t${i}`)));
-  const rows = (await ordered(q, order).limit(page.limit).offset(page.offset).execute()) as Row[];
-  let head: Row | undefined = rows[0];
-  if (!head) {
-    head = (await k.selectFrom(inner.as('r')).select(sql<number>`count(*)`.as('__count'))
-      .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst()) as Row | undefined;
-  }
+  const [rows, head] = await Promise.all([
+    ordered(k.selectFrom(inner.as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
+    k.selectFrom(inner.as('r')).select(sql<number>`count(*)`.as('__count'))
+      .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst() as Promise<Row | undefined>,
+  ]);
   const sums: Row = {};
   totals.forEach((t, i) => { sums[t] = decodeCell(def.columns.find((c) => c.key === t)!, head?.[`__t${i}`] ?? 0) ?? 0; });
   return { rows: rows.map((r) => decodeRow(def, r)), totals: sums, total_count: Number(head?.__count ?? 0) };

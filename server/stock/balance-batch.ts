@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
+import { addToBalanceTotals } from './balance-totals.ts';
 
 /**
  * The balance rows of one posting, read, locked and written a few statements
@@ -80,15 +81,24 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
   return held;
 }
 
-/** Adds each key's change (qty and value) to its row, which `lockBalances` holds; answers the rows as written. */
-export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<Map<string, Held>> {
+/**
+ * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
+ * product and inventory total (stock_balance_total); answers the rows as written.
+ */
+export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[]): Promise<Map<string, Held>> {
   const written = new Map<string, Held>();
-  for (const batch of inBatches(changes, 7)) {
-    const rows = await trx.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value })))
-      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet({ qty: sql`stock_balance.qty + excluded.qty`, value: sql`stock_balance.value + excluded.value` }))
+  for (const batch of inBatches(changes, 8)) {
+    const rows = await trx.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
+      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet({
+        qty: sql`stock_balance.qty + excluded.qty`,
+        value: sql`stock_balance.value + excluded.value`,
+        // the earlier day of a movement in ('' = none)
+        first_in_day: sql`case when excluded.first_in_day <> '' and (stock_balance.first_in_day = '' or excluded.first_in_day < stock_balance.first_in_day) then excluded.first_in_day else stock_balance.first_in_day end`,
+      }))
       .returning([...KEY_COLUMNS, 'qty', 'value'])
       .execute();
     for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
+  await addToBalanceTotals(trx, changes);
   return written;
 }

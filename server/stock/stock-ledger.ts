@@ -6,6 +6,9 @@ import { addToBalances, candidatesOf, lockBalances, type Candidate, type OpenGro
 import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 import { businessDayOf } from './business-days.ts';
+import { ensureBalanceTotals } from './balance-totals.ts';
+import { ensureFirstInDay } from './balance-first-in.ts';
+import { addToMovementDays, ensureMovementDays } from './movement-days.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -62,10 +65,13 @@ export async function ensureStockTables(db: Database): Promise<void> {
     .addPrimaryKeyConstraint('stock_balance_pk', [...BALANCE_KEY])
     .execute();
   await addContainerToKey(db);
+  await ensureFirstInDay(db);
   await db.kysely.schema.createIndex('stock_balance_inventory').ifNotExists().on('stock_balance').columns(['inventory_id', 'product_id']).execute();
   // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
   await sql`create index if not exists stock_balance_fefo on stock_balance
     (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
+  await ensureBalanceTotals(db);
+  await ensureMovementDays(db);
   await ensureSnapshotTables(db);
 }
 
@@ -273,6 +279,14 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     row.value -= value;
     moved.set(m, { unitCost: perUnit(value, m.qty), value });
   }
+  // the business day of each key's earliest movement in (stock_balance.first_in_day, what aging counts from)
+  const firstIn = new Map<string, string>();
+  for (const m of movements) {
+    if (m.direction !== 'in') continue;
+    const d = businessDayOf(m.movementDate);
+    const k = keyText(m);
+    if (!firstIn.has(k) || d < firstIn.get(k)!) firstIn.set(k, d);
+  }
   // a direct adjustment is already in the ledger: it gets what it moved
   for (const m of movements) {
     if (m.storedId === undefined) continue;
@@ -288,6 +302,8 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
       created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
     }))).execute();
   }
+  // the day summary the movement dashboards read (a direct adjustment's row too: it gets its value only here)
+  await addToMovementDays(trx, movements.map((m) => ({ movementDate: m.movementDate, inventoryId: m.inventoryId, direction: m.direction, refDoc: m.refDoc, qty: m.qty, value: moved.get(m)!.value })));
   // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
   // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
   // snapshot — nearly every posting — needs no snapshot update at all
@@ -301,8 +317,8 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   // the balances last, after the ledger rows they sum up: the lock on a row others post to is then held for this and the commit
   const changes = keys.map((key) => {
     const k = keyText(key);
-    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value };
-  }).filter((c) => c.qty !== 0 || c.value !== 0);
+    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value, firstInDay: firstIn.get(k) ?? null };
+  }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
   const written = await addToBalances(trx, changes);
   // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
   // anything else would be a broken lock, and the posting must not stand on it (ins alone were worked out from no read)

@@ -123,7 +123,7 @@ export function installStockPosting(service: EntityService): void {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
       qty: toScaledInteger(Number(m.qty), 4), unitCost: m.unit_cost === null || m.unit_cost === undefined ? null : toScaledInteger(Number(m.unit_cost), 2),
-      movementType: String(m.movement_type ?? 'adjustment'), movementDate: new Date(String(m.movement_date)).toISOString(), refDoc: null, docEntity: null, docId: null, docLineId: null,
+      movementType: String(m.movement_type ?? 'adjustment'), movementDate: new Date(String(m.movement_date)).toISOString(), refDoc: (m.ref_doc as string | null) || null, docEntity: null, docId: null, docLineId: null,
       storedId: e.id,
     };
     // like a posting's, the balance row is locked last; through the same path, so an out stores what the balance lost

@@ -5,15 +5,22 @@
  * balance now and as of past days equals the sum of the model's ledger.
  * Half-way, snapshots are taken (balances as of a past day then start from
  * the last one); the backdated postings after them must keep them exact.
+ * The per product and inventory totals (stock_balance_total) and the per lot
+ * ones (stock_lot_total) stay the sums of the balance rows, and the day summary (stock_movement_day) the ledger summed
+ * per business day, and each balance key's first_in_day the day of its first
+ * movement in, through every posting, refusal, cancellation and a direct
+ * adjustment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 import { AppError } from '../../server/errors/app-error.ts';
 import { ensureSnapshotTables, takeSnapshot } from '../../server/stock/stock-snapshots.ts';
-import { businessTodayNow } from '../../server/stock/business-days.ts';
+import { ensureStockTables } from '../../server/stock/stock-ledger.ts';
+import { businessDayOf, businessTodayNow } from '../../server/stock/business-days.ts';
 
 type Row = Record<string, any>;
 interface Move { date: string; product: number; inventory: number; qty: number }
@@ -67,7 +74,49 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
         throw err;
       }
     };
+    /** stock_balance_total (what stock_balance_all reads) equals the balance rows summed per product and inventory. */
+    const totalsText = (rs: Row[]) => rs.filter((r) => Number(r.qty) !== 0 || Number(r.value) !== 0).map((r) => `${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const summedBalances = async () => totalsText(await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', (eb) => eb.fn.sum('qty').as('qty'), (eb) => eb.fn.sum('value').as('value')]).groupBy(['product_id', 'inventory_id']).execute());
+    const balanceTotals = async () => totalsText(await t.db.kysely.selectFrom('stock_balance_total').select(['product_id', 'inventory_id', 'qty', 'value']).execute());
+    /** stock_movement_day (what the movement dashboards read) equals the ledger summed per business day, inventory, direction and document. */
+    const dayText = (rs: Row[]) => rs.map((r) => `${r.day}|${Number(r.inventory_id)}|${r.direction}|${r.ref_doc}|${Number(r.n)}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const ledgerDays = async () => {
+      const sums = new Map<string, Row>();
+      for (const m of await t.db.kysely.selectFrom('stock_movement').select(['movement_date', 'inventory_id', 'direction', 'ref_doc', 'qty', 'value']).execute()) {
+        const k = { day: businessDayOf(m.movement_date as string | Date), inventory_id: Number(m.inventory_id), direction: m.direction, ref_doc: m.ref_doc ?? '' };
+        const s = sums.get(JSON.stringify(k)) ?? { ...k, n: 0, qty: 0, value: 0 };
+        s.n += 1; s.qty += Number(m.qty); s.value += Number(m.value ?? 0);
+        sums.set(JSON.stringify(k), s);
+      }
+      return dayText([...sums.values()]);
+    };
+    const movementDays = async () => dayText((await t.db.kysely.selectFrom('stock_movement_day').selectAll().execute()).map((r) => ({ ...r, day: r.business_day, n: r.movement_count })));
+    /** stock_balance.first_in_day (what stock_aging_report ages from) is the business day of each key's first movement in. */
+    const firstIns = async () => {
+      const want = new Map<string, string>();
+      for (const m of await t.db.kysely.selectFrom('stock_movement').select(['movement_date', 'product_id', 'inventory_id', 'product_location_id', 'lot_no', 'expiry_date', 'product_container_id']).where('direction', '=', 'in').execute()) {
+        const k = [Number(m.product_id), Number(m.inventory_id), Number(m.product_location_id ?? 0), m.lot_no ?? '', m.expiry_date ? String(m.expiry_date instanceof Date ? m.expiry_date.toISOString() : m.expiry_date).slice(0, 10) : '', Number(m.product_container_id ?? 0)].join('|');
+        const d = businessDayOf(m.movement_date as string | Date);
+        if (!want.has(k) || d < want.get(k)!) want.set(k, d);
+      }
+      const got = (await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id', 'first_in_day']).execute())
+        .map((r) => [[Number(r.product_id), Number(r.inventory_id), Number(r.location_id), r.lot_no, r.expiry_date, Number(r.container_id)].join('|'), r.first_in_day]);
+      return { want: [...want].map(([k, d]) => `${k}=${d}`).sort(), got: got.filter(([, d]) => d !== '').map(([k, d]) => `${k}=${d}`).sort() };
+    };
+    /** stock_lot_total (what the shelf-life and expiration reports read) equals the balance rows summed per lot and expiry date. */
+    const lotText = (rs: Row[]) => rs.filter((r) => Number(r.qty) !== 0 || Number(r.value) !== 0).map((r) => `${Number(r.product_id)}|${Number(r.inventory_id)}|${r.lot_no}|${r.expiry_date}|${Number(r.qty)}|${Number(r.value)}`).sort();
+    const summedLots = async () => lotText(await t.db.kysely.selectFrom('stock_balance').select(['product_id', 'inventory_id', 'lot_no', 'expiry_date', (eb) => eb.fn.sum('qty').as('qty'), (eb) => eb.fn.sum('value').as('value')]).groupBy(['product_id', 'inventory_id', 'lot_no', 'expiry_date']).execute());
+    const lotTotals = async () => lotText(await t.db.kysely.selectFrom('stock_lot_total').selectAll().execute());
     const check = async () => {
+      expect(await lotTotals()).toEqual(await summedLots());
+      const first = await firstIns();
+      expect(first.got).toEqual(first.want);
+      const days = await ledgerDays();
+      expect(days.length).toBeGreaterThan(0);
+      expect(await movementDays()).toEqual(days);
+      const summed = await summedBalances();
+      expect(summed.length).toBeGreaterThan(0);
+      expect(await balanceTotals()).toEqual(summed);
       for (const asOf of [null, today, day(-1), day(-10), day(-20), day(-21), day(-30), day(-45), day(-46), day(-61)]) {
         const rows = await c.ok(c.balance(asOf ? { as_of: asOf } : {})) as unknown as Row[];
         // by lot, a past balance reads the detailed snapshot; otherwise its per product and inventory totals
@@ -137,7 +186,12 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       }
       if (op % 100 === 99) await check();
     }
+    // a direct adjustment (already in the ledger when posted) with a document number, at 00:30 in Bangkok: the next business day
+    const adjusted = await t.service.create('stock_movement', { movement_date: `${day(-3)}T17:30:00.000Z`, product_id: products[0], inventory_id: inventories[0], direction: 'in', movement_type: 'adjustment', qty: 2, unit_cost: 7, ref_doc: 'ADJ-MODEL-1' }, systemContext);
+    ledger.push({ date: day(-2), product: products[0]!, inventory: inventories[0]!, qty: 2 * SCALE });
+    expect(Number(adjusted.id)).toBeGreaterThan(0);
     await check();
+    expect(await movementDays()).toContain(`${day(-2)}|${inventories[0]}|in|ADJ-MODEL-1|1|20000|1400`);
     expect(refused).toBeGreaterThan(0);
     const rows = await t.db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     expect(Number(rows?.n)).toBe(ledger.length);
@@ -149,6 +203,21 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     const text = (rs: { as_of_date: unknown; product_id: unknown; inventory_id: unknown; qty: unknown }[]) => rs.filter((r) => Number(r.qty) !== 0).map((r) => `${String(r.as_of_date)}|${Number(r.product_id)}|${Number(r.inventory_id)}|${Number(r.qty)}`).sort();
     expect(text(totals)).toEqual(text(detail));
     expect(totals.length).toBeGreaterThan(0);
+    // a database whose balances predate first_in_day gets it at the next start, from the ledger
+    await sql`alter table stock_balance drop column first_in_day`.execute(t.db.kysely);
+    await ensureStockTables(t.db);
+    const again = await firstIns();
+    expect(again.got).toEqual(again.want);
+    // a database whose ledger predates stock_movement_day gets it at the next start
+    await t.db.kysely.deleteFrom('stock_movement_day').execute();
+    await ensureStockTables(t.db);
+    expect(await movementDays()).toEqual(await ledgerDays());
+    // a database whose balances predate stock_balance_total and stock_lot_total gets them at the next start
+    await t.db.kysely.deleteFrom('stock_balance_total').execute();
+    await t.db.kysely.deleteFrom('stock_lot_total').execute();
+    await ensureStockTables(t.db);
+    expect(await balanceTotals()).toEqual(await summedBalances());
+    expect(await lotTotals()).toEqual(await summedLots());
     // a database whose snapshots predate the totals gets them at the next start
     await t.db.kysely.deleteFrom('stock_snapshot_total').execute();
     await ensureSnapshotTables(t.db);
