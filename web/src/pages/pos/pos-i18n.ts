@@ -42,6 +42,25 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['pos.print', 'พิมพ์ใบเสร็จ', 'Print receipt'],
   ['pos.new_sale', 'บิลใหม่', 'New sale'],
   ['pos.promotion', 'โปรโมชั่น', 'Promotion'],
+  // the return panel of a sale's form (SaleReturnPanel.tsx)
+  ['pos.return.title', 'คืนสินค้า (บางส่วน)', 'Return goods (part of the sale)'],
+  ['pos.return.sold', 'ขายไป', 'Sold'],
+  ['pos.return.returned', 'คืนแล้ว', 'Returned'],
+  ['pos.return.qty', 'จำนวนที่คืน', 'Qty to return'],
+  ['pos.return.left', 'คืนได้อีก {{n}}', '{{n}} left'],
+  ['pos.return.reason', 'เหตุผลการคืน', 'Reason'],
+  ['pos.return.submit', 'คืนสินค้า', 'Return'],
+  ['pos.return.nothing', 'กรุณาระบุจำนวนที่คืนอย่างน้อย 1 รายการ', 'Enter a quantity to return on at least one line'],
+  ['pos.return.over', 'จำนวนที่คืนเกินกว่าที่คืนได้', 'A quantity is more than is left to return'],
+  ['pos.return.confirm_title', 'ยืนยันการคืนสินค้า', 'Confirm the return'],
+  ['pos.return.confirm', 'ยืนยันคืนสินค้า', 'Confirm return'],
+  ['pos.return.back', 'กลับไปแก้ไข', 'Back'],
+  ['pos.return.amount', 'ยอดคืนเงิน', 'Amount refunded'],
+  ['pos.return.vat', 'VAT ในยอดคืน', 'VAT in it'],
+  ['pos.return.whole', 'คืนครบทุกรายการ: บิลนี้จะเป็นการคืนเงิน/ยกเลิกทั้งบิล', 'Everything is returned: this becomes the refund of the whole sale'],
+  ['pos.return.by_method', 'คืนเงินตามวิธีชำระ', 'Money back by payment method'],
+  ['pos.return.done', 'คืนสินค้าแล้ว คืนเงิน {{amount}} บาท', 'Returned: {{amount}} baht refunded'],
+  ['pos.return.keys', 'Tab = ไปช่องถัดไป · Enter = คืนสินค้า แล้ว Enter อีกครั้งเพื่อยืนยัน · Esc = กลับไปแก้ไข', 'Tab = next box · Enter = return, Enter again to confirm · Esc = back'],
 ];
 
 const th: Record<string, string> = {};
