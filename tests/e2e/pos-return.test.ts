@@ -1,0 +1,138 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, ARTIFACTS, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+
+type Row = Record<string, any>;
+
+/**
+ * The return panel of a sale's form (web/src/pages/pos/SaleReturnPanel.tsx): a supervisor returns one unit of one
+ * line of a paid demo sale by keyboard, confirms the amount, and the server's answer shows; the line, the stock and
+ * the refund are checked through the API. The demo cashier (no pos_order_refund) does not see the panel, and a
+ * refusal of the server shows its Thai message.
+ */
+describe('the POS sale return panel end to end', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let api: ApiCall;
+  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  /** The panel alone (a full page has the sticky action bar over it). */
+  const shot = async (locator: ReturnType<Page['getByTestId']>, name: string) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await locator.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  };
+  const left = (l: Row) => Number(l.qty) - Number(l.returned_qty ?? 0);
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
+    errors = watchErrors(page);
+    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A paid demo sale where one unit of a line can go back without it being the whole sale. */
+  async function paidSale(): Promise<{ sale: Row; line: Row }> {
+    const list = (await api('GET', `/api/pos_order?limit=100&sort=id&filter=${encodeURIComponent(JSON.stringify({ status: { _eq: 'paid' } }))}`)).data as Row[];
+    for (const s of list) {
+      const sale = (await api('GET', `/api/pos_order/${s.id}`)).data as Row;
+      const line = (sale.items as Row[]).find((l) => left(l) >= 1);
+      const total = (sale.items as Row[]).reduce((n, l) => n + left(l), 0);
+      if (line && total > 1) return { sale, line };
+    }
+    throw new Error('the demo has no paid sale with more than one unit left to return');
+  }
+
+  const movementsIn = async (saleId: number, lineId: number) => ((await api('GET', `/api/stock_movement?limit=100&filter=${encodeURIComponent(JSON.stringify({ doc_entity: { _eq: 'pos_order' }, doc_id: { _eq: saleId }, doc_line_id: { _eq: lineId }, direction: { _eq: 'in' } }))}`)).data as Row[]);
+
+  it('returns one unit of a line by keyboard, confirms the amount and shows the refund; the API has the line, the stock and the money', async () => {
+    const { sale, line } = await paidSale();
+    const inBefore = await movementsIn(sale.id, line.id);
+    await page.goto(url(`/pos_order/${sale.id}`));
+    const panel = page.getByTestId('sale-return-panel');
+    await panel.waitFor();
+    const row = panel.locator(`tr[data-line="${line.id}"]`);
+    expect(await row.getByTestId('sale-return-returned').innerText()).toBe(String(line.returned_qty ?? 0));
+    const box = row.getByTestId('sale-return-qty');
+    expect(Number(await box.getAttribute('max'))).toBe(left(line));
+
+    // nothing typed: Enter asks for a quantity and writes nothing
+    await box.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel.getByRole('alert').innerText()).toContain('กรุณาระบุจำนวนที่คืน');
+
+    await box.fill('1');
+    await page.keyboard.press('Tab');
+    // the next stop is another line's box or the reason; type the reason where it is and submit with Enter
+    await panel.getByTestId('sale-return-reason').fill('ลูกค้าเปลี่ยนใจ');
+    await panel.getByTestId('sale-return-reason').press('Enter');
+    const confirm = panel.getByTestId('sale-return-confirm');
+    await confirm.waitFor();
+    await expect.poll(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    const preview = Number((await panel.getByTestId('sale-return-preview-amount').innerText()).replace(/,/g, ''));
+    expect(preview).toBeGreaterThan(0);
+    await shot(panel, 'pos-return-confirm');
+    await page.keyboard.press('Enter');
+
+    const done = panel.getByTestId('sale-return-done');
+    await done.waitFor();
+    await expect.poll(() => row.getByTestId('sale-return-returned').innerText()).toBe(String(Number(line.returned_qty ?? 0) + 1));
+    await shot(panel, 'pos-return-done');
+
+    const after = (await api('GET', `/api/pos_order/${sale.id}`)).data as Row;
+    expect(after.status).toBe('paid');
+    expect(Number((after.items as Row[]).find((l) => l.id === line.id)!.returned_qty)).toBe(Number(line.returned_qty ?? 0) + 1);
+    // the money: the amount the confirmation showed is what the server gave back, recorded as refund lines
+    expect(Math.round((Number(after.returned_amount) - Number(sale.returned_amount ?? 0)) * 100)).toBe(Math.round(preview * 100));
+    const refunds = (after.refunds as Row[]).slice((sale.refunds as Row[]).length);
+    expect(refunds.length).toBeGreaterThan(0);
+    expect(Math.round(refunds.reduce((n, r) => n + Number(r.amount), 0) * 100)).toBe(Math.round(preview * 100));
+    expect(refunds.every((r) => r.reason === 'ลูกค้าเปลี่ยนใจ')).toBe(true);
+    expect(await done.innerText()).toContain(preview.toLocaleString('th-TH', { minimumFractionDigits: 2 }));
+    // the stock: one unit back into the sale's inventory
+    const inAfter = await movementsIn(sale.id, line.id);
+    expect(inAfter.length).toBeGreaterThan(inBefore.length);
+    expect(inAfter.slice(inBefore.length).reduce((n, m) => n + Number(m.qty), 0)).toBe(1);
+    expect(inAfter.every((m) => m.inventory_id === sale.inventory_id)).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('is not shown to the demo cashier, and a refusal by the server shows its Thai message', async () => {
+    const { sale, line } = await paidSale();
+    const cashierToken = await apiSignIn(server.baseUrl, 'cashier', DEMO_PASSWORD);
+    const cashierPage = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
+    await signInInBrowser(cashierPage, server.baseUrl, 'cashier', DEMO_PASSWORD);
+    const loaded = cashierPage.waitForResponse((r) => r.url().includes(`/api/pos_order/${sale.id}`) && r.request().method() === 'GET');
+    await cashierPage.goto(url(`/pos_order/${sale.id}`));
+    expect((await loaded).status()).toBe(200);
+    // the form is on screen (its workflow's state) before the panel's absence is judged
+    await cashierPage.locator('option[value="paid"]:checked').waitFor({ state: 'attached' });
+    await cashierPage.waitForLoadState('networkidle');
+    expect(await cashierPage.getByTestId('sale-return-panel').count()).toBe(0);
+    await cashierPage.context().close();
+
+    // the server's refusal of the cashier, answered to the admin's panel as if the role had lost the key meanwhile
+    const refusal = await fetch(url(`/api/pos_order/${sale.id}/return`), { method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ line_id: line.id, qty: 1 }] }) });
+    expect(refusal.status).toBe(403);
+    const body = await refusal.text();
+    await page.route(`**/api/pos_order/${sale.id}/return`, (r) => r.fulfill({ status: 403, contentType: 'application/json', body }));
+    await page.goto(url(`/pos_order/${sale.id}`));
+    const panel = page.getByTestId('sale-return-panel');
+    await panel.locator(`tr[data-line="${line.id}"]`).getByTestId('sale-return-qty').fill('1');
+    await panel.getByTestId('sale-return-submit').click();
+    await panel.getByTestId('sale-return-confirm').click();
+    await expect.poll(() => panel.getByRole('alert').innerText()).toContain('คุณไม่มีสิทธิ์ทำรายการนี้');
+    await page.unroute(`**/api/pos_order/${sale.id}/return`);
+    const unchanged = (await api('GET', `/api/pos_order/${sale.id}`)).data as Row;
+    expect((unchanged.items as Row[]).find((l) => l.id === line.id)!.returned_qty).toBe(line.returned_qty);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
