@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
-import { addToBalanceTotals } from './balance-totals.ts';
+import { addToBalanceTotals, totalsRows, totalsUpsert } from './balance-totals.ts';
 
 /**
  * The balance rows of one posting, read, locked and written a few statements
@@ -87,18 +87,30 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
  */
 export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[]): Promise<Map<string, Held>> {
   const written = new Map<string, Held>();
-  for (const batch of inBatches(changes, 8)) {
-    const rows = await trx.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
+  // PostgreSQL: the totals ride in the last balance statement as data-modifying CTEs (run after the balance
+  // upsert the statement reads, so rows are still locked balance first, totals after): the rows others post to
+  // are then locked for one round trip less each before the commit
+  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const batches = inBatches(changes, 8);
+  for (const [i, batch] of batches.entries()) {
+    const upsert = (qc: Pick<Kysely<any>, 'insertInto'>) => qc.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
       .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet({
         qty: sql`stock_balance.qty + excluded.qty`,
         value: sql`stock_balance.value + excluded.value`,
         // the earlier day of a movement in ('' = none)
         first_in_day: sql`case when excluded.first_in_day <> '' and (stock_balance.first_in_day = '' or excluded.first_in_day < stock_balance.first_in_day) then excluded.first_in_day else stock_balance.first_in_day end`,
       }))
-      .returning([...KEY_COLUMNS, 'qty', 'value'])
-      .execute();
+      .returning([...KEY_COLUMNS, 'qty', 'value']);
+    let rows: Record<string, unknown>[];
+    if (pg && i === batches.length - 1) {
+      let q = trx.with('b', (qc) => upsert(qc));
+      for (const [j, t] of totalsRows(changes).entries()) if (t.rows.length) q = q.with(`t${j}`, (qc) => totalsUpsert(qc, t, t.rows)) as unknown as typeof q;
+      rows = await q.selectFrom('b').selectAll().execute();
+    } else {
+      rows = await upsert(trx).execute();
+    }
     for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
-  await addToBalanceTotals(trx, changes);
+  if (!pg) await addToBalanceTotals(trx, changes);
   return written;
 }

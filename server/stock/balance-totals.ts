@@ -68,9 +68,9 @@ export async function rebuildBalanceTotals(k: Kysely<any>, productIds: number[] 
   for (const table of TOTALS) await rebuildTable(k, table, productIds);
 }
 
-/** Adds balance changes (already written to stock_balance in this transaction) to their totals rows. */
-export async function addToBalanceTotals(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<void> {
-  for (const table of TOTALS) {
+/** Each totals table's rows for these balance changes, summed per its key and in key order (so two postings lock them in one order). */
+export function totalsRows(changes: { key: StockKey; qty: number; value: number }[]): { table: string; key: readonly string[]; rows: Record<string, string | number>[] }[] {
+  return TOTALS.map((table) => {
     const sums = new Map<string, Record<string, string | number>>();
     for (const c of changes) {
       const row: Record<string, string | number> = { product_id: c.key.productId, inventory_id: c.key.inventoryId, lot_no: c.key.lotNo ?? '', expiry_date: c.key.expiryDate ?? '' };
@@ -81,15 +81,23 @@ export async function addToBalanceTotals(trx: Kysely<any>, changes: { key: Stock
       s.value = Number(s.value) + c.value;
       sums.set(id, s);
     }
-    // in key order, so two postings lock their totals rows in the same order
     const rows = [...sums.values()].sort((a, b) => {
       for (const col of table.key) if (a[col] !== b[col]) return a[col]! < b[col]! ? -1 : 1;
       return 0;
     });
-    for (const batch of inBatches(rows, table.key.length + 2)) {
-      await trx.insertInto(table.name).values(batch)
-        .onConflict((oc) => oc.columns([...table.key]).doUpdateSet({ qty: sql`${sql.ref(`${table.name}.qty`)} + excluded.qty`, value: sql`${sql.ref(`${table.name}.value`)} + excluded.value` }))
-        .execute();
-    }
+    return { table: table.name, key: table.key, rows };
+  });
+}
+
+/** `INSERT … ON CONFLICT DO UPDATE` adding the rows to a totals table (a statement, or a CTE of one on PostgreSQL). */
+export function totalsUpsert(qc: Pick<Kysely<any>, 'insertInto'>, t: { table: string; key: readonly string[] }, rows: Record<string, string | number>[]) {
+  return qc.insertInto(t.table).values(rows)
+    .onConflict((oc) => oc.columns([...t.key]).doUpdateSet({ qty: sql`${sql.ref(`${t.table}.qty`)} + excluded.qty`, value: sql`${sql.ref(`${t.table}.value`)} + excluded.value` }));
+}
+
+/** Adds balance changes (already written to stock_balance in this transaction) to their totals rows. */
+export async function addToBalanceTotals(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<void> {
+  for (const t of totalsRows(changes)) {
+    for (const batch of inBatches(t.rows, t.key.length + 2)) await totalsUpsert(trx, t, batch).execute();
   }
 }
