@@ -26,6 +26,7 @@ import { takeMissingSnapshots } from '../../server/stock/stock-snapshots.ts';
 import { businessTodayNow } from '../../server/stock/business-days.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { benchDatabase, SCHEMAS_DIR } from './bench-db.ts';
+import { startNodeFlags } from './start-flags.ts';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { readSchemaDir } from '../../server/schema-files.ts';
 
@@ -100,7 +101,7 @@ async function exportMemory(dbUrl: string, label: string): Promise<void> {
   const exportName = process.env.BENCH_EXPORT_REPORT ?? 'stock_on_hand_class_a';
   // with the node flags `npm start` gives the server (scripts/start.mjs passes its own to the server it
   // supervises); the compiled server when BENCH_SERVER=build, else the sources under tsx
-  const flags = ['--max-semi-space-size=8', ...(process.env.BENCH_SERVER === 'build' ? [] : ['--import', 'tsx'])];
+  const flags = [...startNodeFlags(), ...(process.env.BENCH_SERVER === 'build' ? [] : ['--import', 'tsx'])];
   const child = spawn(process.execPath, [...flags, join(import.meta.dirname, 'export-server.mjs')], { env: { ...process.env, BENCH_DB: dbUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
