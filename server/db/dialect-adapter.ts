@@ -19,6 +19,8 @@ export interface DialectAdapter {
   isForeignKeyViolation(err: unknown): boolean;
   /** Names of the indexes on a table (to rename derived indexes when the table is renamed). */
   indexNames(k: Kysely<any>, table: string): Promise<string[]>;
+  /** Names of a table's columns; none when the table does not exist (start-up migrations of tables that are not entities). */
+  columnNames(k: Kysely<any>, table: string): Promise<string[]>;
   /** Values as the driver hands them back (pg: Date for timestamptz, string for bigint). */
   readonly returnsDates: boolean;
 }

@@ -1,6 +1,7 @@
 import type { ReportDef } from '../../engine/reports/report-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
 
 type ParamValues = Record<string, unknown>;
@@ -24,18 +25,16 @@ export async function operatorLines(service: EntityService, def: ReportDef, para
   if (!param || !entity) return [];
   const w = WORDS[lang];
   const scope = service.policy.rowFilter(ctx, entity);
-  const k = service.db.kysely;
-  const scoped = <Q extends { where: (...a: never[]) => Q }>(q: Q): Q => (scope
-    ? (q.where as (f: (eb: never) => unknown) => Q)((eb) => compileFilter(eb as never, scope, entity, entity.name, { adapter: service.db.adapter, entity: (n) => service.registry.get(n), scope: (e) => service.policy.rowFilter(ctx, e) }))
-    : q);
+  const cc = { adapter: service.db.adapter, entity: (n: string) => service.registry.get(n), scope: (e: EntitySchema) => service.policy.rowFilter(ctx, e) };
+  const rows = () => service.db.kysely.selectFrom(`${entity.name} as t`).$if(scope !== null, (q) => q.where((eb) => compileFilter(eb as never, scope!, entity, 't', cc)));
   let id = params[param.name] === null || params[param.name] === undefined ? null : Number(params[param.name]);
   if (id === null) {
-    const ids = await scoped(k.selectFrom(entity.name).select('id')).limit(2).execute();
+    const ids = await rows().select('t.id').limit(2).execute();
     if (ids.length !== 1) return [{ label: w.operator, value: w.all }];
     id = Number(ids[0]!.id);
   }
   const cols = ['name_th', 'name_en', 'name', 'tax_id', 'branch_code', 'branch_name'].filter((c) => entity.fields[c]);
-  const row = await scoped(k.selectFrom(entity.name).select(cols).where('id', '=', id)).executeTakeFirst() as Record<string, unknown> | undefined;
+  const row = await rows().select(cols.map((c) => `t.${c}`)).where('t.id', '=', id).executeTakeFirst() as Record<string, unknown> | undefined;
   if (!row) return [];
   const name = (lang === 'en' ? row.name_en : null) ?? row.name_th ?? row.name;
   const code = row.branch_code === null || row.branch_code === undefined ? null : String(row.branch_code);

@@ -11,11 +11,7 @@ import { businessDateSql, hasLedger } from './movement-days.ts';
  * A database made before it gets the column and its values once, from the ledger.
  */
 export async function ensureFirstInDay(db: Database): Promise<void> {
-  const pg = db.adapter.name === 'postgres';
-  const cols = pg
-    ? (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'stock_balance'`.execute(db.kysely)).rows
-    : (await sql<{ name: string }>`select name from pragma_table_info('stock_balance')`.execute(db.kysely)).rows;
-  if (cols.some((c) => c.name === 'first_in_day')) return;
+  if ((await db.adapter.columnNames(db.kysely, 'stock_balance')).includes('first_in_day')) return;
   const ledger = await hasLedger(db);
   await db.kysely.transaction().execute(async (trx) => {
     await sql`alter table stock_balance add column first_in_day text not null default ''`.execute(trx);

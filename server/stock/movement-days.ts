@@ -40,10 +40,7 @@ export async function ensureMovementDays(db: Database): Promise<void> {
 
 /** Whether the ledger table (the entity stock_movement) exists yet. */
 export async function hasLedger(db: Database): Promise<boolean> {
-  const { rows } = db.adapter.name === 'postgres'
-    ? await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_schema = current_schema() and table_name = 'stock_movement'`.execute(db.kysely)
-    : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'stock_movement'`.execute(db.kysely);
-  return Number(rows[0]?.n) > 0;
+  return (await db.adapter.columnNames(db.kysely, 'stock_movement')).length > 0;
 }
 
 /** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */

@@ -33,10 +33,7 @@ export const QTY_SCALE = 10_000;
  */
 async function addContainerToKey(db: Database): Promise<void> {
   const pg = db.adapter.name === 'postgres';
-  const cols = pg
-    ? (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'stock_balance'`.execute(db.kysely)).rows
-    : (await sql<{ name: string }>`select name from pragma_table_info('stock_balance')`.execute(db.kysely)).rows;
-  if (cols.some((c) => c.name === 'container_id')) return;
+  if ((await db.adapter.columnNames(db.kysely, 'stock_balance')).includes('container_id')) return;
   await db.kysely.transaction().execute(async (trx) => {
     if (pg) {
       await sql`alter table stock_balance add column container_id integer not null default 0`.execute(trx);

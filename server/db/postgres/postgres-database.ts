@@ -46,6 +46,10 @@ export const postgresAdapter: DialectAdapter = {
     const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(k);
     return rows.map((r) => r.name);
   },
+  async columnNames(k, table) {
+    const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(k);
+    return rows.map((r) => r.name);
+  },
 };
 
 /**

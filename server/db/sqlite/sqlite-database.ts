@@ -119,6 +119,10 @@ export const sqliteAdapter: DialectAdapter = {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(k);
     return rows.map((r) => r.name);
   },
+  async columnNames(k, table) {
+    const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(k);
+    return rows.map((r) => r.name);
+  },
   isForeignKeyViolation: (err) => {
     const e = err as { code?: string; message?: string };
     return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (!!e?.code?.startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY constraint failed/.test(e.message ?? ''));
