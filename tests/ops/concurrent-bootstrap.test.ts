@@ -108,7 +108,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances starting together
       let waited = false;
       const during = await db.alone(START_LOCK, async () => {
         await new Promise((r) => setTimeout(r, 1000));
-        const locks = await admin.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted`);
+        // this database's locks only: other test files running beside this one take advisory locks of their own
+        const locks = await admin.query(`select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and l.granted and d.datname = $1`, [name]);
         // the idle lock transaction holds no snapshot, so vacuum is not held back while a start (or a long seed) runs
         const idle = await admin.query(`select backend_xmin::text as xmin from pg_stat_activity where datname = $1 and state = 'idle in transaction'`, [name]);
         return { locks: locks.rows[0].n as number, idle: idle.rows as { xmin: string | null }[] };
