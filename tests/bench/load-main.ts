@@ -12,7 +12,8 @@
  * internal transfer, alternating) and its `approve` action, which posts it
  * to the stock ledger.
  *
- * LOAD_SECONDS (60), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50"), LOAD_PACE ("0,1": requests per second per
+ * LOAD_SECONDS (60: each saturated run), LOAD_STAFF_SECONDS (120: each paced run; at 50 requests a second that
+ * is 6,000 answers and about 300 postings, so a posting's p99 is its third slowest, not its slowest), LOAD_WARMUP (5), LOAD_CONNECTIONS ("50"), LOAD_PACE ("0,1": requests per second per
  * connection, 0 for none held back; each is measured and labelled, see PACES below),
  * LOAD_TARGETS ("sqlite,sqlite-workers,postgres"; sqlite-workers is SERVER_WORKERS=2 on SQLite with Redis), LOAD_DATABASE_URL (postgres://127.0.0.1:5432/test's server),
  * LOAD_REDIS_URL (redis://127.0.0.1:6379), LOAD_LOG_LEVEL (info, the production default; the
@@ -50,23 +51,26 @@ import pg from 'pg';
 import { withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
 import { ROOT } from './bench-db.ts';
 import { startNodeFlags } from './start-flags.ts';
+import { runStaff } from './staff-driver.ts';
 
 const env = process.env;
-const SECONDS = Number(env.LOAD_SECONDS ?? 60);
+const SATURATED_SECONDS = Number(env.LOAD_SECONDS ?? 60);
+const STAFF_SECONDS = Number(env.LOAD_STAFF_SECONDS ?? 120);
 const WARMUP = Number(env.LOAD_WARMUP ?? 5);
 const CONNECTIONS = (env.LOAD_CONNECTIONS ?? '50').split(',').map(Number);
 /**
- * Requests per second each connection may send (autocannon's connectionRate); 0: none held back, each
- * connection sends its next request the moment the last is answered, which keeps the server saturated.
- * Both are measured by default: the saturated figures, and staff at 1 request a second each (50 staff:
- * 50 requests a second, about ten times what the issue counts for tens of staff). autocannon releases
- * a paced connection's requests at the start of each second, all connections in step: bursts of 50 at
- * once, harsher than people whose clicks are spread out.
+ * Requests per second each member of staff sends; 0: none held back, autocannon's connections each send
+ * their next request the moment the last is answered, which keeps the server saturated (a capacity test,
+ * not people). Both are measured by default: the saturated figures, and staff at 1 request a second each
+ * (50 staff: 50 requests a second, about ten times what the issue counts for tens of staff), each person
+ * thinking a random, exponentially distributed while between an answer and the next click
+ * (tests/bench/staff-driver.ts). Until 2026-11-27 the paced runs were autocannon's connectionRate, which
+ * released every connection's request at the start of each second: bursts of 50 clicks in one instant.
  */
 const PACES = (env.LOAD_PACE ?? '0,1').split(',').map(Number);
 /** One measurement per pace and connection count, in this order, in every round. */
 const SETTINGS = PACES.flatMap((pace) => CONNECTIONS.map((connections) => ({ pace, connections })));
-const paceLabel = (pace: number) => (pace ? `paced at ${pace} request/s each (staff)` : 'saturated (no think time)');
+const paceLabel = (pace: number) => (pace ? `staff at ${pace} request/s each, random think times` : 'saturated (no think time)');
 const TARGETS = (env.LOAD_TARGETS ?? 'sqlite,sqlite-workers,postgres').split(',');
 const PG_BASE = withDefaultUser(env.LOAD_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
 const REDIS = env.LOAD_REDIS_URL ?? env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -300,8 +304,13 @@ async function measure(urls: string[], f: Fixture, connections: number, seconds:
       k.lat.push(performance.now() - (ctx.t0 as number));
     },
   }));
+  if (pace) {
+    // people at `pace` requests a second each, clicking at independent moments (tests/bench/staff-driver.ts)
+    const staff = await runStaff(urls, connections, seconds, pace, requests[0]!);
+    return { ...staff, rps: staff.requests / seconds, kinds };
+  }
   const per = Math.floor(connections / urls.length);
-  const results: Result[] = await Promise.all(urls.map((url, i) => autocannon({ url, connections: per + (i < connections % urls.length ? 1 : 0), duration: seconds, timeout: 10, requests: requests as never, ...(pace ? { connectionRate: pace } : {}) })));
+  const results: Result[] = await Promise.all(urls.map((url, i) => autocannon({ url, connections: per + (i < connections % urls.length ? 1 : 0), duration: seconds, timeout: 10, requests: requests as never })));
   const total = results.reduce((a, r) => a + r['2xx'] + r.non2xx, 0);
   return {
     rps: total / seconds, requests: total,
@@ -333,11 +342,12 @@ async function scenarioOf(name: string, urls: string[], pids: number[]): Promise
       const out: string[] = [];
       for (const { pace, connections: c } of SETTINGS) {
         if (WARMUP > 0) await measure(urls, f, c, WARMUP, pace);
-        log(`${name}: ${c} connections, ${paceLabel(pace)}, for ${SECONDS} s…`);
+        const seconds = pace ? STAFF_SECONDS : SATURATED_SECONDS;
+        log(`${name}: ${c} connections, ${paceLabel(pace)}, for ${seconds} s…`);
         const cpu0 = pids.reduce((a, p) => a + cpuSeconds(p), 0);
         const own0 = process.cpuUsage();
         const wall0 = performance.now();
-        const run = await measure(urls, f, c, SECONDS, pace);
+        const run = await measure(urls, f, c, seconds, pace);
         // autocannon runs in this process, on one core at most: when it nears 1.0 the generator, not the server, sets the pace
         const own = process.cpuUsage(own0);
         run.generatorCores = (own.user + own.system) / 1000 / (performance.now() - wall0);

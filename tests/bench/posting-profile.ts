@@ -3,10 +3,12 @@
  * in-process (fastify.inject, no network), on SQLite (DIALECT=postgres with TEST_DATABASE_URL) with
  * the demo data: medians per kind, and CPU per cycle. N cycles (300); DOCS_ONLY=1 runs only the
  * postings; LISTENERS=1 also prints the time spent in each write and action listener per cycle;
+ * STATEMENTS=1 prints the SQL statements of each request kind's last call.
  * For a CPU profile: `node --cpu-prof --cpu-prof-dir=DIR --import tsx tests/bench/posting-profile.ts`
  * and tests/bench/cpu-profile-summary.ts DIR. A tool for finding costs, not a benchmark with targets.
  */
 import { performance } from 'node:perf_hooks';
+import { DefaultQueryExecutor } from 'kysely';
 import { join } from 'node:path';
 import { createTestApp } from '../support/test-app.ts';
 import { loadSeedDir } from '../../seed/demo-seed.ts';
@@ -32,7 +34,20 @@ const wrap = (arr: { listener: any }[], kind: string) => arr.forEach((r, i) => {
   r.listener = async (...a: any[]) => { const t0 = performance.now(); try { return await fn(...a); } finally { spent.set(where, (spent.get(where) ?? 0) + performance.now() - t0); } };
 });
 if (process.env.LISTENERS) { const ev = (t.service as any).events; wrap(ev.writes.all, 'write'); wrap(ev.actions.all, 'action'); ev.writes.picked = new WeakMap(); ev.actions.picked = new WeakMap(); }
-const time = async (k: string, f: () => Promise<any>) => { const t0 = performance.now(); const r = await f(); (times[k] ??= []).push(performance.now() - t0); return r; };
+// STATEMENTS=1: each request kind's SQL statements (counted at Kysely's executor, transactions included), printed once per kind
+const statements = new Map<string, string[]>();
+let current: string[] | null = null;
+if (process.env.STATEMENTS) {
+  const proto = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as { executeQuery: (...a: unknown[]) => Promise<unknown> };
+  const original = proto.executeQuery;
+  proto.executeQuery = function (this: unknown, ...a: unknown[]) { current?.push(String((a[0] as { sql: string }).sql).replace(/\s+/g, ' ').slice(0, 160)); return original.apply(this, a); };
+}
+const time = async (k: string, f: () => Promise<any>) => {
+  current = [];
+  const t0 = performance.now(); const r = await f(); (times[k] ??= []).push(performance.now() - t0);
+  statements.set(k, current); current = null;
+  return r;
+};
 const cpu0 = process.cpuUsage(); const wall0 = performance.now();
 for (let i = 0; i < N; i++) {
   const lines = Array.from({ length: 5 }, (_, j) => ids[(i + j) % ids.length]);
@@ -52,5 +67,6 @@ for (const [k, xs] of Object.entries(times)) {
   const s = xs.slice(Math.floor(xs.length / 5)).sort((a, b) => a - b);
   console.log(k.padEnd(34), 'median', s[Math.floor(s.length / 2)]!.toFixed(2), 'ms  mean', (s.reduce((a, b) => a + b, 0) / s.length).toFixed(2));
 }
+if (process.env.STATEMENTS) for (const [k, xs] of statements) console.log(`\n${k}: ${xs.length} statements\n  ${xs.join('\n  ')}`);
 for (const [k, v] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log((v / N).toFixed(3).padStart(7), 'ms/cycle', k);
 await t.close();
