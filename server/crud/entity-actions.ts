@@ -64,12 +64,12 @@ export async function runActionIn(
     .set({ ...encodeColumns(entity, sent), [w.field]: t.to, ...stamp })
     .where('id', '=', id).execute();
   // an action without fields (a posting) changed only the status and the stamp: its listeners get the document as read
-  // before with those, and it is read once after them
+  // before with those, and it is read again after them only when one of them wrote it (event.recordWritten)
   let after = fields.length ? await reader.readWhole(trx, entity, id) : { ...beforeWhole, [w.field]: t.to, ...stamp };
   const event: ActionEvent = { entity, id, action, from: String(before[w.field]), to: t.to, before: beforeWhole, after, body: sent, ctx };
   const listeners = events.actionListeners(entity);
   for (const l of listeners) await l(trx, event);
-  if (listeners.length || !fields.length) after = await reader.readWhole(trx, entity, id);
+  if (event.recordWritten) after = await reader.readWhole(trx, entity, id);
   await events.emit(trx, { entity: entity.name, id, action: 'update', before: beforeWhole, after, ctx, workflowAction: action });
   return after;
 }

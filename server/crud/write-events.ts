@@ -46,6 +46,13 @@ export interface ActionEvent {
   after: Row;
   body: Row;
   ctx: RequestContext;
+  /**
+   * Set by a listener that writes the action's own record or its lines (a number drawn on posting, a
+   * closed shift's sums): the action's answer is then read again after the listeners. Without it the
+   * answer is the record as read before the action with its new status and stamp, and `after` as the
+   * listeners left it, which saves a posting two statements.
+   */
+  recordWritten?: boolean;
 }
 
 interface Registered<L> { listener: L; when?: EntitySelector }

@@ -25,6 +25,7 @@ export async function numberOnPost(trx: Kysely<any>, e: ActionEvent): Promise<vo
   const no = await nextNumber(trx, e.entity, e.after);
   await trx.updateTable(e.entity.name).set({ [n.field]: no }).where('id', '=', e.id).execute();
   e.after[n.field] = no;
+  e.recordWritten = true;
 }
 
 /**
@@ -42,6 +43,7 @@ async function settleDate(trx: Kysely<any>, e: ActionEvent): Promise<void> {
   if (isEmpty(e.after[field])) {
     await trx.updateTable(e.entity.name).set({ [field]: today }).where('id', '=', e.id).execute();
     e.after[field] = today;
+    e.recordWritten = true;
   }
   if (n.dateRule !== 'issue') return;
   const date = String(e.after[field]);

@@ -49,5 +49,6 @@ export async function settleVatRemainder(trx: Kysely<any>, service: EntityServic
     net_amount: Number(mine.net_amount) + diff,
   };
   await trx.updateTable(target.name).set(set).where('id', '=', e.id).execute();
+  e.recordWritten = true;
   for (const [field, satang] of Object.entries(set)) e.after[field] = toNumber(BigInt(satang), 2);
 }

@@ -12,6 +12,7 @@ import { FONT_THAI, scriptRuns } from '../print/thai-text.ts';
 import QRCode from 'qrcode';
 import { promptPayIdOf, promptPayPayload } from '../../engine/documents/promptpay-payload.ts';
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';
+import { branchText } from '../../engine/documents/branch-text.ts';
 
 type Row = Record<string, unknown>;
 
@@ -54,6 +55,9 @@ export async function slipPromptPay(order: Row, seller: Row | undefined, methods
   return { payload, satang, image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 300 }) };
 }
 
+/** " (สำนักงานใหญ่)" or " (สาขาที่ 00001 …)" after a tax id, nothing without a branch code. */
+const withBranch = (code: unknown, name: unknown): string => { const b = branchText(code, name, 'th'); return b ? ` (${b})` : ''; };
+
 /** The slip of a sale, as a pdfmake document: seller, number, lines, totals with VAT included, payments and change. */
 export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>, qr: { image: string; satang: number } | null = null): object {
   const form = String(order.invoice_type ?? 'none');
@@ -61,13 +65,13 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   const payments = (order.payments as Row[] | undefined) ?? [];
   const content: object[] = [
     text(String(seller?.name_th ?? ''), { bold: true, alignment: 'center', fontSize: 10 }),
-    ...(seller?.tax_id ? [text(`เลขประจำตัวผู้เสียภาษี ${String(seller.tax_id)}${seller.branch_code ? ` สาขา ${String(seller.branch_code) === '00000' ? 'สำนักงานใหญ่' : String(seller.branch_code)}` : ''}`, { alignment: 'center' })] : []),
+    ...(seller?.tax_id ? [text(`เลขประจำตัวผู้เสียภาษี ${String(seller.tax_id)}${withBranch(seller.branch_code, seller.branch_name)}`, { alignment: 'center' })] : []),
     ...(terminal ? [text(`จุดขาย ${String(terminal.name ?? terminal.code ?? '')}${terminal.rd_pos_no ? ` (POS No. ${String(terminal.rd_pos_no)})` : ''}`, { alignment: 'center' })] : []),
     text(TITLES[form] ?? TITLES.none!, { bold: true, alignment: 'center', margin: [0, 4, 0, 2] }),
     ...(order.tax_invoice_no ? [pair('เลขที่ใบกำกับภาษี', String(order.tax_invoice_no))] : []),
     pair('เลขที่บิล', String(order.doc_no ?? '')),
     pair('วันที่', `${String(order.doc_date ?? '')} ${new Date(String(order.created_at ?? Date.now())).toISOString().slice(11, 16)}`),
-    ...(form === 'full' ? [text(`ผู้ซื้อ ${String(order.buyer_name ?? '')}`), text(`เลขประจำตัวผู้เสียภาษี ${String(order.buyer_tax_id ?? '')} สาขา ${String(order.buyer_branch_code ?? '')}`), ...(order.buyer_address ? [text(String(order.buyer_address))] : [])] : []),
+    ...(form === 'full' ? [text(`ผู้ซื้อ ${String(order.buyer_name ?? '')}`), text(`เลขประจำตัวผู้เสียภาษี ${String(order.buyer_tax_id ?? '')}${withBranch(order.buyer_branch_code, null)}`), ...(order.buyer_address ? [text(String(order.buyer_address))] : [])] : []),
     { canvas: [{ type: 'line', x1: 0, y1: 2, x2: WIDTH - 16, y2: 2, lineWidth: 0.5, dash: { length: 2 } }], margin: [0, 2, 0, 2] },
   ];
   for (const l of items) {

@@ -97,5 +97,6 @@ export function installShiftRules(service: EntityService): void {
     const expected = opening + cash;
     const values: Row = { cash_sales: cash / 100, expected_cash: expected / 100, difference: (Math.round(Number(counted) * 100) - expected) / 100, closed_at: businessClock.now().toISOString() };
     await trx.updateTable(p.shift.name).set(encodeColumns(p.shift, values)).where('id', '=', e.id).execute();
+    e.recordWritten = true;
   }, (entity) => !!pairOf(entity.name));
 }

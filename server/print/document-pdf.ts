@@ -6,6 +6,7 @@ import { scriptRuns } from './thai-text.ts';
 import type { LineReference } from './line-references.ts';
 import { withholdingDefinition } from './withholding-pdf.ts';
 import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
+import { branchText } from '../../engine/documents/branch-text.ts';
 
 type Row = Record<string, unknown>;
 
@@ -15,8 +16,8 @@ export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat',
 const WORDS_FIELDS = ['total_amount', 'net_amount', 'amount_before_vat', 'subtotal'];
 
 const WORDS = {
-  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน' },
-  en: { taxId: 'Tax ID', headOffice: 'Head office', branch: 'Branch', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment' },
+  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน' },
+  en: { taxId: 'Tax ID', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment' },
 };
 
 export interface DocumentPrint {
@@ -80,8 +81,7 @@ function partyBlock(r: Row | null | undefined, o: PrintOptions): string[] {
   const w = WORDS[o.lang];
   const name = String((o.lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? '');
   const address = ['address_line', 'sub_district', 'district', 'province', 'postal_code'].map((k) => r[k]).filter(Boolean).join(' ');
-  const branchCode = r.branch_code ? String(r.branch_code) : null;
-  const branch = branchCode === null ? '' : /^0+$/.test(branchCode) ? w.headOffice : `${w.branch} ${branchCode}${r.branch_name ? ` ${r.branch_name}` : ''}`;
+  const branch = branchText(r.branch_code, r.branch_name, o.lang) ?? '';
   const tax = r.tax_id ? `${w.taxId} ${r.tax_id}${branch ? ` (${branch})` : ''}` : branch;
   return [name, address, tax].filter(Boolean);
 }

@@ -3,13 +3,14 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
+import { branchText } from '../../engine/documents/branch-text.ts';
 
 type ParamValues = Record<string, unknown>;
 type Line = { label: string; value: string };
 
 const WORDS = {
-  th: { operator: 'ชื่อผู้ประกอบการ', taxId: 'เลขประจำตัวผู้เสียภาษีอากร', place: 'สถานประกอบการ', headOffice: 'สำนักงานใหญ่', branch: 'สาขาที่', all: 'ทุกบริษัท: เลือกบริษัทเพื่อพิมพ์รายงานของผู้ประกอบการรายเดียว' },
-  en: { operator: 'Operator', taxId: 'Tax ID', place: 'Establishment', headOffice: 'Head office', branch: 'Branch', all: 'All companies: choose a company to print one operator\'s report' },
+  th: { operator: 'ชื่อผู้ประกอบการ', taxId: 'เลขประจำตัวผู้เสียภาษีอากร', place: 'สถานประกอบการ', all: 'ทุกบริษัท: เลือกบริษัทเพื่อพิมพ์รายงานของผู้ประกอบการรายเดียว' },
+  en: { operator: 'Operator', taxId: 'Tax ID', place: 'Establishment', all: 'All companies: choose a company to print one operator\'s report' },
 };
 
 /**
@@ -37,8 +38,7 @@ export async function operatorLines(service: EntityService, def: ReportDef, para
   const row = await rows().select(cols.map((c) => `t.${c}`)).where('t.id', '=', id).executeTakeFirst() as Record<string, unknown> | undefined;
   if (!row) return [];
   const name = (lang === 'en' ? row.name_en : null) ?? row.name_th ?? row.name;
-  const code = row.branch_code === null || row.branch_code === undefined ? null : String(row.branch_code);
-  const place = code === null ? null : /^0+$/.test(code) ? w.headOffice : `${w.branch} ${code}${row.branch_name ? ` ${String(row.branch_name)}` : ''}`;
+  const place = branchText(row.branch_code, row.branch_name, lang);
   return [
     { label: w.operator, value: String(name ?? '') },
     ...(row.tax_id ? [{ label: w.taxId, value: String(row.tax_id) }] : []),

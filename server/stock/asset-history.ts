@@ -31,5 +31,6 @@ export function installAssetHistory(service: EntityService): void {
     if (e.action === 'return') Object.assign(clear, { holder_staff_id: null, borrowed_until: null });
     if (e.action === 'finish_modify') Object.assign(clear, { modify_description: null, modify_cost: null });
     await trx.updateTable('asset').set(clear).where('id', '=', e.id).execute();
+    e.recordWritten = true;
   }, entitiesNamed('asset'));
 }

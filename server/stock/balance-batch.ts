@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
 import { addToBalanceTotals, totalsRows, totalsUpsert } from './balance-totals.ts';
+import { upsertMovementDays, type DayRow } from './movement-days.ts';
 
 /**
  * The balance rows of one posting, read, locked and written a few statements
@@ -82,15 +83,26 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
 }
 
 /**
- * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
- * product and inventory total (stock_balance_total); answers the rows as written.
+ * What a PostgreSQL posting sends with its last balance statement as data-modifying CTEs: its ledger rows
+ * and its day summary rows, so the whole ledger write is one round trip (writeMovements).
  */
-export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[]): Promise<Map<string, Held>> {
+export interface LedgerRiders { movements: Record<string, unknown>[]; days: DayRow[] }
+
+/**
+ * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
+ * product and inventory total (stock_balance_total); answers the rows as written. With `riders`
+ * (PostgreSQL only), the last statement also inserts them and answers the newest snapshot date as its
+ * statement saw it: taken after the statement's lock on the ledger, so a snapshot either committed
+ * before (and is seen) or waits for this posting's commit (and sums its movements).
+ */
+export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[], riders?: LedgerRiders): Promise<{ written: Map<string, Held>; lastSnapshot: string | null }> {
   const written = new Map<string, Held>();
+  let lastSnapshot: string | null = null;
   // PostgreSQL: the totals ride in the last balance statement as data-modifying CTEs (run after the balance
   // upsert the statement reads, so rows are still locked balance first, totals after): the rows others post to
   // are then locked for one round trip less each before the commit
   const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  if (riders && !pg) throw new Error('ledger riders are for PostgreSQL only');
   const batches = inBatches(changes, 8);
   for (const [i, batch] of batches.entries()) {
     const upsert = (qc: Pick<Kysely<any>, 'insertInto'>) => qc.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
@@ -105,12 +117,16 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
     if (pg && i === batches.length - 1) {
       let q = trx.with('b', (qc) => upsert(qc));
       for (const [j, t] of totalsRows(changes).entries()) if (t.rows.length) q = q.with(`t${j}`, (qc) => totalsUpsert(qc, t, t.rows)) as unknown as typeof q;
-      rows = await q.selectFrom('b').selectAll().execute();
+      if (riders?.movements.length) q = q.with('m', (qc) => qc.insertInto('stock_movement').values(riders.movements)) as unknown as typeof q;
+      if (riders?.days.length) q = q.with('d', (qc) => upsertMovementDays(qc, riders.days)) as unknown as typeof q;
+      const read = q.selectFrom('b').selectAll();
+      rows = await (riders ? read.select(sql<string | null>`(select max(as_of_date) from stock_snapshot_date)`.as('last_snapshot')) : read).execute();
+      if (riders && rows[0]?.last_snapshot) lastSnapshot = String(rows[0].last_snapshot);
     } else {
       rows = await upsert(trx).execute();
     }
     for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
   if (!pg) await addToBalanceTotals(trx, changes);
-  return written;
+  return { written, lastSnapshot };
 }

@@ -85,10 +85,11 @@ export async function rebuildMovementDays(k: Kysely<any>, dialect: 'sqlite' | 'p
 }
 
 export interface DayMovement { movementDate: string; inventoryId: number; direction: 'in' | 'out'; refDoc: string | null; qty: number; value: number }
+export interface DayRow { business_day: string; inventory_id: number; direction: string; ref_doc: string; movement_count: number; qty: number; value: number }
 
-/** Adds movements just written to the ledger (their qty and stored value) to their day's summary rows. */
-export async function addToMovementDays(trx: Kysely<any>, movements: DayMovement[]): Promise<void> {
-  const sums = new Map<string, { business_day: string; inventory_id: number; direction: string; ref_doc: string; movement_count: number; qty: number; value: number }>();
+/** Movements summed into their day rows (business day, inventory, direction, document). */
+export function movementDayRows(movements: DayMovement[]): DayRow[] {
+  const sums = new Map<string, DayRow>();
   for (const m of movements) {
     const row = { business_day: businessDayOf(m.movementDate), inventory_id: m.inventoryId, direction: m.direction, ref_doc: m.refDoc ?? '' };
     const id = JSON.stringify(row);
@@ -98,13 +99,20 @@ export async function addToMovementDays(trx: Kysely<any>, movements: DayMovement
     s.value += m.value;
     sums.set(id, s);
   }
-  for (const batch of inBatches([...sums.values()], 7)) {
-    await trx.insertInto('stock_movement_day').values(batch)
-      .onConflict((oc) => oc.columns(['business_day', 'inventory_id', 'direction', 'ref_doc']).doUpdateSet({
-        movement_count: sql`stock_movement_day.movement_count + excluded.movement_count`,
-        qty: sql`stock_movement_day.qty + excluded.qty`,
-        value: sql`stock_movement_day.value + excluded.value`,
-      }))
-      .execute();
-  }
+  return [...sums.values()];
+}
+
+/** The statement adding day rows to the summary (a data-modifying CTE of the balance statement on PostgreSQL, see writeMovements). */
+export function upsertMovementDays(qc: Pick<Kysely<any>, 'insertInto'>, rows: DayRow[]) {
+  return qc.insertInto('stock_movement_day').values(rows)
+    .onConflict((oc) => oc.columns(['business_day', 'inventory_id', 'direction', 'ref_doc']).doUpdateSet({
+      movement_count: sql`stock_movement_day.movement_count + excluded.movement_count`,
+      qty: sql`stock_movement_day.qty + excluded.qty`,
+      value: sql`stock_movement_day.value + excluded.value`,
+    }));
+}
+
+/** Adds movements just written to the ledger (their qty and stored value) to their day's summary rows. */
+export async function addToMovementDays(trx: Kysely<any>, rows: DayRow[]): Promise<void> {
+  for (const batch of inBatches(rows, 7)) await upsertMovementDays(trx, batch).execute();
 }

@@ -1,14 +1,14 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
-import { addToBalances, candidatesOf, lockBalances, type Candidate, type OpenGroup } from './balance-batch.ts';
+import { addToBalances, candidatesOf, lockBalances, type Candidate, type Held, type OpenGroup } from './balance-batch.ts';
 import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
 import { businessDayOf } from './business-days.ts';
 import { ensureBalanceTotals } from './balance-totals.ts';
 import { ensureFirstInDay } from './balance-first-in.ts';
-import { addToMovementDays, ensureMovementDays } from './movement-days.ts';
+import { addToMovementDays, ensureMovementDays, movementDayRows } from './movement-days.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -24,6 +24,12 @@ import { addToMovementDays, ensureMovementDays } from './movement-days.ts';
  * every key the ledger's value is the balance's value.
  */
 export const QTY_SCALE = 10_000;
+
+/**
+ * At most this many ledger rows ride in a PostgreSQL posting's balance statement (20 parameters each, far below
+ * PostgreSQL's 65,535); a larger posting inserts them in statements of their own first, as SQLite always does.
+ */
+const RIDER_MOVEMENTS = 1000;
 
 /**
  * A balance table made before containers were part of the key gets the
@@ -290,33 +296,41 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     const done = moved.get(m)!;
     await trx.updateTable('stock_movement').set(m.direction === 'out' ? { unit_cost: done.unitCost, value: done.value } : { value: done.value }).where('id', '=', m.storedId).execute();
   }
-  for (const batch of inBatches(movements.filter((m) => m.storedId === undefined), 21)) {
-    await trx.insertInto('stock_movement').values(batch.map((m) => ({
-      movement_date: m.movementDate, product_id: m.productId, inventory_id: m.inventoryId, product_location_id: m.locationId,
-      direction: m.direction, movement_type: m.movementType, qty: m.qty, unit_cost: moved.get(m)!.unitCost, value: moved.get(m)!.value,
-      lot_no: m.lotNo, expiry_date: m.expiryDate, product_container_id: m.containerId, ref_doc: m.refDoc, note: m.note ?? null,
-      doc_entity: m.docEntity, doc_id: m.docId, doc_line_id: m.docLineId,
-      created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
-    }))).execute();
-  }
+  const rows = movements.filter((m) => m.storedId === undefined).map((m) => ({
+    movement_date: m.movementDate, product_id: m.productId, inventory_id: m.inventoryId, product_location_id: m.locationId,
+    direction: m.direction, movement_type: m.movementType, qty: m.qty, unit_cost: moved.get(m)!.unitCost, value: moved.get(m)!.value,
+    lot_no: m.lotNo, expiry_date: m.expiryDate, product_container_id: m.containerId, ref_doc: m.refDoc, note: m.note ?? null,
+    doc_entity: m.docEntity, doc_id: m.docId, doc_line_id: m.docLineId,
+    created_at: now, updated_at: now, created_by: opts.userId, updated_by: opts.userId,
+  }));
   // the day summary the movement dashboards read (a direct adjustment's row too: it gets its value only here)
-  await addToMovementDays(trx, movements.map((m) => ({ movementDate: m.movementDate, inventoryId: m.inventoryId, direction: m.direction, refDoc: m.refDoc, qty: m.qty, value: moved.get(m)!.value })));
-  // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
-  // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
-  // snapshot — nearly every posting — needs no snapshot update at all
-  const last = await lastSnapshotDate(trx);
+  const days = movementDayRows(movements.map((m) => ({ movementDate: m.movementDate, inventoryId: m.inventoryId, direction: m.direction, refDoc: m.refDoc, qty: m.qty, value: moved.get(m)!.value })));
+  const changes = keys.map((key) => {
+    const k = keyText(key);
+    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value, firstInDay: firstIn.get(k) ?? null };
+  }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
+  let written: Map<string, Held>;
+  let last: string | null;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter && changes.length && rows.length <= RIDER_MOVEMENTS) {
+    // PostgreSQL: the ledger rows and the day rows ride in the balance statement as data-modifying CTEs, and it answers the
+    // newest snapshot date: the whole ledger write is one round trip, the last before commit (issue 35's posting p99)
+    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { movements: rows, days }));
+  } else {
+    for (const batch of inBatches(rows, 21)) await trx.insertInto('stock_movement').values(batch).execute();
+    await addToMovementDays(trx, days);
+    // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
+    // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
+    // snapshot — nearly every posting — needs no snapshot update at all
+    last = await lastSnapshotDate(trx);
+    // the balances last, after the ledger rows they sum up: the lock on a row others post to is then held for this and the commit
+    ({ written } = await addToBalances(trx, changes));
+  }
   if (last !== null) {
     for (const m of movements) {
       const day = businessDayOf(m.movementDate);
       if (day <= last) await addToSnapshots(trx, m, day, m.direction === 'in' ? m.qty : -m.qty);
     }
   }
-  // the balances last, after the ledger rows they sum up: the lock on a row others post to is then held for this and the commit
-  const changes = keys.map((key) => {
-    const k = keyText(key);
-    return { key, qty: state.get(k)!.qty - held.get(k)!.qty, value: state.get(k)!.value - held.get(k)!.value, firstInDay: firstIn.get(k) ?? null };
-  }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
-  const written = await addToBalances(trx, changes);
   // the rows are locked (PostgreSQL) or the writer is alone (SQLite), so what was written is what was worked out;
   // anything else would be a broken lock, and the posting must not stand on it (ins alone were worked out from no read)
   for (const c of judged ? changes : []) {

@@ -40,7 +40,10 @@ let current: string[] | null = null;
 if (process.env.STATEMENTS) {
   const proto = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as { executeQuery: (...a: unknown[]) => Promise<unknown> };
   const original = proto.executeQuery;
-  proto.executeQuery = function (this: unknown, ...a: unknown[]) { current?.push(String((a[0] as { sql: string }).sql).replace(/\s+/g, ' ').slice(0, 160)); return original.apply(this, a); };
+  proto.executeQuery = async function (this: unknown, ...a: unknown[]) {
+    const t0 = performance.now();
+    try { return await original.apply(this, a); } finally { current?.push(`${(performance.now() - t0).toFixed(2).padStart(6)} ms  ${String((a[0] as { sql: string }).sql).replace(/\s+/g, ' ').slice(0, 150)}`); }
+  };
 }
 const time = async (k: string, f: () => Promise<any>) => {
   current = [];

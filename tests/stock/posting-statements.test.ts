@@ -118,6 +118,18 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     await c.settings({ is_allow_negative_stock: false });
   });
 
+  it('a posting reads its document once: its answer is that read with the new status and stamp, as stored', async () => {
+    const made = await draft(3);
+    let answer: Row = {};
+    const run = await statements(async () => { answer = await c.ok(c.action('goods_receipt', made.id, 'approve')); });
+    // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so it is not read again
+    expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
+    expect(run.filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
+    const stored = await c.ok(c.call('GET', `/api/goods_receipt/${made.id}`, c.admin));
+    expect(answer.status).toBe('approved');
+    expect(answer).toEqual(stored);
+  });
+
   it('a create draws its number last: the counter is locked for the draw, its store, the audit row and the commit', async () => {
     let made: Row = {};
     const run = await statements(async () => { made = await draft(3); });
@@ -141,9 +153,17 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       expect(firstBalance).toBeGreaterThan(audit);
       // the ledger's own tables: balances and their product x inventory totals, the movements and their day summary
       expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
-      expect(run.filter((s) => /^insert into "stock_movement"/.test(s))).toHaveLength(1);
+      expect(run.filter((s) => /insert into "stock_movement" \(/.test(s))).toHaveLength(1);
       // a receipt's ins are judged by no balance: its rows (and their totals) are locked by the writes that add to them, the last statements
       if (entity === 'goods_receipt') expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|balance_total|lot_total)"/.test(s))).toEqual([]);
+      if (dialect === 'postgres') {
+        // PostgreSQL: the ledger rows, their day rows, the balances, their totals and the newest snapshot date are one
+        // statement (data-modifying CTEs), the transaction's last; a transfer first reads the rows it may take from and locks them
+        const ledger = run.at(-1)!;
+        for (const table of ['stock_movement', 'stock_movement_day', 'stock_balance', 'stock_balance_total']) expect(ledger).toContain(`insert into "${table}" (`);
+        expect(ledger).toContain('stock_snapshot_date');
+        expect(run.length - firstBalance).toBe(entity === 'goods_receipt' ? 1 : 3);
+      }
     }
     // a direct adjustment too: its movement row and audit row first, its balance row last (so it was before, the audit
     // listener being installed first; as a step for the end it stays so whatever order the listeners are installed in)
