@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import { PostgresAdapter, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { FieldDef } from '../../engine/schema/schema-types.ts';
 
 /**
@@ -43,4 +43,12 @@ export const START_LOCK = 'backoffice:bootstrap';
 /** Escapes LIKE wildcards so user text is matched literally (paired with ESCAPE '\'). */
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Whether a Kysely handle (a transaction included, which carries no Database) talks to PostgreSQL: for the few
+ * statements written differently there, such as a posting's ledger rows riding in its balance statement.
+ */
+export function onPostgres(k: Kysely<any>): boolean {
+  return k.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { onPostgres } from '../db/dialect-adapter.ts';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
 import { addToBalanceTotals, totalsRows, totalsUpsert } from './balance-totals.ts';
@@ -101,7 +102,7 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
   // PostgreSQL: the totals ride in the last balance statement as data-modifying CTEs (run after the balance
   // upsert the statement reads, so rows are still locked balance first, totals after): the rows others post to
   // are then locked for one round trip less each before the commit
-  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = onPostgres(trx);
   if (riders && !pg) throw new Error('ledger riders are for PostgreSQL only');
   const batches = inBatches(changes, 8);
   for (const [i, batch] of batches.entries()) {

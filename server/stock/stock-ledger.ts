@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Database } from '../db/dialect-adapter.ts';
+import { sql, type Kysely } from 'kysely';
+import { onPostgres, type Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
 import { addToBalances, candidatesOf, lockBalances, type Candidate, type Held, type OpenGroup } from './balance-batch.ts';
@@ -311,7 +311,7 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
   let written: Map<string, Held>;
   let last: string | null;
-  if (trx.getExecutor().adapter instanceof PostgresAdapter && changes.length && rows.length <= RIDER_MOVEMENTS) {
+  if (onPostgres(trx) && changes.length && rows.length <= RIDER_MOVEMENTS) {
     // PostgreSQL: the ledger rows and the day rows ride in the balance statement as data-modifying CTEs, and it answers the
     // newest snapshot date: the whole ledger write is one round trip, the last before commit (issue 35's posting p99)
     ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { movements: rows, days }));

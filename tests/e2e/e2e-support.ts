@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { readConfig } from '../../server/config/app-config.ts';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
 import { seedDemo } from '../../seed/demo-seeder.ts';
@@ -120,4 +120,24 @@ export function socketReady(page: Page, timeout = 20_000): Promise<void> {
       });
     });
   });
+}
+
+/** What most browser tests start with: the demo server, Chromium, a Thai page signed in as the admin, and the admin's API client. */
+export interface AdminSession { server: E2eServer; browser: Browser; page: Page; errors: string[]; api: ApiCall }
+
+/** Starts an AdminSession (a 1366 × 900 page in th-TH; `context` adds to or overrides those options). */
+export async function adminSession(context: BrowserContextOptions = {}): Promise<AdminSession> {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', ...context })).newPage();
+  const errors = watchErrors(page);
+  const api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
+  await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+  return { server, browser, page, errors, api };
+}
+
+/** Closes what adminSession started (either may be missing when the start failed). */
+export async function closeSession(s: Partial<AdminSession> | undefined): Promise<void> {
+  await s?.browser?.close();
+  await s?.server?.close();
 }

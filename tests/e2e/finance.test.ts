@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
  * The create-from screen in the browser (issue 9): a receipt made from part of
@@ -16,17 +16,9 @@ describe('finance screens end to end', () => {
   const url = (p: string) => new URL(p, server.baseUrl).toString();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    ({ server, browser, page, errors, api } = await adminSession());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => closeSession({ server, browser }));
 
   it('a hand-typed receipt line picks one of the customer\'s open bills, and settles it', async () => {
     const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1&sort=id`)).data[0].id as number;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 /**
  * The register end to end (issue 33 §10): open a shift, scan three items with a keyboard-wedge scanner (keystrokes
@@ -17,17 +17,9 @@ describe('the POS register end to end', () => {
   const url = (p: string) => new URL(p, server.baseUrl).toString();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    ({ server, browser, page, errors, api } = await adminSession({ acceptDownloads: true }));
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => closeSession({ server, browser }));
 
   async function wedge(code: string): Promise<void> {
     await page.keyboard.type(code, { delay: 5 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ARTIFACTS, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { adminSession, apiSignIn, ARTIFACTS, closeSession, DEMO_PASSWORD, signInInBrowser, type ApiCall, type E2eServer } from './e2e-support.ts';
 
 type Row = Record<string, any>;
 
@@ -27,17 +27,9 @@ describe('the POS sale return panel end to end', () => {
   const left = (l: Row) => Number(l.qty) - Number(l.returned_qty ?? 0);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    ({ server, browser, page, errors, api } = await adminSession());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => closeSession({ server, browser }));
 
   /** A paid demo sale where one unit of a line can go back without it being the whole sale. */
   async function paidSale(): Promise<{ sale: Row; line: Row }> {
