@@ -17,7 +17,7 @@ export const MAX_SALE_LINES = 500;
 export interface SaleRequest {
   shiftId: number;
   items: { product_id: number; qty: number | string }[];
-  payments: { payment_method_id: number; amount: number | string }[];
+  payments: { payment_method_id: number; amount: number | string; reference?: string }[];
   buyer: Row;
   full: boolean;
 }
@@ -53,6 +53,8 @@ export function readSaleRequest(sale: SaleSpec, body: unknown): SaleRequest {
     if (!p || typeof p !== 'object') { errors.push({ field: `${sale.payments}.${i}`, code: 'type', message: 'must be an object' }); return; }
     if (!isId(p.payment_method_id)) errors.push({ field: `${sale.payments}.${i}.payment_method_id`, code: 'required', message: 'is required' });
     if (!isAmount(p.amount) || Number(p.amount) <= 0) errors.push({ field: `${sale.payments}.${i}.amount`, code: 'positive', message: 'must be more than 0' });
+    // the card's approval code, the transfer's reference: what the cashier read off the terminal or the phone
+    if (p.reference !== undefined && p.reference !== null && (typeof p.reference !== 'string' || p.reference.length > 100)) errors.push({ field: `${sale.payments}.${i}.reference`, code: 'max_length', message: 'must be text of at most 100 characters', params: { limit: 100 } });
   });
   if (b.invoice_type !== undefined && b.invoice_type !== 'full') errors.push({ field: 'invoice_type', code: 'enum', message: 'may only ask for "full"; otherwise the site setting tax_invoice decides', params: { allowed: 'full' } });
   if (errors.length) refuse(errors);
@@ -61,7 +63,7 @@ export function readSaleRequest(sale: SaleSpec, body: unknown): SaleRequest {
   return {
     shiftId: b[sale.shift] as number,
     items: items.map((it) => ({ product_id: it.product_id as number, qty: it.qty as number })),
-    payments: payments.map((p) => ({ payment_method_id: p.payment_method_id as number, amount: p.amount as number })),
+    payments: payments.map((p) => ({ payment_method_id: p.payment_method_id as number, amount: p.amount as number, ...(typeof p.reference === 'string' && p.reference.trim() ? { reference: p.reference.trim() } : {}) })),
     buyer, full: b.invoice_type === 'full',
   };
 }

@@ -13,6 +13,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { siteSettings } from '../settings/site-settings.ts';
 import { linesOf } from '../documents/document-lines.ts';
+import { registerOnHandRoutes } from './sale-on-hand.ts';
 import { priceSale, promotionEntityOf, promotionsOn, readSaleRequest, rowsById } from './sale-pricing.ts';
 
 type Row = Record<string, unknown>;
@@ -104,7 +105,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
       ...(fieldOf(lines.entity, 'vat_type') ? { vat_type: products.get(l.product_id)!.vat_type ?? null } : {}),
       price: baht(l.price), discount_amount: baht(l.discount), promotion_id: l.promotion_id,
     })),
-    [sale.payments]: req.payments.map((p) => ({ payment_method_id: p.payment_method_id, payment_type: methods.get(p.payment_method_id)!.payment_type, amount: p.amount })),
+    [sale.payments]: req.payments.map((p) => ({ payment_method_id: p.payment_method_id, payment_type: methods.get(p.payment_method_id)!.payment_type, amount: p.amount, ...(p.reference ? { reference: p.reference } : {}) })),
   };
   const server: Row = {
     [sale.terminal]: Number(shift[sale.terminal]), inventory_id: terminal.inventory_id ?? null, your_company_id: terminal.your_company_id ?? null,
@@ -141,6 +142,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
 
 /** POST /api/{entity} of every sale entity: the Idempotency-Key header and makeSale; 201 for a new sale, 200 for a repeat. */
 export function registerSaleRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
+  registerOnHandRoutes(app, service, contextOf);
   for (const entity of service.registry.all()) {
     if (!entity.document?.sale) continue;
     const name = entity.name;

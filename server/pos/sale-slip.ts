@@ -13,6 +13,7 @@ import QRCode from 'qrcode';
 import { promptPayIdOf, promptPayPayload } from '../../engine/documents/promptpay-payload.ts';
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';
 import { branchText } from '../../engine/documents/branch-text.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 type Row = Record<string, unknown>;
 
@@ -55,6 +56,27 @@ export async function slipPromptPay(order: Row, seller: Row | undefined, methods
   return { payload, satang, image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 300 }) };
 }
 
+/**
+ * The slip's date and time as a Thai reader expects them: the day of the sale (its `doc_date`, a business day)
+ * in the Buddhist era (29/11/2569) and the time the sale was stored on the business's clock (BUSINESS_TIME_ZONE),
+ * never the UTC clock (issue 47 §6: a Bangkok date beside a UTC time was 7 hours off all day).
+ */
+export function slipDateTime(docDate: unknown, createdAt: unknown, timeZone = businessClock.timeZone): string {
+  const at = new Date(String(createdAt ?? ''));
+  const when = Number.isNaN(at.getTime()) ? businessClock.now() : at;
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .formatToParts(when).map((p) => [p.type, p.value]));
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(docDate ?? ''));
+  const [y, mo, d] = m ? [Number(m[1]), m[2]!, m[3]!] : [Number(parts.year), parts.month!, parts.day!];
+  return `${d}/${mo}/${y + 543} ${parts.hour}:${parts.minute}`;
+}
+
+/** The seller's address on one line (a full tax invoice must carry it, s. 86/4). */
+export function sellerAddress(seller: Row | undefined): string {
+  if (!seller) return '';
+  return ['address_line', 'sub_district', 'district', 'province', 'postal_code'].map((k) => seller[k]).filter((v) => v !== null && v !== undefined && v !== '').map(String).join(' ');
+}
+
 /** " (สำนักงานใหญ่)" or " (สาขาที่ 00001 …)" after a tax id, nothing without a branch code. */
 const withBranch = (code: unknown, name: unknown): string => { const b = branchText(code, name, 'th'); return b ? ` (${b})` : ''; };
 
@@ -66,11 +88,13 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   const content: object[] = [
     text(String(seller?.name_th ?? ''), { bold: true, alignment: 'center', fontSize: 10 }),
     ...(seller?.tax_id ? [text(`เลขประจำตัวผู้เสียภาษี ${String(seller.tax_id)}${withBranch(seller.branch_code, seller.branch_name)}`, { alignment: 'center' })] : []),
+    // a full tax invoice names the seller's address (s. 86/4); the abbreviated form does not need it
+    ...(form === 'full' && sellerAddress(seller) ? [text(sellerAddress(seller), { alignment: 'center' })] : []),
     ...(terminal ? [text(`จุดขาย ${String(terminal.name ?? terminal.code ?? '')}${terminal.rd_pos_no ? ` (POS No. ${String(terminal.rd_pos_no)})` : ''}`, { alignment: 'center' })] : []),
     text(TITLES[form] ?? TITLES.none!, { bold: true, alignment: 'center', margin: [0, 4, 0, 2] }),
     ...(order.tax_invoice_no ? [pair('เลขที่ใบกำกับภาษี', String(order.tax_invoice_no))] : []),
     pair('เลขที่บิล', String(order.doc_no ?? '')),
-    pair('วันที่', `${String(order.doc_date ?? '')} ${new Date(String(order.created_at ?? Date.now())).toISOString().slice(11, 16)}`),
+    pair('วันที่', slipDateTime(order.doc_date, order.created_at)),
     ...(form === 'full' ? [text(`ผู้ซื้อ ${String(order.buyer_name ?? '')}`), text(`เลขประจำตัวผู้เสียภาษี ${String(order.buyer_tax_id ?? '')}${withBranch(order.buyer_branch_code, null)}`), ...(order.buyer_address ? [text(String(order.buyer_address))] : [])] : []),
     { canvas: [{ type: 'line', x1: 0, y1: 2, x2: WIDTH - 16, y2: 2, lineWidth: 0.5, dash: { length: 2 } }], margin: [0, 2, 0, 2] },
   ];
@@ -92,7 +116,10 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
   content.push(pair(exempt > 0 ? 'มูลค่าสินค้ามีภาษีก่อนภาษี' : 'มูลค่าก่อนภาษี', money(Math.round((Number(order.amount_before_vat) - exempt) * 100) / 100)));
   content.push(pair(`ภาษีมูลค่าเพิ่ม ${Number(order.vat_rate ?? 7)}%`, money(order.vat_amount)));
   content.push(text('(ราคารวมภาษีมูลค่าเพิ่มแล้ว)', { alignment: 'right' }));
-  for (const p of payments) content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
+  for (const p of payments) {
+    content.push(pair(methods.get(Number(p.payment_method_id)) ?? 'ชำระเงิน', money(p.amount)));
+    if (p.reference) content.push(text(`  อ้างอิง ${String(p.reference)}`));
+  }
   content.push(pair('เงินทอน', money(order.change_amount), true));
   // a partial return (server/pos/sale-return.ts) leaves the sale as sold; the slip says what went back
   if (Number(order.returned_amount ?? 0) > 0 && order.status !== 'refunded') content.push(pair('คืนสินค้าแล้ว', `-${money(order.returned_amount)}`));
