@@ -1,286 +1,333 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from 'primereact/button';
-import { api, ApiError, download, saveBlob } from '../../core/http-client.ts';
-import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Link } from 'react-router-dom';
+import { api, ApiError } from '../../core/http-client.ts';
 import { formatMoney } from '../documents/money-format.ts';
 import type { PromotionRow } from '../../../../engine/pos/promotion-math.ts';
-import { addProduct, bangkokToday, figures, payState, setQty, type CartLine, type CartProduct, type PaymentRow } from './register-cart.ts';
+import { addProduct, bangkokToday, figures, setQty, type CartLine, type CartProduct } from './register-cart.ts';
+import { favourites, findCached, heldBills, installRegisterApp, loadProducts, readCache, writeCache } from './register-data.ts';
+import { isUnreachable, useSaleQueue } from './sale-queue.ts';
+import { provisionalNumber } from './offline-queue.ts';
+import { sellerOf, slipOfCart, slipOfSale, type SlipData } from './slip-data.ts';
+import { SaleSlip } from './SaleSlip.tsx';
+import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
+import { CartTable } from './CartTable.tsx';
+import { ShiftPanel, RecallPanel, QueuePanel } from './RegisterPanels.tsx';
 import './pos-i18n.ts';
+import './pos-register.css';
 
 type Row = Record<string, any>;
-interface Terminal { id: number; code: string; name: string; sales_channel_id: number | null; default_payment_method_id: number | null }
-interface Method { id: number; name_th: string; payment_type: string }
+interface Terminal { id: number; code: string; name: string; sales_channel_id: number | null; default_payment_method_id: number | null; your_company_id: number | null }
 
 const q = (filter: unknown) => JSON.stringify(filter);
 const newKey = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+const cartKey = (id: number) => `pos.cart.${id}`;
 
 /**
- * The register (issue 33 §3): a keyboard-and-scanner screen. The scan box keeps the focus: a keyboard-wedge
- * scanner types the barcode and Enter; a code or a name typed by hand works the same (one match is added, several
- * are offered). Promotions come from the spec's GET /api/promotion/list and are applied live with the server's
- * own arithmetic (register-cart.ts); the server prices the sale again and is the authority. A sale is sent with
- * an Idempotency-Key kept until it is stored, so a double click or a retry after a network error stores it once.
+ * The register (issues 33 §3, 51): a full-screen counter screen for a scanner, a keyboard or a touch screen. The
+ * scan box takes the focus back after every action, so a scan is never lost; the products, prices and promotions
+ * are kept on the device, so a scan is found and a sale is made with the network down (queued in IndexedDB with
+ * its Idempotency-Key and a provisional number, sent in order when the network is back). The server prices every
+ * sale again and is the authority. After each sale the 80 mm slip prints itself from the page (SaleSlip.tsx).
  */
 export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
-  const [terminals, setTerminals] = useState<Terminal[] | null>(null);
+  const cache = useMemo(() => readCache(), []);
+  const [terminals, setTerminals] = useState<Terminal[] | null>((cache.terminals as Terminal[] | undefined) ?? null);
   const [terminalId, setTerminalId] = useState<number | null>(null);
   const [shift, setShift] = useState<Row | null>(null);
-  const [closed, setClosed] = useState<Row | null>(null);
-  const [promotions, setPromotions] = useState<PromotionRow[]>([]);
-  const [methods, setMethods] = useState<Method[]>([]);
+  const [promotions, setPromotions] = useState<PromotionRow[]>((cache.promotions as PromotionRow[] | undefined) ?? []);
+  const [methods, setMethods] = useState<PayMethod[]>((cache.methods as PayMethod[] | undefined) ?? []);
+  const [products, setProducts] = useState<CartProduct[]>(cache.products ?? []);
+  const [company, setCompany] = useState<Row | null>(null);
   const [lines, setLines] = useState<CartLine[]>([]);
-  const [payments, setPayments] = useState<PaymentRow[]>([]);
   const [code, setCode] = useState('');
   const [choices, setChoices] = useState<CartProduct[]>([]);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [payError, setPayError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [sold, setSold] = useState<Row | null>(null);
-  const [opening, setOpening] = useState('0');
-  const [counted, setCounted] = useState('');
-  const [closing, setClosing] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const [panel, setPanel] = useState<'close' | 'recall' | null>(null);
+  const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
+  const [slip, setSlip] = useState<SlipData | null>(null);
+  const [printNo, setPrintNo] = useState(0);
+  const [favs, setFavs] = useState<number[]>([]);
+  const onHand = useRef(new Map<number, number>());
+  const negativeOk = useRef(false);
   const key = useRef<string>(newKey());
   const scan = useRef<HTMLInputElement>(null);
-  const payAmount = useRef<HTMLInputElement>(null);
-  const choiceList = useRef<HTMLUListElement>(null);
+  const linesNow = useRef<CartLine[]>([]);
+  linesNow.current = lines;
   const terminal = terminals?.find((x) => x.id === terminalId) ?? null;
   const today = bangkokToday();
+  const focusScan = useCallback(() => { setTimeout(() => scan.current?.focus(), 0); }, []);
+  const methodName = useCallback((id: number) => methods.find((m) => m.id === id)?.name_th ?? 'ชำระเงิน', [methods]);
+  const seller = useMemo(() => sellerOf(company), [company]);
+
+  const queue = useSaleQueue(terminalId, (sale, queued) => {
+    setMessage(t('pos.queue_sent', { temp: queued.provisional_no, no: sale.doc_no }));
+    setLast((l) => (l?.slip.docNo === queued.provisional_no ? { ...l, slip: slipOfSale(sale, seller, terminal ? `${terminal.code} ${terminal.name}` : '', methodName) } : l));
+  });
+  const offline = !queue.online || queue.waiting.length > 0;
 
   useEffect(() => {
-    api.get<{ data: Terminal[] }>('/api/pos', { searchParams: { filter: q({ is_active: { _eq: true } }), limit: 100 } }).then((r) => {
-      setTerminals(r.data);
-      const kept = Number(localStorage.getItem('pos.terminal'));
-      setTerminalId(r.data.find((x) => x.id === kept)?.id ?? r.data[0]?.id ?? null);
-    }, (e: ApiError) => setError(e.message));
-    api.get<{ data: Method[] }>('/api/payment_method', { searchParams: { filter: q({ is_active: { _eq: true } }), limit: 100 } }).then((r) => setMethods(r.data), () => undefined);
+    installRegisterApp();
+    api.get<{ data: Terminal[] }>('/api/pos', { searchParams: { filter: q({ is_active: { _eq: true } }), limit: 100 } }).then((r) => { setTerminals(r.data); writeCache({ terminals: r.data }); },
+      (e: ApiError) => { if (!cache.terminals) setError(e.message); });
+    api.get<{ data: PayMethod[] }>('/api/payment_method', { searchParams: { filter: q({ is_active: { _eq: true } }), limit: 100, sort: 'sort_order' } }).then((r) => { setMethods(r.data); writeCache({ methods: r.data }); }, () => undefined);
     // the spec's call: live promotions, published ones only
-    api.get<{ data: PromotionRow[] }>('/api/promotion/list', { searchParams: { is_delete: 0, is_publish: 1, limit: 500 } }).then((r) => setPromotions(r.data), () => undefined);
-  }, []);
+    api.get<{ data: PromotionRow[] }>('/api/promotion/list', { searchParams: { is_delete: 0, is_publish: 1, limit: 500 } }).then((r) => { setPromotions(r.data); writeCache({ promotions: r.data as never }); }, () => undefined);
+    loadProducts().then((p) => { setProducts(p); writeCache({ products: p }); }, () => undefined);
+  }, [cache.terminals]);
 
   useEffect(() => {
-    if (!terminalId) return;
-    localStorage.setItem('pos.terminal', String(terminalId));
-    api.get<{ data: Row[] }>('/api/pos_shift', { searchParams: { filter: q({ pos_id: { _eq: terminalId }, status: { _eq: 'open' } }), limit: 1 } })
-      .then((r) => setShift(r.data[0] ?? null), (e: ApiError) => setError(e.message));
-  }, [terminalId]);
+    if (!terminals || terminalId) return;
+    const kept = Number(localStorage.getItem('pos.terminal'));
+    setTerminalId(terminals.find((x) => x.id === kept)?.id ?? terminals[0]?.id ?? null);
+  }, [terminals, terminalId]);
 
-  const cashOf = useCallback((id: number) => methods.find((m) => m.id === id)?.payment_type === 'cash', [methods]);
+  useEffect(() => {
+    if (!terminal) return;
+    localStorage.setItem('pos.terminal', String(terminal.id));
+    setFavs(favourites.read(terminal.id));
+    try { setLines(JSON.parse(localStorage.getItem(cartKey(terminal.id)) ?? '[]') as CartLine[]); } catch { setLines([]); }
+    const kept = readCache();
+    setShift(kept.shifts?.[terminal.id] ?? null);
+    setCompany(kept.companies?.[String(terminal.your_company_id)] ?? null);
+    api.get<{ data: Row[] }>('/api/pos_shift', { searchParams: { filter: q({ pos_id: { _eq: terminal.id }, status: { _eq: 'open' } }), limit: 1 } })
+      .then((r) => { setShift(r.data[0] ?? null); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: r.data[0] ?? null } }); }, () => undefined);
+    if (terminal.your_company_id) {
+      api.get<{ data: Row }>(`/api/your_company/${terminal.your_company_id}`).then((r) => { setCompany(r.data); writeCache({ companies: { ...readCache().companies, [String(terminal.your_company_id)]: r.data } }); }, () => undefined);
+    }
+  }, [terminal]);
+
+  // the cart survives a reload or a closed tab
+  useEffect(() => { if (terminalId) localStorage.setItem(cartKey(terminalId), JSON.stringify(lines)); }, [lines, terminalId]);
+
+  // the slip prints itself once it is on the page; the focus goes back to the scan box, not to a print button
+  useEffect(() => {
+    if (!printNo) return;
+    window.print();
+    focusScan();
+  }, [printNo, focusScan]);
+
   const fig = useMemo(() => figures(lines, promotions, today, terminal?.sales_channel_id ?? null), [lines, promotions, today, terminal]);
-  const pay = useMemo(() => payState(fig.total, payments), [fig.total, payments]);
   const promoName = (id: number | null) => promotions.find((p) => p.id === id)?.name ?? '';
 
-  // a new bill starts with one payment row: the terminal's default method, else cash, for the whole total
-  useEffect(() => {
-    if (payments.length || !methods.length || !lines.length) return;
-    const m = methods.find((x) => x.id === terminal?.default_payment_method_id) ?? methods.find((x) => x.payment_type === 'cash') ?? methods[0]!;
-    setPayments([{ payment_method_id: m.id, amount: '', is_cash: m.payment_type === 'cash' }]);
-  }, [lines.length, methods, payments.length, terminal]);
+  /** Whether the terminal's stock allows `qty` of the product (advice: the server judges again when the sale is made). */
+  const stockAllows = (p: { id: number; code: string }, qty: number): boolean => {
+    const held = onHand.current.get(p.id);
+    if (held === undefined || negativeOk.current || qty <= held) return true;
+    setError(t('pos.out_of_stock', { code: p.code, n: held }));
+    return false;
+  };
 
-  const add = (p: CartProduct) => {
-    if (p.price === null || p.price === undefined) { setError(t('pos.no_price', { code: p.code })); return; }
-    setLines((ls) => addProduct(ls, p));
+  const add = async (p: CartProduct) => {
     setChoices([]);
-    setError(null);
-    setSold(null);
-    // a product picked with the mouse or from the list leaves the focus on a button that is gone: the next scan was lost
-    scan.current?.focus();
+    setLast(null);
+    focusScan();
+    if (p.price === null || p.price === undefined) { setError(t('pos.no_price', { code: p.code })); return; }
+    if (!onHand.current.has(p.id) && terminal && queue.online) {
+      try {
+        const r = await api.get<{ data: { product_id: number; qty: number }[]; meta: { negative_allowed: boolean } }>('/api/pos_order/on-hand', { searchParams: { pos_id: terminal.id, product_id: p.id } });
+        onHand.current.set(p.id, r.data[0]?.qty ?? 0);
+        negativeOk.current = r.meta.negative_allowed;
+      } catch { /* unknown stock: the server judges it when the sale is sent */ }
+    }
+    // the cart as last rendered: the updater below adds to the newest, the stock check reads this one
+    const had = linesNow.current.find((l) => l.product_id === p.id)?.qty ?? 0;
+    if (!stockAllows(p, had + 1)) return;
+    setLines((ls) => addProduct(ls, p));
+    setError(Number(p.price) === 0 ? t('pos.zero_price', { code: p.code }) : null);
   };
 
   const find = async (text: string) => {
-    const fields = 'id,code,name_th,price,barcode,vat_type';
-    // a scanner sends a barcode: looked up alone it is one indexed read (an OR with the code is not, on SQLite);
-    // then the code, then a search by code or name
-    for (const field of ['barcode', 'code']) {
-      const exact = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { filter: q({ [field]: { _eq: text } }), fields, limit: 2 } });
-      if (exact.data.length === 1) return add(exact.data[0]!);
+    const local = findCached(products, text);
+    if (local.length === 1) return add(local[0]!);
+    if (!queue.online) { if (!local.length) setError(t('pos.not_found', { code: text })); setChoices(local); return; }
+    const fields = 'id,code,name_th,price,barcode,vat_type,unit';
+    try {
+      // a scanner sends a barcode: looked up alone it is one indexed read; then the code, then a search
+      for (const field of ['barcode', 'code']) {
+        const exact = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { filter: q({ [field]: { _eq: text } }), fields, limit: 2 } });
+        if (exact.data.length === 1) return add(exact.data[0]!);
+      }
+      const found = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { search: text, fields, limit: 10 } });
+      if (found.data.length === 1) return add(found.data[0]!);
+      if (!found.data.length) setError(t('pos.not_found', { code: text }));
+      setChoices(found.data);
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      queue.setOnline(false);
+      if (!local.length) setError(t('pos.not_found', { code: text }));
+      setChoices(local);
     }
-    const found = await api.get<{ data: CartProduct[] }>('/api/product', { searchParams: { search: text, fields, limit: 10 } });
-    if (found.data.length === 1) return add(found.data[0]!);
-    if (!found.data.length) setError(t('pos.not_found', { code: text }));
-    setChoices(found.data);
   };
 
   const onScan = (e: React.KeyboardEvent<HTMLInputElement>) => {
-    // the cashier's keys: Esc clears, ↓ goes to the matches, Enter on an empty box goes to the payment
     if (e.key === 'Escape') { setCode(''); setChoices([]); return; }
-    if (e.key === 'ArrowDown' && choices.length) { e.preventDefault(); choiceList.current?.querySelector('button')?.focus(); return; }
+    if (e.key === 'ArrowDown' && choices.length) { e.preventDefault(); document.querySelector<HTMLButtonElement>('[data-testid="pos-choice"]')?.focus(); return; }
     if (e.key !== 'Enter') return;
     e.preventDefault();
     const text = code.trim();
     setCode('');
     if (text) find(text).catch((err: ApiError) => setError(err.message));
-    else if (lines.length) payAmount.current?.focus();
-  };
-  const onChoiceKey = (e: React.KeyboardEvent<HTMLUListElement>) => {
-    const buttons = [...(choiceList.current?.querySelectorAll('button') ?? [])];
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); buttons[Math.max(0, Math.min(buttons.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus(); }
-    if (e.key === 'Escape') { setChoices([]); scan.current?.focus(); }
+    else if (lines.length) setPaying(true);
   };
 
-  const openShift = async () => {
-    setBusy(true);
-    try {
-      const r = await api.post<{ data: Row }>('/api/pos_shift', { pos_id: terminalId, opening_cash: Number(opening || 0) });
-      setShift(r.data);
-      setClosed(null);
-      setError(null);
-    } catch (err) { setError((err as ApiError).message); } finally { setBusy(false); }
+  const finish = (done: SlipData, change: number) => {
+    setLines([]);
+    setPaying(false);
+    setPayError(null);
+    key.current = newKey();
+    onHand.current.clear();
+    setLast({ slip: done, change });
+    setSlip(done);
+    setPrintNo((n) => n + 1);
   };
 
-  const closeShift = async () => {
+  const pay = async (rows: PaidRow[]) => {
+    if (!shift || !terminal) return;
     setBusy(true);
+    setPayError(null);
+    const body = { pos_shift_id: shift.id, items: lines.map((l) => ({ product_id: l.product_id, qty: l.qty })), payments: rows };
+    const change = Math.max(0, Math.round((rows.reduce((s, r) => s + r.amount, 0) - fig.total) * 100) / 100);
     try {
-      const r = await api.post<{ data: Row }>(`/api/pos_shift/${shift!.id}/actions/close`, { counted_cash: Number(counted || 0) });
-      setClosed(r.data);
-      // "sale recorded, no …" of the last bill stood above the closed shift's figures
-      setMessage(null);
-      setSold(null);
-      setShift(null);
-      setClosing(false);
-      setLines([]);
-      setPayments([]);
-    } catch (err) { setError((err as ApiError).message); } finally { setBusy(false); }
-  };
-
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const body = {
-        pos_shift_id: shift!.id,
-        items: lines.map((l) => ({ product_id: l.product_id, qty: l.qty })),
-        payments: payments.filter((p) => Number(p.amount) > 0).map((p) => ({ payment_method_id: p.payment_method_id, amount: Number(p.amount) })),
-      };
-      const r = await api.post<{ data: Row }>('/api/pos_order', body, { headers: { 'Idempotency-Key': key.current } });
-      setSold(r.data);
-      setMessage(t('pos.sold', { no: r.data.doc_no }));
-      setLines([]);
-      setPayments([]);
-      key.current = newKey();
-    } catch (err) {
-      // the key is kept: sending again (after a network error) cannot store the sale twice
-      setError((err as ApiError).message);
+      // while older sales wait, a new one queues behind them: the queue is sent in the order the sales were made
+      if (queue.online && !queue.waiting.length) {
+        try {
+          const r = await api.post<{ data: Row }>('/api/pos_order', body, { headers: { 'Idempotency-Key': key.current } });
+          setMessage(t('pos.sold', { no: r.data.doc_no }));
+          finish(slipOfSale(r.data, seller, `${terminal.code} ${terminal.name}`, methodName), Number(r.data.change_amount));
+          return;
+        } catch (err) {
+          // refused (stock, price, a closed shift): the key is kept, the cashier sees why; no answer: queue it
+          if (!isUnreachable(err)) { setPayError((err as ApiError).message); return; }
+          queue.setOnline(false);
+        }
+      }
+      const temp = provisionalNumber(terminal.code, today);
+      const done = slipOfCart(lines, fig, rows, change, temp.no, seller, `${terminal.code} ${terminal.name}`, methodName);
+      await queue.enqueue({ key: key.current, seq: temp.seq, terminal_id: terminal.id, body, provisional_no: temp.no, created_at: new Date().toISOString(), state: 'waiting', slip: done });
+      setMessage(t('pos.queued', { no: temp.no }));
+      finish(done, change);
+      if (navigator.onLine) void queue.flush();
     } finally {
       setBusy(false);
-      scan.current?.focus();
     }
   };
 
-  const print = async (id: number) => {
-    const { blob, fileName } = await download(`/api/pos_order/${id}/slip`);
-    saveBlob(blob, fileName ?? `pos_order-${id}.pdf`);
+  const hold = () => {
+    if (!terminal || !lines.length) return;
+    heldBills.write(terminal.id, [...heldBills.read(terminal.id), { id: newKey(), at: new Date().toISOString(), lines }]);
+    setLines([]);
+    setMessage(t('pos.held'));
+    focusScan();
+  };
+  const recall = (id: string) => {
+    if (!terminal) return;
+    const bills = heldBills.read(terminal.id);
+    const bill = bills.find((b) => b.id === id);
+    if (!bill) return;
+    const rest = bills.filter((b) => b.id !== id);
+    // the bill on the counter is put aside in its place, not lost
+    heldBills.write(terminal.id, lines.length ? [...rest, { id: newKey(), at: new Date().toISOString(), lines }] : rest);
+    setLines(bill.lines as CartLine[]);
+    setPanel(null);
+    focusScan();
+  };
+  const toggleFav = (id: number) => {
+    if (!terminal) return;
+    const next = favs.includes(id) ? favs.filter((x) => x !== id) : [...favs, id];
+    favourites.write(terminal.id, next);
+    setFavs(next);
+    focusScan();
   };
 
-  if (!terminals) return <section className="bo-page"><PageTitle>{t(titleKey)}</PageTitle>{error && <p role="alert" className="bo-error-text">{error}</p>}</section>;
+  if (!terminals) return <section className="bo-pos-screen"><h1>{t(titleKey)}</h1>{error && <p role="alert" className="bo-error-text">{error}</p>}</section>;
+  const favProducts = favs.map((id) => products.find((p) => p.id === id)).filter((p): p is CartProduct => Boolean(p));
+  const held = terminal ? heldBills.read(terminal.id) : [];
   return (
-    <section className="bo-page bo-pos" data-testid="pos-register">
-      <PageTitle>{t(titleKey)}</PageTitle>
-      {!terminals.length && <p className="bo-muted">{t('pos.no_terminal')}</p>}
-      <div className="bo-toolbar">
-        <label>{t('pos.terminal')}{' '}
-          <select className="p-inputtext p-component" data-testid="pos-terminal" value={terminalId ?? ''} onChange={(e) => setTerminalId(Number(e.target.value))}>
-            {terminals.map((x) => <option key={x.id} value={x.id}>{x.code} {x.name}</option>)}
-          </select>
-        </label>
+    <section className="bo-pos-screen" data-testid="pos-register">
+      <header className="bo-pos-bar">
+        <strong className="bo-pos-title">{t(titleKey)}</strong>
+        <select className="p-inputtext p-component" aria-label={t('pos.terminal')} data-testid="pos-terminal" value={terminalId ?? ''} onChange={(e) => { setTerminalId(Number(e.target.value)); onHand.current.clear(); }}>
+          {terminals.map((x) => <option key={x.id} value={x.id}>{x.code} {x.name}</option>)}
+        </select>
         {shift && <span data-testid="pos-shift-no">{t('pos.shift')} {String(shift.shift_no)}</span>}
-        <span className="bo-toolbar-spacer" />
-        {shift && !closing && <Button type="button" label={t('pos.close_shift')} icon="pi pi-lock" outlined onClick={() => setClosing(true)} data-testid="pos-close" />}
-      </div>
-      {error && <p role="alert" className="bo-error-text" data-testid="pos-error">{error}</p>}
-      {message && <p className="bo-muted" data-testid="pos-message">{message}</p>}
-      {closed && (
-        <dl data-testid="pos-closed">
-          <dt>{t('pos.shift_closed')}</dt><dd>{String(closed.shift_no)}</dd>
-          <dt>{t('pos.expected_cash')}</dt><dd data-testid="pos-expected">{formatMoney(Number(closed.expected_cash))}</dd>
-          <dt>{t('pos.counted_cash')}</dt><dd data-testid="pos-counted">{formatMoney(Number(closed.counted_cash))}</dd>
-          <dt>{t('pos.difference')}</dt><dd data-testid="pos-difference">{formatMoney(Number(closed.difference))}</dd>
-        </dl>
-      )}
-      {terminal && !shift && (
-        <div className="bo-toolbar">
-          <label>{t('pos.opening_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={opening} onChange={(e) => setOpening(e.target.value)} data-testid="pos-opening" /></label>
-          <Button type="button" label={t('pos.open_shift')} icon="pi pi-unlock" disabled={busy} onClick={() => { void openShift(); }} data-testid="pos-open" />
+        <span className="bo-pos-spacer" />
+        {shift && <button type="button" className="bo-pos-key" disabled={!lines.length} onClick={hold} data-testid="pos-hold">{t('pos.hold')}</button>}
+        {shift && <button type="button" className="bo-pos-key" disabled={!held.length} onClick={() => setPanel('recall')} data-testid="pos-recall">{t('pos.recall')} ({held.length})</button>}
+        {shift && <button type="button" className="bo-pos-key" onClick={() => setPanel('close')} data-testid="pos-close">{t('pos.close_shift')}</button>}
+        <Link className="bo-pos-key" to="/" data-testid="pos-exit">{t('pos.exit')}</Link>
+      </header>
+      {offline && (
+        <div className="bo-pos-offline" role="status" data-testid="pos-offline">
+          {queue.online ? t('pos.sending', { n: queue.waiting.length }) : t('pos.offline', { n: queue.waiting.length })}
         </div>
       )}
-      {shift && closing && (
-        <div className="bo-toolbar">
-          <label>{t('pos.counted_cash')} <input className="p-inputtext p-component" inputMode="decimal" value={counted} autoFocus onChange={(e) => setCounted(e.target.value)} data-testid="pos-counted-input"
-            onKeyDown={(e) => { if (e.key === 'Enter' && !busy && counted !== '') void closeShift(); if (e.key === 'Escape') setClosing(false); }} /></label>
-          <Button type="button" label={t('pos.confirm_close')} icon="pi pi-check" disabled={busy || counted === ''} onClick={() => { void closeShift(); }} data-testid="pos-close-confirm" />
-          {/* "close shift" pressed by mistake left no way back to selling but a reload */}
-          <Button type="button" label={t('pos.cancel_close')} icon="pi pi-times" outlined disabled={busy} onClick={() => setClosing(false)} data-testid="pos-close-cancel" />
-        </div>
+      <QueuePanel refused={queue.refused} onDismiss={(k) => { void queue.dismiss(k); focusScan(); }} />
+      {!terminals.length && <p className="bo-muted">{t('pos.no_terminal')}</p>}
+      {(!shift || panel === 'close') && terminal && (
+        <ShiftPanel terminalId={terminal.id} shift={shift} busy={busy} setBusy={setBusy}
+          onOpened={(s) => { setShift(s); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: s } }); setPanel(null); focusScan(); }}
+          onClosed={() => { setShift(null); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: null } }); setPanel(null); setLines([]); setMessage(null); setLast(null); }}
+          onCancel={() => { setPanel(null); focusScan(); }} />
       )}
-      {shift && !closing && (
-        <>
-          <input ref={scan} className="p-inputtext p-component" style={{ width: '100%' }} autoFocus autoComplete="off" aria-label={t('pos.scan')} placeholder={t('pos.scan')}
-            value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={onScan} data-testid="pos-scan" aria-describedby="pos-keys" />
-          <p id="pos-keys" className="bo-muted" style={{ margin: '0.25rem 0', fontSize: '0.85em' }}>{t('pos.keys')}</p>
-          {choices.length > 0 && (
-            <ul ref={choiceList} className="bo-scan-results" aria-label={t('pos.pick')} onKeyDown={onChoiceKey} data-testid="pos-choices">
-              {choices.map((p) => <li key={p.id}><button type="button" className="p-link" data-testid="pos-choice" onClick={() => add(p)}>{p.code} {p.name_th} ({formatMoney(Number(p.price ?? 0))})</button></li>)}
-            </ul>
-          )}
-          <div className="bo-table-wrap">
-            <table className="bo-table" data-testid="pos-cart">
-              <thead><tr><th>{t('pos.product')}</th><th className="bo-num-cell">{t('pos.qty')}</th><th className="bo-num-cell">{t('pos.price')}</th><th className="bo-num-cell">{t('pos.discount')}</th><th className="bo-num-cell">{t('pos.amount')}</th><th /></tr></thead>
-              <tbody>
-                {lines.map((l, i) => (
-                  <tr key={l.product_id} data-testid="pos-line">
-                    <td>{l.code} {l.name}{fig.lines[i]?.promotion_id ? <div className="bo-muted" data-testid="pos-line-promo">{t('pos.promotion')}: {promoName(fig.lines[i]!.promotion_id)}</div> : null}</td>
-                    <td className="bo-num-cell"><input className="p-inputtext p-component" style={{ width: '5em' }} inputMode="decimal" aria-label={t('pos.qty')} value={l.qty}
-                      onChange={(e) => setLines((ls) => setQty(ls, i, Number(e.target.value)))} data-testid="pos-qty" /></td>
-                    <td className="bo-num-cell">{formatMoney(l.price)}</td>
-                    <td className="bo-num-cell" data-testid="pos-line-discount">{formatMoney(fig.lines[i]?.discount ?? 0)}</td>
-                    <td className="bo-num-cell">{formatMoney(fig.lines[i]?.amount ?? 0)}</td>
-                    <td><Button type="button" icon="pi pi-times" text aria-label={t('pos.remove')} onClick={() => setLines((ls) => setQty(ls, i, 0))} /></td>
-                  </tr>
-                ))}
-                {!lines.length && <tr><td colSpan={6} className="bo-muted">{t('pos.empty')}</td></tr>}
-              </tbody>
-            </table>
+      {shift && (
+        <div className="bo-pos-main">
+          <div className="bo-pos-left">
+            <input ref={scan} className="p-inputtext p-component bo-pos-scan" autoFocus autoComplete="off" aria-label={t('pos.scan')} placeholder={t('pos.scan')}
+              value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={onScan} data-testid="pos-scan" aria-describedby="pos-keys" />
+            <p id="pos-keys" className="bo-muted bo-pos-keys">{t('pos.keys')}</p>
+            {error && <p role="alert" className="bo-error-text" data-testid="pos-error">{error}</p>}
+            {message && <p className="bo-muted" data-testid="pos-message">{message}</p>}
+            {choices.length > 0 && (
+              <ul className="bo-scan-results" aria-label={t('pos.pick')} data-testid="pos-choices"
+                onKeyDown={(e) => {
+                  const b = [...document.querySelectorAll<HTMLButtonElement>('[data-testid="pos-choice"]')];
+                  const at = b.indexOf(document.activeElement as HTMLButtonElement);
+                  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); b[Math.max(0, Math.min(b.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus(); }
+                  if (e.key === 'Escape') { setChoices([]); focusScan(); }
+                }}>
+                {choices.map((p) => <li key={p.id}><button type="button" className="p-link" data-testid="pos-choice" onClick={() => { void add(p); }}>{p.code} {p.name_th} ({formatMoney(Number(p.price ?? 0))})</button></li>)}
+              </ul>
+            )}
+            {favProducts.length > 0 && (
+              <div className="bo-pos-favs" aria-label={t('pos.favourites')}>
+                {favProducts.map((p) => <button key={p.id} type="button" className="bo-pos-key" data-testid="pos-quick-key" onClick={() => { void add(p); }}>{p.name_th}<small>{formatMoney(Number(p.price ?? 0))}</small></button>)}
+              </div>
+            )}
+            <CartTable lines={lines} fig={fig} promoName={promoName} favs={favs} onDone={focusScan} setMessage={setError} onFav={toggleFav}
+              onRemove={(i) => { setLines((ls) => setQty(ls, i, 0)); focusScan(); }}
+              onQty={(i, n) => { const l = lines[i]!; if (!stockAllows({ id: l.product_id, code: l.code }, n)) return false; setLines((ls) => setQty(ls, i, n)); return true; }} />
           </div>
-          <dl className="bo-pos-totals">
-            <dt>{t('pos.subtotal')}</dt><dd data-testid="pos-subtotal">{formatMoney(fig.subtotal)}</dd>
-            {fig.billDiscount > 0 && <><dt>{t('pos.bill_discount')} ({promoName(fig.billPromotionId)})</dt><dd data-testid="pos-bill-discount">{formatMoney(fig.billDiscount)}</dd></>}
-            <dt>{t('pos.total')}</dt><dd data-testid="pos-total"><strong>{formatMoney(fig.total)}</strong></dd>
-            <dt>{t('pos.vat')}</dt><dd data-testid="pos-vat">{formatMoney(fig.vat)}</dd>
-            {fig.exempt > 0 && <><dt>{t('pos.vat_exempt')}</dt><dd data-testid="pos-vat-exempt">{formatMoney(fig.exempt)}</dd></>}
-          </dl>
-          {lines.length > 0 && (
-            <fieldset data-testid="pos-payments">
-              <legend>{t('pos.payments')}</legend>
-              {payments.map((p, i) => (
-                <div key={i} className="bo-toolbar">
-                  <select className="p-inputtext p-component" aria-label={t('pos.payments')} value={p.payment_method_id} data-testid="pos-pay-method"
-                    onChange={(e) => setPayments((ps) => ps.map((x, j) => (j === i ? { ...x, payment_method_id: Number(e.target.value), is_cash: cashOf(Number(e.target.value)) } : x)))}>
-                    {methods.map((m) => <option key={m.id} value={m.id}>{m.name_th}</option>)}
-                  </select>
-                  <input ref={i === 0 ? payAmount : undefined} className="p-inputtext p-component" inputMode="decimal" aria-label={t('pos.paid')} value={p.amount} data-testid="pos-pay-amount"
-                    onKeyDown={(e) => { if (e.key === 'Enter' && !busy && pay.problem === null) { e.preventDefault(); void submit(); } if (e.key === 'Escape') scan.current?.focus(); }}
-                    onChange={(e) => setPayments((ps) => ps.map((x, j) => (j === i ? { ...x, amount: e.target.value } : x)))} />
-                </div>
-              ))}
-              <Button type="button" label={t('pos.add_payment')} icon="pi pi-plus" text data-testid="pos-add-payment"
-                onClick={() => setPayments((ps) => [...ps, { payment_method_id: methods[0]!.id, amount: '', is_cash: methods[0]!.payment_type === 'cash' }])} />
-              <p>{t('pos.paid')} <span data-testid="pos-paid">{formatMoney(pay.paid)}</span>
-                {pay.problem === 'underpaid' && <> · {t('pos.due')} <span data-testid="pos-due">{formatMoney(pay.due)}</span></>}
-                {pay.problem === 'overpaid_non_cash' && <> · {t('pos.non_cash_over')}</>}
-                {!pay.problem && <> · {t('pos.change')} <strong data-testid="pos-change">{formatMoney(pay.change)}</strong></>}</p>
-              <Button type="button" label={t('pos.pay')} icon="pi pi-check" disabled={busy || pay.problem !== null} onClick={() => { void submit(); }} data-testid="pos-submit" />
-            </fieldset>
-          )}
-          {sold && (
-            <div className="bo-toolbar" data-testid="pos-sold">
-              <span>{String(sold.doc_no)} · {t('pos.change')} <strong data-testid="pos-sold-change" style={{ fontSize: '1.5em' }}>{formatMoney(Number(sold.change_amount))}</strong></span>
-              <Button type="button" label={t('pos.print')} icon="pi pi-print" outlined onClick={() => { print(Number(sold.id)).catch((e: ApiError) => setError(e.message)); }} data-testid="pos-print" />
-            </div>
-          )}
-        </>
+          <aside className="bo-pos-right">
+            <dl className="bo-pos-totals">
+              <dt>{t('pos.subtotal')}</dt><dd data-testid="pos-subtotal">{formatMoney(fig.subtotal)}</dd>
+              {fig.billDiscount > 0 && <><dt>{t('pos.bill_discount')} ({promoName(fig.billPromotionId)})</dt><dd data-testid="pos-bill-discount">{formatMoney(fig.billDiscount)}</dd></>}
+              <dt>{t('pos.vat')}</dt><dd data-testid="pos-vat">{formatMoney(fig.vat)}</dd>
+              {fig.exempt > 0 && <><dt>{t('pos.vat_exempt')}</dt><dd data-testid="pos-vat-exempt">{formatMoney(fig.exempt)}</dd></>}
+            </dl>
+            <div className="bo-pos-total"><span>{t('pos.total')}</span><strong data-testid="pos-total">{formatMoney(fig.total)}</strong></div>
+            <button type="button" className="bo-pos-key bo-pos-primary bo-pos-paybtn" disabled={!lines.length || busy} onClick={() => setPaying(true)} data-testid="pos-pay">{t('pos.pay')}</button>
+            {last && (
+              <div className="bo-pos-last" data-testid="pos-sold">
+                <div>{last.slip.provisional ? t('pos.provisional') : t('pos.last_sale')} <span data-testid="pos-sold-no">{last.slip.docNo}</span></div>
+                <div>{t('pos.change')} <strong className="bo-pos-bigchange" data-testid="pos-sold-change">{formatMoney(last.change)}</strong></div>
+                <button type="button" className="bo-pos-key" data-testid="pos-print" onClick={() => { setSlip(last.slip); setPrintNo((n) => n + 1); }}>{t('pos.reprint')}</button>
+              </div>
+            )}
+          </aside>
+        </div>
       )}
+      {paying && shift && (
+        <PayPanel total={fig.total} methods={methods} defaultMethodId={terminal?.default_payment_method_id ?? null} sellerPromptPay={company?.promptpay_id ?? null}
+          busy={busy} error={payError} onConfirm={(rows) => { void pay(rows); }} onCancel={() => { setPaying(false); setPayError(null); focusScan(); }} />
+      )}
+      {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
+      <SaleSlip slip={slip} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addProduct, figures, payState, setQty } from './register-cart.ts';
+import { addProduct, figures, payState, quickCash, readQty, setQty, unitAllowsDecimals } from './register-cart.ts';
 
 const tape = { id: 1, code: 'P1', name_th: 'เทป', price: 120 };
 const film = { id: 2, code: 'P2', name_th: 'ฟิล์ม', price: 45.5 };
@@ -31,5 +31,31 @@ describe('the register cart', () => {
     expect(lines.map((l) => l.exempt)).toEqual([false, true]);
     // 120.00 taxed (VAT 7.85) + 2 × 50.00 exempt: as engine/pos/promotion-math.test.ts example 11
     expect(figures(lines, [], '2026-11-20', null)).toMatchObject({ total: 220, vat: 7.85, beforeVat: 212.15, exempt: 100 });
+  });
+
+  it('reads a typed quantity: an empty box is an edit in progress, 0 asks, a counted unit takes no fraction', () => {
+    expect(readQty('', false)).toEqual({ kind: 'editing' });
+    expect(readQty('3', false)).toEqual({ kind: 'qty', qty: 3 });
+    expect(readQty('0', false)).toEqual({ kind: 'zero' });
+    expect(readQty('1.5', false)).toEqual({ kind: 'no_decimals' });
+    expect(readQty('1.5', true)).toEqual({ kind: 'qty', qty: 1.5 });
+    expect(readQty('1.', true)).toEqual({ kind: 'qty', qty: 1 });
+    expect(readQty('-2', true)).toEqual({ kind: 'invalid' });
+    expect(readQty('abc', true)).toEqual({ kind: 'invalid' });
+    expect(unitAllowsDecimals('กก.')).toBe(true);
+    expect(unitAllowsDecimals('kg')).toBe(true);
+    expect(unitAllowsDecimals('เมตร')).toBe(true);
+    expect(unitAllowsDecimals('แพ็ค')).toBe(false);
+    expect(unitAllowsDecimals('ชิ้น')).toBe(false);
+    expect(unitAllowsDecimals(null)).toBe(false);
+  });
+
+  it('offers the next banknote of each kind above the amount due', () => {
+    expect(quickCash(261.5)).toEqual([280, 300, 500, 1000]);
+    expect(quickCash(45.5)).toEqual([60, 50, 100, 500, 1000].sort((a, b) => a - b));
+    // exactly a note: that note is the exact amount, not a quick-cash button
+    expect(quickCash(100)).toEqual([500, 1000]);
+    expect(quickCash(1000)).toEqual([]);
+    expect(quickCash(0)).toEqual([]);
   });
 });
