@@ -142,6 +142,12 @@ describe('the POS register at the counter', () => {
 
   it('shows the PromptPay QR of the amount and stores the sale only after the cashier confirms the transfer', async () => {
     const before = (await sales()).length;
+    // a full tax invoice: the buyer typed at the register
+    await page.getByTestId('pos-full-invoice').tap();
+    await page.getByTestId('pos-buyer-name').fill('บริษัท ผู้ซื้อทดสอบ จำกัด');
+    await page.getByTestId('pos-buyer-tax-id').fill('0105558034121');
+    await page.getByTestId('pos-buyer-address').fill('1 ถนนทดสอบ เขตบางรัก กรุงเทพมหานคร 10500');
+    await page.getByTestId('pos-buyer-save').tap();
     await page.getByTestId('pos-pay').tap();
     await page.locator('[data-testid="pos-method"][data-type="qr"]').tap();
     await page.getByTestId('pos-qr').waitFor();
@@ -156,7 +162,8 @@ describe('the POS register at the counter', () => {
     await page.getByTestId('pos-pay-confirm').tap();
     await expect.poll(async () => (await sales()).length).toBe(before + 1);
     const sale = (await api('GET', `/api/pos_order/${(await sales()).at(-1)!.id}`)).data;
-    expect(sale).toMatchObject({ status: 'paid', total_amount: 324, change_amount: 0 });
+    expect(sale).toMatchObject({ status: 'paid', total_amount: 324, change_amount: 0, invoice_type: 'full', buyer_name: 'บริษัท ผู้ซื้อทดสอบ จำกัด', buyer_tax_id: '0105558034121', buyer_branch_code: '00000' });
+    expect(await page.getByTestId('pos-slip').textContent()).toContain('ใบกำกับภาษี / ใบเสร็จรับเงิน');
     expect(sale.payments).toMatchObject([{ payment_type: 'qr', amount: 324, reference: 'TR-99812' }]);
     await expect.poll(() => focused('pos-scan')).toBe(true);
   }, 60_000);

@@ -12,6 +12,7 @@ import { sellerOf, slipOfCart, slipOfSale, type SlipData } from './slip-data.ts'
 import { SaleSlip } from './SaleSlip.tsx';
 import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
 import { CartTable } from './CartTable.tsx';
+import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
 import { ShiftPanel, RecallPanel, QueuePanel } from './RegisterPanels.tsx';
 import './pos-i18n.ts';
 import './pos-register.css';
@@ -48,7 +49,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [payError, setPayError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [paying, setPaying] = useState(false);
-  const [panel, setPanel] = useState<'close' | 'recall' | null>(null);
+  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | null>(null);
+  const [buyer, setBuyer] = useState<Buyer | null>(null);
   const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
   const [slip, setSlip] = useState<SlipData | null>(null);
   const [printNo, setPrintNo] = useState(0);
@@ -180,6 +182,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     setLines([]);
     setPaying(false);
     setPayError(null);
+    setBuyer(null);
     key.current = newKey();
     onHand.current.clear();
     setLast({ slip: done, change });
@@ -191,7 +194,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     if (!shift || !terminal) return;
     setBusy(true);
     setPayError(null);
-    const body = { pos_shift_id: shift.id, items: lines.map((l) => ({ product_id: l.product_id, qty: l.qty })), payments: rows };
+    const full = buyer ? { invoice_type: 'full', buyer_name: buyer.buyer_name, buyer_tax_id: buyer.buyer_tax_id, buyer_branch_code: buyer.buyer_branch_code, ...(buyer.buyer_address ? { buyer_address: buyer.buyer_address } : {}) } : {};
+    const body = { pos_shift_id: shift.id, items: lines.map((l) => ({ product_id: l.product_id, qty: l.qty })), payments: rows, ...full };
     const change = Math.max(0, Math.round((rows.reduce((s, r) => s + r.amount, 0) - fig.total) * 100) / 100);
     try {
       // while older sales wait, a new one queues behind them: the queue is sent in the order the sales were made
@@ -311,6 +315,9 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
               {fig.exempt > 0 && <><dt>{t('pos.vat_exempt')}</dt><dd data-testid="pos-vat-exempt">{formatMoney(fig.exempt)}</dd></>}
             </dl>
             <div className="bo-pos-total"><span>{t('pos.total')}</span><strong data-testid="pos-total">{formatMoney(fig.total)}</strong></div>
+            <button type="button" className={`bo-pos-key${buyer ? ' on' : ''}`} onClick={() => setPanel('buyer')} data-testid="pos-full-invoice">
+              {buyer ? `${t('pos.full_invoice')}: ${buyer.buyer_name}` : t('pos.full_invoice')}
+            </button>
             <button type="button" className="bo-pos-key bo-pos-primary bo-pos-paybtn" disabled={!lines.length || busy} onClick={() => setPaying(true)} data-testid="pos-pay">{t('pos.pay')}</button>
             {last && (
               <div className="bo-pos-last" data-testid="pos-sold">
@@ -326,6 +333,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
         <PayPanel total={fig.total} methods={methods} defaultMethodId={terminal?.default_payment_method_id ?? null} sellerPromptPay={company?.promptpay_id ?? null}
           busy={busy} error={payError} onConfirm={(rows) => { void pay(rows); }} onCancel={() => { setPaying(false); setPayError(null); focusScan(); }} />
       )}
+      {panel === 'buyer' && <BuyerPanel buyer={buyer} onSave={(b) => { setBuyer(b); setPanel(null); focusScan(); }} onCancel={() => { setPanel(null); focusScan(); }} />}
       {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
       <SaleSlip slip={slip} />
     </section>
