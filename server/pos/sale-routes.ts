@@ -14,6 +14,7 @@ import type { RequestContext } from '../crud/access-policy.ts';
 import { siteSettings } from '../settings/site-settings.ts';
 import { linesOf } from '../documents/document-lines.ts';
 import { registerOnHandRoutes } from './sale-on-hand.ts';
+import { registerShiftReportRoutes } from './shift-report.ts';
 import { priceSale, promotionEntityOf, promotionsOn, readSaleRequest, rowsById } from './sale-pricing.ts';
 
 type Row = Record<string, unknown>;
@@ -143,6 +144,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
 /** POST /api/{entity} of every sale entity: the Idempotency-Key header and makeSale; 201 for a new sale, 200 for a repeat. */
 export function registerSaleRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
   registerOnHandRoutes(app, service, contextOf);
+  registerShiftReportRoutes(app, service, contextOf);
   for (const entity of service.registry.all()) {
     if (!entity.document?.sale) continue;
     const name = entity.name;

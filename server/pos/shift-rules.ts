@@ -10,9 +10,9 @@ import type { EntityService } from '../crud/entity-service.ts';
 type Row = Record<string, unknown>;
 
 /** A sale entity and the shift entity its `sale.shift` links to. */
-interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string; refundParent?: string }
+export interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string; refundParent?: string }
 
-function salePairs(service: EntityService): SalePair[] {
+export function salePairs(service: EntityService): SalePair[] {
   const out: SalePair[] = [];
   for (const e of service.registry.all()) {
     const spec = e.document?.sale;

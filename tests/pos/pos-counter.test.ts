@@ -84,4 +84,20 @@ describe.each(testDialects())('the register\'s server calls on %s', (dialect) =>
     // the time printed is the sale's on the business clock (Bangkok in tests), the date in the Buddhist era
     expect(text).toContain(slipDateTime(ok.json().data.doc_date, ok.json().data.created_at));
   });
+
+  it('reports the shift: X while it is open, Z once closed, with the money by payment method and the cash', async () => {
+    const x = await c.call('GET', `/api/pos_shift/${shift}/report`, c.admin);
+    expect(x.statusCode, x.body).toBe(200);
+    // the card sale of the test above: 120.00 by card, no cash
+    expect(x.json().data).toMatchObject({ kind: 'X', sales_count: 1, sales_total: 120, net_sales: 120, payments: [{ payment_method_id: card, payment_type: 'credit_card', amount: 120 }], cash_taken: 0, expected_cash: 0, counted_cash: null });
+    const cashSale = await c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: tape, qty: 1 }], payments: [{ payment_method_id: shop.cash, amount: 200 }] }, { headers: { ...c.admin, 'idempotency-key': `rep-${dialect}-cash-1` } });
+    expect(cashSale.statusCode, cashSale.body).toBe(201);
+    const closed = await c.call('POST', `/api/pos_shift/${shift}/actions/close`, c.admin, { counted_cash: 115 });
+    expect(closed.statusCode, closed.body).toBe(200);
+    const z = (await c.call('GET', `/api/pos_shift/${shift}/report`, c.admin)).json().data;
+    // cash 200 less 80 change = 120 taken; counted 115: 5 short
+    expect(z).toMatchObject({ kind: 'Z', sales_count: 2, sales_total: 240, change_given: 80, cash_taken: 120, expected_cash: 120, counted_cash: 115, difference: -5 });
+    expect(z.payments).toEqual([{ payment_method_id: shop.cash, payment_type: 'cash', amount: 200 }, { payment_method_id: card, payment_type: 'credit_card', amount: 120 }].sort((a, b) => a.payment_method_id - b.payment_method_id));
+    expectError(await c.call('GET', '/api/pos_shift/999999/report', c.admin), 404, 'NOT_FOUND');
+  });
 });
