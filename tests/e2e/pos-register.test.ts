@@ -214,6 +214,11 @@ describe('the POS register at the counter', () => {
     await page.getByTestId('pos-remove-yes').tap();
 
     // cash taken: 200 − 31.50 for the first sale and 153.50 exact offline; the float 500
+    const printed = await prints();
+    await page.getByTestId('pos-x-report').tap();
+    await expect.poll(() => prints()).toBe(printed + 1);
+    expect(await page.getByTestId('pos-report-slip').textContent()).toContain('รายงานระหว่างกะ (X)');
+    expect(await page.getByTestId('pos-report-expected').textContent()).toBe('822.00');
     await page.getByTestId('pos-close').tap();
     await page.getByTestId('pos-close-cancel').tap();
     await page.getByTestId('pos-scan').waitFor();
@@ -226,6 +231,9 @@ describe('the POS register at the counter', () => {
     await page.getByTestId('pos-close-confirm').tap();
     await expect.poll(() => page.getByTestId('pos-expected').innerText()).toBe('822.00');
     expect(await page.getByTestId('pos-difference').innerText()).toBe('-2.00');
+    // the Z report prints at the close
+    await expect.poll(() => prints()).toBe(printed + 2);
+    await expect.poll(() => page.getByTestId('pos-report-slip').textContent()).toContain('รายงานปิดกะ (Z)');
     expect(errors).toEqual([]);
   }, 60_000);
 });

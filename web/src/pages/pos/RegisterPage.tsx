@@ -10,6 +10,7 @@ import { isUnreachable, useSaleQueue } from './sale-queue.ts';
 import { provisionalNumber } from './offline-queue.ts';
 import { sellerOf, slipOfCart, slipOfSale, type SlipData } from './slip-data.ts';
 import { SaleSlip } from './SaleSlip.tsx';
+import { ShiftReportSlip } from './ShiftReportSlip.tsx';
 import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
 import { CartTable } from './CartTable.tsx';
 import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
@@ -53,6 +54,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [buyer, setBuyer] = useState<Buyer | null>(null);
   const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
   const [slip, setSlip] = useState<SlipData | null>(null);
+  const [report, setReport] = useState<Row | null>(null);
   const [printNo, setPrintNo] = useState(0);
   const [favs, setFavs] = useState<number[]>([]);
   const onHand = useRef(new Map<number, number>());
@@ -186,6 +188,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     key.current = newKey();
     onHand.current.clear();
     setLast({ slip: done, change });
+    setReport(null);
     setSlip(done);
     setPrintNo((n) => n + 1);
   };
@@ -220,6 +223,15 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     } finally {
       setBusy(false);
     }
+  };
+
+  /** The shift's X report (open) or Z report (closed), printed like a slip. */
+  const printReport = async (shiftId: number) => {
+    try {
+      const r = await api.get<{ data: Row }>(`/api/pos_shift/${shiftId}/report`);
+      setReport(r.data);
+      setPrintNo((n) => n + 1);
+    } catch (err) { setError((err as ApiError).message); }
   };
 
   const hold = () => {
@@ -263,6 +275,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
         <span className="bo-pos-spacer" />
         {shift && <button type="button" className="bo-pos-key" disabled={!lines.length} onClick={hold} data-testid="pos-hold">{t('pos.hold')}</button>}
         {shift && <button type="button" className="bo-pos-key" disabled={!held.length} onClick={() => setPanel('recall')} data-testid="pos-recall">{t('pos.recall')} ({held.length})</button>}
+        {shift && <button type="button" className="bo-pos-key" onClick={() => { void printReport(Number(shift.id)); }} data-testid="pos-x-report">{t('pos.x_report')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => setPanel('close')} data-testid="pos-close">{t('pos.close_shift')}</button>}
         <Link className="bo-pos-key" to="/" data-testid="pos-exit">{t('pos.exit')}</Link>
       </header>
@@ -276,7 +289,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
       {(!shift || panel === 'close') && terminal && (
         <ShiftPanel terminalId={terminal.id} shift={shift} busy={busy} setBusy={setBusy}
           onOpened={(s) => { setShift(s); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: s } }); setPanel(null); focusScan(); }}
-          onClosed={() => { setShift(null); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: null } }); setPanel(null); setLines([]); setMessage(null); setLast(null); }}
+          onClosed={(closedShift) => { void printReport(Number(closedShift.id)); setShift(null); writeCache({ shifts: { ...readCache().shifts, [terminal.id]: null } }); setPanel(null); setLines([]); setMessage(null); setLast(null); }}
           onCancel={() => { setPanel(null); focusScan(); }} />
       )}
       {shift && (
@@ -323,7 +336,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
               <div className="bo-pos-last" data-testid="pos-sold">
                 <div>{last.slip.provisional ? t('pos.provisional') : t('pos.last_sale')} <span data-testid="pos-sold-no">{last.slip.docNo}</span></div>
                 <div>{t('pos.change')} <strong className="bo-pos-bigchange" data-testid="pos-sold-change">{formatMoney(last.change)}</strong></div>
-                <button type="button" className="bo-pos-key" data-testid="pos-print" onClick={() => { setSlip(last.slip); setPrintNo((n) => n + 1); }}>{t('pos.reprint')}</button>
+                <button type="button" className="bo-pos-key" data-testid="pos-print" onClick={() => { setReport(null); setSlip(last.slip); setPrintNo((n) => n + 1); }}>{t('pos.reprint')}</button>
               </div>
             )}
           </aside>
@@ -335,7 +348,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
       )}
       {panel === 'buyer' && <BuyerPanel buyer={buyer} onSave={(b) => { setBuyer(b); setPanel(null); focusScan(); }} onCancel={() => { setPanel(null); focusScan(); }} />}
       {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
-      <SaleSlip slip={slip} />
+      <SaleSlip slip={report ? null : slip} />
+      <ShiftReportSlip report={report} terminal={terminal ? `${terminal.code} ${terminal.name}` : ''} methodName={methodName} />
     </section>
   );
 }

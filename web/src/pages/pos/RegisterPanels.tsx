@@ -16,7 +16,7 @@ const DENOMINATIONS = [1000, 500, 100, 50, 20, 10, 5, 2, 1, 0.5, 0.25] as const;
  */
 export function ShiftPanel({ terminalId, shift, busy, setBusy, onOpened, onClosed, onCancel }: {
   terminalId: number; shift: Row | null; busy: boolean; setBusy: (b: boolean) => void;
-  onOpened: (s: Row) => void; onClosed: () => void; onCancel: () => void;
+  onOpened: (s: Row) => void; onClosed: (closed: Row) => void; onCancel: () => void;
 }) {
   const { t } = useTranslation();
   const [opening, setOpening] = useState('0');
@@ -41,7 +41,7 @@ export function ShiftPanel({ terminalId, shift, busy, setBusy, onOpened, onClose
       const r = await api.post<{ data: Row }>(`/api/pos_shift/${shift!.id}/actions/close`, { counted_cash: Number(counted || 0) });
       setClosed(r.data);
       setError(null);
-      onClosed();
+      onClosed(r.data);
     } catch (err) { setError((err as ApiError).message); } finally { setBusy(false); }
   };
 

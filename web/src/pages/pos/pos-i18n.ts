@@ -87,6 +87,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['pos.buyer_rules', 'ต้องมีชื่อผู้ซื้อ เลขประจำตัวผู้เสียภาษี 13 หลัก และรหัสสาขา 5 หลัก', 'A name, a 13-digit tax id and a 5-digit branch code are needed'],
   ['pos.buyer_clear', 'ไม่ออกใบกำกับเต็มรูป', 'No full tax invoice'],
   ['pos.buyer_save', 'ใช้ข้อมูลผู้ซื้อนี้', 'Use this buyer'],
+  ['pos.x_report', 'รายงานกะ (X)', 'Shift report (X)'],
   ['pos.count_by_note', 'นับเงินตามชนิดธนบัตร/เหรียญ', 'Count by note and coin'],
   ['pos.counted_total', 'รวมที่นับได้', 'Counted'],
   // the return panel of a sale's form (SaleReturnPanel.tsx)
