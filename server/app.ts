@@ -156,23 +156,33 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const service = new EntityService(opts.db, opts.registry, policy);
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
 
-  app.addHook('onRequest', async (request) => {
+  // callback hooks, not async ones: a request whose session is cached passes without a promise
+  app.addHook('onRequest', (request, _reply, done) => {
     // the matched route, not the raw URL: "/%61pi/..." is decoded by the router, and must be guarded like "/api/..."
     const path = request.routeOptions.url ?? decodedPath(request.url);
-    if (!PROTECTED.test(path) || PUBLIC.some((re) => re.test(path))) return;
-    const token = Authenticator.bearer(request);
-    if (!token) throw new AppError('UNAUTHORIZED', 'Sign in to continue: send Authorization: Bearer <id_token>');
-    const principal = await auth.principalFor(token);
-    request.ctx = { userId: principal.user.id, ip: request.ip, principal };
+    if (!PROTECTED.test(path) || PUBLIC.some((re) => re.test(path))) { done(); return; }
+    let token: string | null;
+    try { token = Authenticator.bearer(request); } catch (err) { done(err as Error); return; }
+    if (!token) { done(new AppError('UNAUTHORIZED', 'Sign in to continue: send Authorization: Bearer <id_token>')); return; }
+    const cached = auth.cachedPrincipal(token);
+    if (cached) {
+      request.ctx = { userId: cached.user.id, ip: request.ip, principal: cached };
+      done();
+      return;
+    }
+    auth.principalFor(token).then((principal) => {
+      request.ctx = { userId: principal.user.id, ip: request.ip, principal };
+      done();
+    }, (err: Error) => done(err));
   });
   // refused access is audited; failed sign-ins are audited by the sign-in route itself
-  app.addHook('onResponse', async (request, reply) => {
-    if ((reply.statusCode !== 401 && reply.statusCode !== 403) || request.url.startsWith('/api/auth/signin')) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    if ((reply.statusCode !== 401 && reply.statusCode !== 403) || request.url.startsWith('/api/auth/signin')) { done(); return; }
     const p = request.ctx ? principalOf(request.ctx) : null;
-    await writeAudit(k, {
+    writeAudit(k, {
       action: 'access_denied', userId: p?.user.id ?? null, username: p?.user.username ?? null, ip: request.ip,
       entity: request.url.split('?')[0]!.split('/')[2] ?? null, message: `${request.method} ${request.url.slice(0, 300)} answered ${reply.statusCode}`,
-    }).catch((err) => request.log.error({ err }, 'audit write failed'));
+    }).catch((err) => request.log.error({ err }, 'audit write failed')).finally(() => done());
   });
 
   service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null), (trx, step) => service.beforeCommit(trx, step, 'settle')));

@@ -57,6 +57,16 @@ export class Authenticator {
     if (!fromPeer && this.broadcast) await this.broadcast();
   }
 
+  /**
+   * The principal of a token whose claims and principal are both still cached, at once (no promise);
+   * null when principalFor must verify or read the database. The same rules as principalFor's cache.
+   */
+  cachedPrincipal(token: string): Principal | null {
+    const claims = this.tokens.verifiedBefore(token);
+    const hit = claims ? this.cache.get(claims.jti) : undefined;
+    return hit && Date.now() - hit.at < this.cacheMs && this.cacheAllowed() ? hit.principal : null;
+  }
+
   async principalFor(token: string): Promise<Principal> {
     const claims = await this.tokens.verify(token).catch((err: unknown) => {
       if (err instanceof TokenError) {

@@ -13,9 +13,23 @@ const NONE: PermissionFlags = { view: false, email: false, print: false, export:
 /** Fields of one's own account that only someone else may change. */
 const SELF_PROTECTED = ['role_id', 'user_type_id', 'inventory_allow', 'branch_company', 'is_active', 'customer_id', 'staff_id', 'username'];
 
-export function flagsFor(p: Principal, menuKey: string): PermissionFlags {
-  const d = p.role.role_detail;
-  return { ...NONE, ...(d['*'] ?? {}), ...(d[menuKey] ?? {}) };
+/**
+ * A principal's flags per menu key, worked out once: a principal object never changes (the authenticator
+ * makes a new one after any account, role or user-type change, and at the latest every few seconds).
+ */
+const flagMemo = new WeakMap<Principal, Map<string, PermissionFlags>>();
+
+/** The flags of one menu key; shared by every caller, so read-only. */
+export function flagsFor(p: Principal, menuKey: string): Readonly<PermissionFlags> {
+  let mine = flagMemo.get(p);
+  if (!mine) flagMemo.set(p, (mine = new Map()));
+  let flags = mine.get(menuKey);
+  if (!flags) {
+    const d = p.role.role_detail;
+    flags = Object.freeze({ ...NONE, ...(d['*'] ?? {}), ...(d[menuKey] ?? {}) });
+    mine.set(menuKey, flags);
+  }
+  return flags;
 }
 
 const nothing = (): FilterNode => ({ kind: 'cond', path: ['id'], op: '_eq', value: 0 });
@@ -30,6 +44,12 @@ const underParent = (field: string, node: FilterNode): FilterNode =>
  * the rule that nobody raises their own rights.
  */
 export class PermissionPolicy implements AccessPolicy {
+  /**
+   * Row scopes per principal and merged schema object: both never change (a new schema version brings
+   * new objects, an account or role change a new principal), so each is built once, not per request.
+   */
+  private readonly scopes = new WeakMap<Principal, WeakMap<EntitySchema, FilterNode | null>>();
+
   constructor(private readonly registry: SchemaRegistry) {}
 
   menuKeyOf(entity: EntitySchema): string {
@@ -70,9 +90,21 @@ export class PermissionPolicy implements AccessPolicy {
     }
   }
 
+  /** The same object for a principal and merged schema every time: callers read it (compile it, key by it), never change it. */
   rowFilter(ctx: RequestContext, entity: EntitySchema): FilterNode | null {
     const p = principalOf(ctx);
     if (!p) return null;
+    let mine = this.scopes.get(p);
+    if (!mine) this.scopes.set(p, (mine = new WeakMap()));
+    let scope = mine.get(entity);
+    if (scope === undefined) {
+      scope = this.buildRowFilter(p, ctx, entity);
+      mine.set(entity, scope);
+    }
+    return scope;
+  }
+
+  private buildRowFilter(p: Principal, ctx: RequestContext, entity: EntitySchema): FilterNode | null {
     const parts: FilterNode[] = [];
     const keys = entity.access ?? {};
     // lines are visible exactly when their document is: they have their own list and export routes

@@ -7,6 +7,8 @@ import type { RawListQuery } from './list-query.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 
 export const MAX_BULK = 500;
+/** What Fastify's own JSON answers carry; a reply with its own serializer sets it itself. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export type ContextOf = (request: FastifyRequest) => RequestContext;
 
@@ -31,18 +33,21 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
   const base = `/api/${entityName}`;
   const entity = () => service.entity(entityName);
 
-  app.get(base, async (request) => {
+  app.get(base, async (request, reply) => {
     const ctx = contextOf(request);
+    // one merged schema for the whole request: the check, the query, the read and the answer's writer
+    const e = entity();
     // the entity permission answers first, so a forbidden list never reports on its fields
-    service.policy.assertAllowed(ctx, entity(), 'read');
-    const query = service.parseQuery(entity(), request.query as RawListQuery, ctx);
+    service.policy.assertAllowed(ctx, e, 'read');
+    const query = service.parseQuery(e, request.query as RawListQuery, ctx);
     const meta = (total: number | undefined) => ({ page: query.page, limit: query.limit, offset: query.offset, ...(total !== undefined ? { total_count: total } : {}) });
-    // one path on both dialects: rows decoded by the codec (server/db/field-codec.ts), serialized to JSON here
-    const { rows, total } = await service.list(entityName, query, ctx);
+    // one path on both dialects: rows decoded by the codec (server/db/field-codec.ts), written by a compiled writer (answer-serializers.ts)
+    const { rows, total } = await service.list(e, query, ctx);
+    reply.serializer(service.answers.list(e, ctx, query.fields)).header('content-type', JSON_TYPE);
     return { success: true, data: rows, meta: meta(total) };
   });
 
-  app.get<{ Params: { id: string }; Querystring: { fields?: string } }>(`${base}/:id`, async (request) => {
+  app.get<{ Params: { id: string }; Querystring: { fields?: string } }>(`${base}/:id`, async (request, reply) => {
     const ctx = contextOf(request);
     const e = entity();
     service.policy.assertAllowed(ctx, e, 'read');
@@ -55,7 +60,9 @@ export function registerEntityRoutes(app: FastifyInstance, service: EntityServic
       const columns = names.filter((n) => !lines.includes(n)).join(',');
       fields = [...(columns ? service.parseQuery(e, { fields: columns }, ctx).fields ?? [] : [['id']]), ...lines.map((n) => [n])];
     }
-    return { success: true, data: await service.get(entityName, id, ctx, fields) };
+    const data = await service.get(e, id, ctx, fields);
+    reply.serializer(service.answers.record(e, ctx, fields)).header('content-type', JSON_TYPE);
+    return { success: true, data };
   });
 
   // a sale (document.sale) is made by its own route, which prices it and posts it (server/pos/sale-routes.ts)

@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type Kysely, type ExpressionBuilder, type Expr
 import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import { describeField, type FieldResolver } from '../../engine/filter/filter-parser.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import { columnDefs, rowDecoder } from '../db/field-codec.ts';
 import { compileFilter, linkedValue, type CompileContext } from './filter-compiler.ts';
 import { parseListQuery, type ListQuery, type RawListQuery } from './list-query.ts';
@@ -42,6 +43,8 @@ export class EntityReader {
   private readonly rowQueries = new Map<string, { compiled: CompiledQuery; idSlot: number }>();
   /** Column definitions per merged schema object; a new override version brings new objects, so this never goes stale. */
   private readonly columnCache = new WeakMap<EntitySchema, Columns>();
+  private readonly scopeTexts = new WeakMap<FilterNode, string>();
+  private readonly lineFields = new WeakMap<EntitySchema, [string, FieldDef][]>();
 
   constructor(private readonly core: ServiceCore) {}
 
@@ -85,7 +88,8 @@ export class EntityReader {
     return c;
   }
 
-  private selection(entity: EntitySchema, fields: string[][] | null): Columns {
+  /** The columns a read of `fields` selects (every column for null), in the order the row holds them, each with its decoder's field. */
+  selection(entity: EntitySchema, fields: string[][] | null): Columns {
     const cached = this.columnsOf(entity);
     if (!fields) return cached;
     const defs = new Map(cached.defs);
@@ -168,9 +172,23 @@ export class EntityReader {
       return row ? decode(row) : undefined;
     }
     const scope = this.core.policy.rowFilter(ctx, entity);
-    const key = ['row', entity.name, this.core.registry.version, fields ? JSON.stringify(fields) : '*', ctx.userId ?? 'system', scope ? JSON.stringify(scope) : ''].join('\u0000');
+    const key = ['row', entity.name, this.core.registry.version, fields ? JSON.stringify(fields) : '*', ctx.userId ?? 'system', scope ? this.scopeText(scope) : ''].join('\u0000');
     const { rows } = await k.executeQuery<Row>(this.byIdStatement(key, id, (marker) => build(marker).compile()));
     return rows[0] ? decode(rows[0]) : undefined;
+  }
+
+  /** A scope's text for keys, written once per scope object (the policy hands out one per principal and schema). */
+  private scopeText(scope: FilterNode): string {
+    let text = this.scopeTexts.get(scope);
+    if (text === undefined) this.scopeTexts.set(scope, (text = JSON.stringify(scope)));
+    return text;
+  }
+
+  /** The lines fields of a merged schema object, in its order. */
+  private linesOf(entity: EntitySchema): [string, FieldDef][] {
+    let lines = this.lineFields.get(entity);
+    if (!lines) this.lineFields.set(entity, (lines = Object.entries(entity.fields).filter(([, f]) => f.type === 'lines')));
+    return lines;
   }
 
   /** A kept statement (see rowQueries) with `id` put in its marker's slot; `build` compiles it with the marker on a miss. */
@@ -191,8 +209,7 @@ export class EntityReader {
 
   async loadLines(k: Kysely<any>, entity: EntitySchema, id: number, only?: string[][] | null): Promise<Row> {
     const reads: Promise<[string, Row[]]>[] = [];
-    for (const [name, f] of Object.entries(entity.fields)) {
-      if (f.type !== 'lines') continue;
+    for (const [name, f] of this.linesOf(entity)) {
       if (only && !only.some((p) => p[0] === name)) continue;
       const child = this.core.entity(f.entity!);
       const { decode } = this.columnsOf(child);
@@ -206,6 +223,12 @@ export class EntityReader {
 
   async get(entity: EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row> {
     const k = this.core.db.kysely;
+    if (!this.linesOf(entity).length) {
+      // most entities have no lines: the row is the answer, without a second await and a copy
+      const row = await this.loadRow(k, entity, id, ctx, fields);
+      if (!row) throw notFound(entity, id);
+      return row;
+    }
     // on PostgreSQL the row and its lines come over two pooled connections at once; lines of a row the caller may not see are dropped unread
     const [row, lines] = await Promise.all([
       this.loadRow(k, entity, id, ctx, fields?.filter((p) => describeField(entity, p[0]!)?.type !== 'lines') ?? null),

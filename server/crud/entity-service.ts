@@ -13,6 +13,7 @@ import { EntityWriter, type FileGuard } from './entity-writer.ts';
 import { runAction, runActionIn } from './entity-actions.ts';
 import { WriteEvents, type ActionListener, type CommitListener, type CreateDefaulter, type UpdateDefaulter, type EntitySelector, type Preparer, type WriteListener } from './write-events.ts';
 import type { ServiceCore } from './service-core.ts';
+import { AnswerSerializers } from './answer-serializers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -32,9 +33,12 @@ export class EntityService implements ServiceCore {
   private readonly reader: EntityReader;
   private readonly writer: EntityWriter;
   private readonly events: WriteEvents;
+  /** The compiled JSON writers of the generic get and list answers (answer-serializers.ts). */
+  readonly answers: AnswerSerializers;
 
   constructor(readonly db: Database, readonly registry: SchemaRegistry, public policy: AccessPolicy = allowEverything) {
     this.reader = new EntityReader(this);
+    this.answers = new AnswerSerializers(this, this.reader);
     this.events = new WriteEvents(this);
     this.writer = new EntityWriter(this, this.reader, this.events);
   }
@@ -99,14 +103,15 @@ export class EntityService implements ServiceCore {
     return this.reader.parseQuery(entity, raw, ctx, extra);
   }
 
-  async list(entityName: string, query: ListQuery, ctx: RequestContext): Promise<ListResult> {
-    const entity = this.entity(entityName);
+  /** `entity` as a merged schema: the one the caller judged the request on (a route compiles its answer's writer from it too). */
+  async list(entityName: string | EntitySchema, query: ListQuery, ctx: RequestContext): Promise<ListResult> {
+    const entity = typeof entityName === 'string' ? this.entity(entityName) : entityName;
     this.policy.assertAllowed(ctx, entity, 'read');
     return this.reader.list(entity, query, ctx);
   }
 
-  async get(entityName: string, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row> {
-    const entity = this.entity(entityName);
+  async get(entityName: string | EntitySchema, id: number, ctx: RequestContext, fields: string[][] | null = null): Promise<Row> {
+    const entity = typeof entityName === 'string' ? this.entity(entityName) : entityName;
     this.policy.assertAllowed(ctx, entity, 'read');
     return this.reader.get(entity, id, ctx, fields);
   }
