@@ -269,6 +269,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     for (const name of Object.keys('when' in w ? w.when : {})) if (!fieldOf(e, name)) bad(`/document/etax/typeCodeWhen/${i}/when/${name}`, `"${name}" is not a field of ${e.name}`);
   });
   if (d.etax?.numberField && !fieldOf(e, d.etax.numberField)) bad('/document/etax/numberField', `"${d.etax.numberField}" is not a field of ${e.name}`);
+  if (d.date !== undefined && fieldOf(e, d.date)?.type !== 'date') bad('/document/date', `"${d.date}" must be a date field of ${e.name}`);
   const lines = fieldOf(e, d.lines);
   const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
   if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }
