@@ -99,7 +99,7 @@ describe.each(testDialects())('document dates and closed books on %s', (dialect)
     // the invoice stays issued: nothing of the refused actions was written
     expect((await ok(c.call('GET', `/api/tax_invoice/${iv.id}`, c.admin))).status).toBe('issued');
     // a credit note dated in the open period may still correct the invoice
-    const cn = await ok(from('credit_note', 'tax_invoice', [iv.id], { doc_date: '2026-11-02', return_reason_id: reason }), 201);
+    const cn = await ok(c.call('POST', '/api/credit_note/from/tax_invoice', c.admin, { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, amount: 107 }], values: { doc_date: '2026-11-02', return_reason_id: reason } }), 201);
     await ok(act('credit_note', cn.id, 'issue'));
     // a draft moved into the closed period is refused when it is issued
     const late = await ok(from('credit_note', 'tax_invoice', [iv.id], { doc_date: '2026-11-02', return_reason_id: reason }), 201);

@@ -54,8 +54,18 @@ describe('spec screens end to end', () => {
     expect(await menu.locator('a.active').getAttribute('href')).toBe('/tax_invoice/sales_order');
     const group = menu.locator('.bo-menu-group').filter({ has: page.locator('a[href="/quotation"]') });
     const hrefs = await group.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
+    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/billing_note/tax_invoice', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
     await shot(page, 'i38-sales-menu-order');
+  });
+
+  it('billing from tax invoices is a create-from screen of its own, from the schema (issue 44 §5)', async () => {
+    const iv = (await api('GET', '/api/tax_invoice?limit=1&fields=id,doc_no&filter=' + encodeURIComponent('{"status":{"_eq":"issued"}}'))).data[0];
+    await page.goto(url(`/billing_note/tax_invoice?source=${iv.id}`));
+    await page.getByTestId('create-from').waitFor();
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'ใบวางบิลจากใบกำกับภาษี' }).waitFor();
+    await page.getByText(iv.doc_no).first().waitFor();
+    await shot(page, 'i44-billing-note-from-tax-invoice');
+    expect(errors).toEqual([]);
   });
 
   it('the demo\'s debit note and over-scan open as records', async () => {
