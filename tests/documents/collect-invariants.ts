@@ -20,7 +20,11 @@ export async function collectedWithinTotal(t: TestApp, k: Kysely<any>): Promise<
     if (t.registry.get(source)!.document?.from?.some((f) => f.pool === pool)) continue;
     const entity = t.registry.get(source)!;
     const cancelled = cancelledState(entity);
-    for (const r of await k.selectFrom(source).select(['id', entity.workflow!.field]).execute()) {
+    const child = t.registry.get(fieldOf(entity, entity.document!.lines!)!.entity!)!;
+    // only documents something was made from can have collected anything
+    const linked = k.selectFrom('document_link as l').innerJoin(`${child.name} as sl`, 'sl.id', 'l.source_line_id')
+      .select(`sl.${child.parent!.field}`).where('l.source_entity', '=', source);
+    for (const r of await k.selectFrom(source).select(['id', entity.workflow!.field]).where('id', 'in', linked).execute()) {
       const b = await saleBalance(k, t.service, source, Number(r.id), pool);
       if (b.claimed > b.total || b.received > b.total) out.push(`${source} ${r.id}: ${b.claimed} satang claimed and ${b.received} received of a total of ${b.total}`);
       if (r[entity.workflow!.field] === cancelled && b.claimed > 0) out.push(`${source} ${r.id} is cancelled with ${b.claimed} satang still claimed`);
