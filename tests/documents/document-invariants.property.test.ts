@@ -236,7 +236,21 @@ describe.each(testDialects())('document invariants on %s', (dialect) => {
     }
   }
 
+  /** A fixed start that makes one document of every kind the chains name, so every run's check has them to judge. */
+  const WARM_UP: Op[] = [
+    { k: 'quote', lines: [{ qty: 2, price: 100, disc: 0, discAmount: false }], docDisc: 0, wht: 0, vat: 'exclude', company: 0 },
+    { k: 'from', target: 'sales_order', source: 'quotation', pick: 0, frac: 1, wht: false, rest: false, hold: false },
+    { k: 'from', target: 'tax_invoice', source: 'sales_order', pick: 0, frac: 0.5, wht: false, rest: false, hold: false },
+    { k: 'from', target: 'billing_note', source: 'sales_order', pick: 0, frac: 0.5, wht: false, rest: false, hold: false },
+    { k: 'from', target: 'receipt', source: 'billing_note', pick: 0, frac: 1, wht: false, rest: false, hold: false },
+    { k: 'stockIn', product: 0, qty: 5, price: 10 },
+  ];
+
   it('hold after every step of random sequences of document operations', async () => {
+    for (const op of WARM_UP) {
+      await run(op);
+      expect(await checkInvariants(t), `after ${JSON.stringify(op)}`).toEqual([]);
+    }
     const seed = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
     try {
       await fc.assert(
@@ -248,7 +262,7 @@ describe.each(testDialects())('document invariants on %s', (dialect) => {
           }
         }),
         // the state is shared between runs, so shrinking replays on top of it: keep the first counterexample
-        { numRuns: 12, endOnFailure: true, seed },
+        { numRuns: 8, endOnFailure: true, seed },
       );
     } catch (err) {
       throw new Error(`document invariants broken on ${dialect}; replay with PROPERTY_SEED=${seed}\n${(err as Error).message}`);
