@@ -36,6 +36,8 @@ import { readAdminOptions, registerAdminRoutes, type AdminServices } from './adm
 import { registerSecurityHeaders } from './security-headers.ts';
 import { installDocumentPosting } from './documents/document-posting.ts';
 import { installCancelGuard } from './documents/cancel-guard.ts';
+import { installClosedBooks } from './documents/closed-books.ts';
+import { installSourcesWhtRate } from './documents/sources-wht-rate.ts';
 import { installDefaultCompany, registerNewRecordDefaults } from './documents/default-company.ts';
 import { installDocumentFills } from './documents/document-fills.ts';
 import { installDocumentLinkSpread } from './documents/document-link-spread.ts';
@@ -238,12 +240,15 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
   installAttributeUsageGuard(service);
   registerAttributeListRoute(app, service, contextOf);
+  // first: an action on a document of a closed period does nothing at all
+  installClosedBooks(service);
   // before the posting: it takes the source headers' locks first (see cancel-guard.ts)
   installCancelGuard(service);
   installDocumentPosting(service);
   installDefaultCompany(service);
   installDocumentFills(service);
   installDocumentLinkSpread(service);
+  installSourcesWhtRate(service);
   service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
   installTotalsCheck(service);
   installWithholdingAmounts(service);

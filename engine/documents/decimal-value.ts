@@ -8,7 +8,8 @@
 export class DecimalInputError extends Error {
   /** The catalogue code the server answers with (engine/errors/error-catalogue.ts). */
   readonly code = 'VALIDATION_FAILED' as const;
-  constructor(readonly field: string, message: string) {
+  /** `fieldCode` and `params` name the field-level text (engine/errors/error-texts.ts) a person reads, in Thai too. */
+  constructor(readonly field: string, message: string, readonly fieldCode = 'decimal', readonly params?: Record<string, string>) {
     super(`${field} ${message}`);
     this.name = 'DecimalInputError';
   }

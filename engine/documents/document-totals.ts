@@ -61,6 +61,9 @@ function vatAdjusted(t: DocumentTotals, given: unknown): DocumentTotals {
   return { ...t, vat_amount: add(t.vat_amount), total_amount: add(t.total_amount), net_amount: add(t.net_amount) };
 }
 
+/** The highest withholding tax rate in Thailand (Revenue Code s. 50, 3 tredecim): a receipt withholds at most this much. */
+export const WHT_MAX_PERCENT = 15n;
+
 /**
  * Tax the customer withheld on a by-amount document (a receipt): typed from its 50 ทวิ, not computed,
  * since the payer decides it; the document settles its total, of which net_amount came as money.
@@ -71,6 +74,12 @@ function withheld(t: DocumentTotals, given: unknown): DocumentTotals {
   if (wht < 0n) throw new DecimalInputError('wht_amount', 'must not be negative');
   const total = parseDecimal(t.total_amount, 2);
   if (wht > total) throw new DecimalInputError('wht_amount', `is more than the total it is withheld from (${t.total_amount})`);
+  // 15 % is the highest Thai withholding rate: more than that of what is settled before VAT is a typing slip
+  const base = parseDecimal(t.amount_before_vat, 2);
+  if (wht * 100n > base * WHT_MAX_PERCENT) {
+    const max = toNumber((base * WHT_MAX_PERCENT) / 100n, 2);
+    throw new DecimalInputError('wht_amount', `is more than ${WHT_MAX_PERCENT} % of the amount settled before VAT (${t.amount_before_vat}): at most ${max}`, 'wht_over_limit', { max: String(max), base: String(t.amount_before_vat) });
+  }
   return { ...t, wht_amount: toNumber(wht, 2), net_amount: toNumber(total - wht, 2) };
 }
 

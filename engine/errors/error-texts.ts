@@ -90,6 +90,10 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     detailed: { th: 'สินค้า {product} ในคลัง {inventory} ไม่พอ ขาดอยู่ {shortfall}', en: 'Not enough {product} in {inventory}: {shortfall} short' },
   },
   OVER_PROCESSED: { th: 'จำนวนเกินกว่าที่เหลืออยู่ในเอกสารต้นทาง', en: 'More than what is left of the source document' },
+  PERIOD_CLOSED: {
+    th: 'ปิดงวดบัญชีแล้ว เอกสารที่ลงวันที่ในงวดที่ปิดแล้วออก ผ่านรายการ ยกเลิก หรือแก้ไขไม่ได้', en: 'The books are closed for this date: the document can no longer be issued, posted, cancelled or amended',
+    detailed: { th: '{entity} {number} ลงวันที่ {date} ซึ่งอยู่ในงวดบัญชีที่ปิดแล้ว (ปิดถึงวันที่ {closed}) จึงออก ผ่านรายการ ยกเลิก หรือแก้ไขไม่ได้', en: '{entity} {number} is dated {date}, in books closed until {closed}: it can no longer be issued, posted, cancelled or amended' },
+  },
   HAS_DEPENDENTS: {
     th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
     detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },
@@ -203,6 +207,8 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   'x-json': { th: 'ข้อมูล JSON ซ้อนกันลึกหรือใหญ่เกินไป', en: 'is too large or too deeply nested' },
   computed: { th: 'ระบบคำนวณช่องนี้จากรายการ จึงกำหนดเองไม่ได้', en: 'is computed from the lines and cannot be set' },
   issue_date_future: { th: 'วันที่เอกสารภาษีต้องเป็นวันที่ออกเอกสาร จึงลงวันที่ล่วงหน้าไม่ได้ (วันนี้คือ {today})', en: 'must not be later than today ({today}): a tax document is dated the day it is issued' },
+  wht_over_limit: { th: 'ภาษีหัก ณ ที่จ่ายต้องไม่เกิน 15% ของยอดก่อน VAT ที่รับชำระ ({base}) คือไม่เกิน {max}', en: 'must not be more than 15 % of the amount settled before VAT ({base}): at most {max}' },
+  before_source: { th: 'ต้องไม่ก่อนวันที่ {date} ของเอกสารต้นทาง {source}', en: 'must not be before {date}, the date of {source} it is made from' },
   issue_date_order: { th: 'ต้องไม่ก่อนวันที่ {last} ของเอกสารเลขที่ {no} ซึ่งออกล่าสุดในชุดเลขเดียวกัน', en: 'must not be earlier than {last}, the date of {no}, the last issued in its series' },
   company_choice: { th: 'มีหลายบริษัทและยังไม่ได้ตั้งบริษัทตั้งต้นในการตั้งค่าระบบ กรุณาเลือกบริษัทผู้ออกเอกสาร', en: 'there are several companies and no default one: choose the company (or set the default in the site settings)' },
 };

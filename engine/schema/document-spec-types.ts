@@ -35,6 +35,12 @@ export interface DocumentSource {
   documentLink?: string;
   /** The line field whose total this document may not exceed per source line: "qty" (default) or "amount". */
   measure?: string;
+  /**
+   * A capacity shared with the other documents that name the same pool for the same source (measure "amount"):
+   * "collect" on a sales order is one figure for its bills and its receipts made straight from it, and bills of
+   * the order's tax invoices count against the order line each invoice line came from (server/documents/sale-balance.ts).
+   */
+  pool?: string;
   /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
   partial?: string;
   complete?: string;
@@ -93,6 +99,18 @@ export interface DocumentSpec {
   byAmount?: boolean;
   /** A point-of-sale sale (server/pos/). */
   sale?: SaleSpec;
+  /**
+   * The document's date field. A document made from others is not dated before them; with `access.companyField`,
+   * none dated on or before the company's `books_closed_until` is issued, posted, cancelled or amended
+   * (server/documents/closed-books.ts).
+   */
+  date?: string;
+  /**
+   * A read-only decimal field the server fills on save with the highest WHT rate (%) on the lines this document takes
+   * from, following lines made from others to theirs (a receipt of a bill reads the bill's order): 0 when none carries
+   * one, so the form can warn about tax withheld without a rate (issue 44 §6, server/documents/sources-wht-rate.ts).
+   */
+  sourcesWhtRate?: string;
   /** The workflow action that posts the document (default "approve") and the one that reverses it (default "cancel"). */
   postAction?: string;
   cancelAction?: string;

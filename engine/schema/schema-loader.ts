@@ -269,6 +269,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     for (const name of Object.keys('when' in w ? w.when : {})) if (!fieldOf(e, name)) bad(`/document/etax/typeCodeWhen/${i}/when/${name}`, `"${name}" is not a field of ${e.name}`);
   });
   if (d.etax?.numberField && !fieldOf(e, d.etax.numberField)) bad('/document/etax/numberField', `"${d.etax.numberField}" is not a field of ${e.name}`);
+  if (d.date !== undefined && fieldOf(e, d.date)?.type !== 'date') bad('/document/date', `"${d.date}" must be a date field of ${e.name}`);
   const lines = fieldOf(e, d.lines);
   const child = lines?.type === 'lines' ? byName.get(lines.entity!) : undefined;
   if (!child) { bad('/document/lines', `"${d.lines}" is not a lines field`); return; }
@@ -292,6 +293,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
       if (dl?.type !== 'link' || dl.entity !== f.source) bad(`${at}/documentLink`, `"${f.documentLink}" must be a link field of the lines of ${e.name} to ${f.source}`);
     }
     const measure = f.measure ?? 'qty';
+    if (f.pool !== undefined && measure !== 'amount') bad(`${at}/pool`, 'a shared capacity is counted in money: it needs measure "amount"');
     if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
     if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);
     if (f.tracks) checkTracks(f.tracks, f.complete !== undefined, src, `${at}/tracks`, bad);

@@ -75,6 +75,8 @@ export interface FieldDef {
   /** Conditions in the list filter grammar, evaluated against the record being edited. */
   visibleIf?: Filter;
   requiredIf?: Filter;
+  /** A warning the form shows under the field while `when` holds (a hint to check, never a block): WHT on a receipt whose sources carry no rate. */
+  warnIf?: { when: Filter; text: LocalizedText };
   /** Previous column names; sync renames the first one that exists. */
   renamedFrom?: string[];
   /** file/image: accepted upload categories and mime types (used by the upload endpoint). */

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { linesOf } from './document-lines.ts';
+import { refuseClosedPeriod } from './closed-books.ts';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +32,7 @@ export async function amendDocument(service: EntityService, entityName: string, 
   if (original[w.field] !== cancelled) {
     throw new AppError('INVALID_TRANSITION', `Cancel ${entity.label.en} ${original[entity.titleField]} first: only a cancelled document is amended`, { state: original[w.field] });
   }
+  await refuseClosedPeriod(service.db.kysely, service, entity, original);
   const lines = linesOf(service, entity);
   // a series dated by its issue (tax documents) dates the amendment anew: it takes today's date, as any new draft
   const skip = new Set([w.field, entity.numbering?.field ?? '', 'amended_from', entity.numbering?.dateRule ? entity.numbering.dateField! : '']);

@@ -115,7 +115,7 @@ async function holdSources(trx: Kysely<any>, service: EntityService, e: ActionEv
   const bySource = new Map<string, Set<number>>();
   for (const line of (doc[lines.field] as Row[] | undefined) ?? []) {
     if (line.source_line_id === null || line.source_line_id === undefined) continue;
-    const source = from.length === 1 ? from[0]!.source : String(line.source_entity ?? '');
+    const source = from.length === 1 ? from[0]!.source : String(line.source_entity ?? lines.entity.fields.source_entity?.default ?? '');
     if (!from.some((f) => f.source === source)) continue;
     bySource.set(source, (bySource.get(source) ?? new Set()).add(Number(line.source_line_id)));
   }

@@ -8,6 +8,8 @@ import { doneOf } from './document-progress.ts';
 import { linesOf, scaled, unscaled } from './document-lines.ts';
 import { capacitiesOf } from './line-capacity.ts';
 import { DiscountCarry } from './discount-carry.ts';
+import { poolTaken } from './sale-balance.ts';
+import { refuseBeforeSource } from './document-dates.ts';
 
 type Row = Record<string, unknown>;
 const MAX_SOURCES = 50;
@@ -92,9 +94,10 @@ export async function createFrom(service: EntityService, targetName: string, sou
     const foreign = [...asked.keys()].filter((id) => !known.has(id));
     if (foreign.length) throw invalid('lines', `lines ${foreign.join(', ')} are not lines of the chosen documents`);
   }
-  const done = await doneOf(service.db.kysely, source.name, target.name, all.map((x) => Number(x.line.id)));
   const caps = new Map<number, number>();
   for (const doc of docs) for (const [id, cap] of capacitiesOf(source, srcLines.entity, doc, doc[srcLines.field] as Row[], measure)) caps.set(id, cap);
+  // a shared capacity (an order's bills and receipts) counts every member's take, not only this kind's
+  const done = await poolTaken(service.db.kysely, service, spec, caps) ?? await doneOf(service.db.kysely, source.name, target.name, all.map((x) => Number(x.line.id)));
   const carry = measure === 'qty' ? new DiscountCarry(service, source, target, spec) : null;
   const out: Row[] = [];
   for (const { doc, line } of all) {
@@ -129,6 +132,8 @@ export async function createFrom(service: EntityService, targetName: string, sou
       fields: clash.map((field) => ({ field: `values.${field}`, code: 'source', message: 'comes from the source documents' })),
     });
   }
+  // a date asked for that is before a source answers now, not when the draft is posted
+  for (const doc of docs) refuseBeforeSource(target, source, extra, doc, String(doc[source.titleField] ?? doc.id));
   return service.create(targetName, { ...carry?.header(), ...extra, ...header, [tgtLines.field]: out }, ctx);
 }
 
@@ -178,8 +183,8 @@ export async function openLines(service: EntityService, targetName: string, sour
   for (const id of ids as number[]) {
     const doc = await service.get(sourceName, id, ctx);
     const lines = (doc[srcLines.field] as Row[]) ?? [];
-    const done = await doneOf(service.db.kysely, source.name, target.name, lines.map((l) => Number(l.id)));
     const caps = capacitiesOf(source, srcLines.entity, doc, lines, measure);
+    const done = await poolTaken(service.db.kysely, service, spec, caps) ?? await doneOf(service.db.kysely, source.name, target.name, lines.map((l) => Number(l.id)));
     for (const l of lines) {
       const total = caps.get(Number(l.id)) ?? 0;
       const taken = done.get(Number(l.id)) ?? 0;

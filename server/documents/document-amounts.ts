@@ -17,7 +17,7 @@ function totalsOf(entity: EntitySchema, header: Row, items: Row[]): DocumentTota
   } catch (err) {
     if (!(err instanceof DecimalInputError)) throw err;
     const field = err.field.replace(/\[(\d+)\]/g, '.$1');
-    throw new AppError('VALIDATION_FAILED', err.message, { fields: [{ field, code: 'decimal', message: err.message }] });
+    throw new AppError('VALIDATION_FAILED', err.message, { fields: [{ field, code: err.fieldCode, message: err.message, ...(err.params ? { params: err.params } : {}) }] });
   }
 }
 

@@ -5,6 +5,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { doneOf } from './document-progress.ts';
 import { lineCapacities } from './line-capacity.ts';
 import { linesOf, scaled, unscaled } from './document-lines.ts';
+import { poolTaken } from './sale-balance.ts';
 
 type Row = Record<string, unknown>;
 
@@ -48,7 +49,7 @@ export async function spreadDocumentLinks(k: Kysely<any>, service: EntityService
     const source = service.entity(spec.source);
     const caps = await lineCapacities(k, service, source, measure, [Number(line[spec.documentLink])]);
     if (!caps.size || typeof line[measure] !== 'number') { out.push(line); continue; } // not there, or no amount: the write's own checks answer
-    const done = await doneOf(k, source.name, entity.name, [...caps.keys()]);
+    const done = await poolTaken(k, service, spec, caps) ?? await doneOf(k, source.name, entity.name, [...caps.keys()]);
     let left = scaled(lines.entity, measure, line[measure]);
     const pieces: Array<{ sourceLineId: number; amount: number }> = [];
     for (const [id, cap] of caps) {

@@ -11,13 +11,17 @@ import { inBatches } from '../db/batches.ts';
 import { numberOnPost } from './document-numbering.ts';
 import { linesOf, scaled, unscaled } from './document-lines.ts';
 import { settleVatRemainder } from './vat-remainder.ts';
+import { refuseBeforeSource } from './document-dates.ts';
+import { capacitiesOfLines, poolFlow, poolMembers, poolRoots, type PoolRoot } from './sale-balance.ts';
 
 type Row = Record<string, unknown>;
 
-function sourceOf(target: EntitySchema, line: Row): DocumentSource | undefined {
+/** The source a line takes from; a line saved before its document had several sources names none: its field's default. */
+export function sourceOf(target: EntitySchema, lineEntity: EntitySchema, line: Row): DocumentSource | undefined {
   const from = target.document?.from ?? [];
   if (from.length === 1) return from[0];
-  return from.find((f) => f.source === line.source_entity);
+  const named = line.source_entity ?? lineEntity.fields.source_entity?.default;
+  return from.find((f) => f.source === named);
 }
 
 /** A line of the posted document that takes from a source line. */
@@ -67,7 +71,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   const claims: Claim[] = [];
   for (const [i, line] of ((e.after[lines.field] as Row[] | undefined) ?? []).entries()) {
     if (line.source_line_id === null || line.source_line_id === undefined) continue;
-    const spec = sourceOf(target, line);
+    const spec = sourceOf(target, lines.entity, line);
     const where = `${lines.field}.${i}`;
     if (!spec) throw new AppError('VALIDATION_FAILED', `${where}: the line names a source line, but not which document it comes from`, { fields: [{ field: `${where}.source_line_id`, code: 'source', message: 'has no source document' }] });
     const measure = spec.measure ?? 'qty';
@@ -84,12 +88,8 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
       ? new Map([...srcLineOf.get(spec)!].map(([id, r]) => [id, Number(r[measure])]))
       : await lineCapacities(trx, service, service.entity(spec.source), measure, [...heads.keys()]));
   }
-  // lock the counters, one source kind after another in name order (the same order in every posting)
-  const held = new Map<DocumentSource, Map<number, number>>();
-  for (const spec of [...srcLineOf.keys()].sort((a, b) => a.source.localeCompare(b.source))) {
-    const ids = [...srcLineOf.get(spec)!.keys()].sort((a, b) => a - b);
-    held.set(spec, await holdProgress(trx, spec.source, target.name, ids));
-  }
+  const held = await holdCounters(trx, service, target.name, srcLineOf);
+  const pools = await poolState(trx, service, srcLineOf);
   const claimed = new Map<DocumentSource, Map<number, number>>();
   const decoded = new Map<string, Row>();
   const touched = new Map<DocumentSource, Set<number>>();
@@ -106,6 +106,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     if (![...spec.states, spec.partial, spec.complete].includes(state)) {
       throw new AppError('INVALID_TRANSITION', `${where}: ${source.label.en} ${sourceNo} is ${state}, so nothing more can be processed from it`, { line: where, source: sourceNo, state });
     }
+    refuseBeforeSource(target, source, e.after, header, sourceNo);
     const headerKey = `${source.name}:${header.id}`;
     if (!decoded.has(headerKey)) decoded.set(headerKey, decodeRow(columnDefs(source), header, null));
     for (const h of spec.header ?? []) {
@@ -116,7 +117,11 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     }
     // what this document's earlier lines already took of the same source line counts too
     const mine = claimed.get(spec) ?? new Map<number, number>();
-    const before = (held.get(spec)!.get(c.sourceLineId) ?? 0) + (mine.get(c.sourceLineId) ?? 0);
+    const pool = pools.get(spec);
+    // in a shared capacity every member's take counts (an order billed, then received straight)
+    const before = (pool ? pool.claimed.get(c.sourceLineId) ?? 0 : held.get(spec)!.get(c.sourceLineId) ?? 0) + (mine.get(c.sourceLineId) ?? 0);
+    const root = pool?.roots.get(c.sourceLineId);
+    if (root) await refuseBeyondRoot(trx, service, pool!, root, c.amount, where, line[measure]);
     const limit = caps.get(spec)!.get(c.sourceLineId) ?? 0;
     if (before + c.amount > limit) {
       const left = limit - before;
@@ -141,6 +146,75 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   await settleVatRemainder(trx, service, e, touched);
   // sources in id order, the same in every posting, so two postings over the same sources cannot deadlock
   for (const [spec, ids] of touched) for (const id of [...ids].sort((a, b) => a - b)) await followStatus(trx, service, target, spec, id);
+}
+
+/**
+ * Locks the progress counters a posting judges, in one global order (source, then target, then line id) so two
+ * postings cannot deadlock: its own kind's counters and, for a shared capacity (sale-balance.ts), those of every
+ * member of the pool on the same lines and on the lines they were made from (an invoice line's order line).
+ * Answers what this kind has done of each of its source lines.
+ */
+async function holdCounters(trx: Kysely<any>, service: EntityService, target: string, srcLineOf: Map<DocumentSource, Map<number, Row>>): Promise<Map<DocumentSource, Map<number, number>>> {
+  const groups = new Map<string, Set<number>>();
+  const want = (source: string, t: string, ids: number[]) => {
+    const key = `${source}\u0000${t}`;
+    groups.set(key, new Set([...(groups.get(key) ?? []), ...ids]));
+  };
+  for (const [spec, lines] of srcLineOf) {
+    const ids = [...lines.keys()];
+    want(spec.source, target, ids);
+    if (!spec.pool) continue;
+    for (const m of poolMembers(service, spec.source, spec.pool)) want(spec.source, m, ids);
+    for (const r of (await poolRoots(trx, service, spec.source, spec.pool, ids)).values()) for (const m of poolMembers(service, r.source, spec.pool)) want(r.source, m, [r.lineId]);
+  }
+  const done = new Map<string, Map<number, number>>();
+  for (const key of [...groups.keys()].sort()) {
+    const [source, t] = key.split('\u0000') as [string, string];
+    done.set(key, await holdProgress(trx, source, t, [...groups.get(key)!].sort((a, b) => a - b)));
+  }
+  return new Map([...srcLineOf.keys()].map((spec) => [spec, done.get(`${spec.source}\u0000${target}`)!]));
+}
+
+interface PoolState {
+  pool: string;
+  claimed: Map<number, number>;
+  roots: Map<number, PoolRoot>;
+  /** Per root line `source:id`: its capacity, what the pool took of it, and what this posting takes. */
+  rootLeft: Map<string, { cap: number; taken: number }>;
+}
+
+/** For the sources taken in a shared capacity: what the pool took of each line, read under the counters' locks. */
+async function poolState(trx: Kysely<any>, service: EntityService, srcLineOf: Map<DocumentSource, Map<number, Row>>): Promise<Map<DocumentSource, PoolState>> {
+  const out = new Map<DocumentSource, PoolState>();
+  for (const [spec, lines] of srcLineOf) {
+    if (!spec.pool) continue;
+    const ids = [...lines.keys()];
+    const roots = await poolRoots(trx, service, spec.source, spec.pool, ids);
+    const rootLeft = new Map<string, { cap: number; taken: number }>();
+    for (const up of new Set([...roots.values()].map((r) => r.source))) {
+      const upIds = [...new Set([...roots.values()].filter((r) => r.source === up).map((r) => r.lineId))];
+      const caps = await capacitiesOfLines(trx, service, up, upIds);
+      const { claimed } = await poolFlow(trx, service, up, spec.pool, upIds);
+      for (const id of upIds) rootLeft.set(`${up}:${id}`, { cap: caps.get(id) ?? 0, taken: claimed.get(id) ?? 0 });
+    }
+    out.set(spec, { pool: spec.pool, claimed: (await poolFlow(trx, service, spec.source, spec.pool, ids)).claimed, roots, rootLeft });
+  }
+  return out;
+}
+
+/** A claim on a line made from another (a bill of an invoice line) may not take more than that line has left. */
+async function refuseBeyondRoot(trx: Kysely<any>, service: EntityService, pool: PoolState, root: PoolRoot, amount: number, where: string, asked: unknown): Promise<void> {
+  const state = pool.rootLeft.get(`${root.source}:${root.lineId}`)!;
+  if (state.taken + amount <= state.cap) { state.taken += amount; return; }
+  const source = service.entity(root.source);
+  const lines = linesOf(service, source);
+  const parent = await trx.selectFrom(lines.entity.name).select(lines.parentField).where('id', '=', root.lineId).executeTakeFirst();
+  const head = parent ? await trx.selectFrom(source.name).select(['id', source.titleField]).where('id', '=', Number(parent[lines.parentField])).executeTakeFirst() : undefined;
+  const sourceNo = String(head?.[source.titleField] ?? head?.id ?? root.lineId);
+  const left = unscaled(lines.entity, 'amount', Math.max(state.cap - state.taken, 0));
+  throw new AppError('OVER_PROCESSED', `${where}: ${source.label.en} ${sourceNo} has only ${left} amount left to collect on that line, not ${asked}`, {
+    line: where, source: sourceNo, source_line_id: root.lineId, remaining: left, asked,
+  });
 }
 
 /** Cancelling gives back what the document's posting took, and its sources' statuses follow. */

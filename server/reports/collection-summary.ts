@@ -8,6 +8,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { MAX_LIMIT } from '../crud/list-query.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { AppError } from '../errors/app-error.ts';
+import { directReceipts } from './direct-receipts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -24,6 +25,11 @@ export interface CustomerCollection {
   received: number;
   /** Tax the customer withheld on those receipts (its 50 ทวิ): settles the bill as money does. */
   withheld: number;
+  /**
+   * Of `received`, money of receipts dated in the period that settle no bill: made straight from an order, or
+   * typed by hand (their tax withheld is in `withheld`). It settles the order, not a bill, so `outstanding` is the bills'.
+   */
+  received_direct: number;
   outstanding: number;
   ageing: Record<Bucket, number>;
 }
@@ -97,12 +103,14 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
     bills.push(...rows);
     if (rows.length < MAX_LIMIT) break;
   }
-  const { settled, withheld } = await settledOf(service, bills.map((b) => Number(b.id)));
+  // what receipts dated after `to` settled is not yet settled on `to` (issue 44 §7)
+  const { settled, withheld } = await settledOf(service, bills.map((b) => Number(b.id)), to);
   const byCustomer = new Map<number, CustomerCollection>();
   const zero = () => Object.fromEntries(AGEING_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
+  const rowOf = (id: number, name: unknown): CustomerCollection => byCustomer.get(id) ?? { customer_id: id, customer_name: (name as string | undefined) ?? null, bills: 0, billed: 0, received: 0, withheld: 0, received_direct: 0, outstanding: 0, ageing: zero() };
   for (const b of bills) {
     const id = Number(b.customer_id);
-    const c = byCustomer.get(id) ?? { customer_id: id, customer_name: (b['customer_id.name_th'] as string | undefined) ?? null, bills: 0, billed: 0, received: 0, withheld: 0, outstanding: 0, ageing: zero() };
+    const c = rowOf(id, b['customer_id.name_th']);
     const total = satang(b.total_amount);
     const paid = settled.get(Number(b.id)) ?? 0;
     const tax = withheld.get(Number(b.id)) ?? 0;
@@ -115,10 +123,17 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
     c.ageing[bucketOf(to, String(b.due_date ?? b.bill_date))] += open;
     byCustomer.set(id, c);
   }
-  const customers = [...byCustomer.values()].map((c) => ({ ...c, billed: baht(c.billed), received: baht(c.received), withheld: baht(c.withheld), outstanding: baht(c.outstanding), ageing: mapBuckets(c.ageing, baht) }));
+  for (const r of await directReceipts(service, from, to, customer, ctx)) {
+    const c = rowOf(r.customer_id, r.customer_name);
+    c.received += r.money;
+    c.received_direct += r.money;
+    c.withheld += r.withheld;
+    byCustomer.set(r.customer_id, c);
+  }
+  const customers = [...byCustomer.values()].map((c) => ({ ...c, billed: baht(c.billed), received: baht(c.received), withheld: baht(c.withheld), received_direct: baht(c.received_direct), outstanding: baht(c.outstanding), ageing: mapBuckets(c.ageing, baht) }));
   const sum = (f: (c: CustomerCollection) => number) => baht(customers.reduce((s, c) => s + satang(f(c)), 0));
   const totals = {
-    bills: customers.reduce((s, c) => s + c.bills, 0), billed: sum((c) => c.billed), received: sum((c) => c.received), withheld: sum((c) => c.withheld), outstanding: sum((c) => c.outstanding),
+    bills: customers.reduce((s, c) => s + c.bills, 0), billed: sum((c) => c.billed), received: sum((c) => c.received), withheld: sum((c) => c.withheld), received_direct: sum((c) => c.received_direct), outstanding: sum((c) => c.outstanding),
     ageing: Object.fromEntries(AGEING_BUCKETS.map((k) => [k, sum((c) => c.ageing[k])])) as Record<Bucket, number>,
   };
   customers.sort((a, b) => b.outstanding - a.outstanding || a.customer_id - b.customer_id);
@@ -134,16 +149,19 @@ function mapBuckets(a: Record<Bucket, number>, f: (n: number) => number): Record
  * withheld: each receipt's wht_amount spread over all its lines by their amounts (remainder on the
  * last), so the parts add up to it exactly. The bills are already the caller's visible ones.
  */
-async function settledOf(service: EntityService, billIds: number[]): Promise<{ settled: Map<number, number>; withheld: Map<number, number> }> {
+async function settledOf(service: EntityService, billIds: number[], to: string): Promise<{ settled: Map<number, number>; withheld: Map<number, number> }> {
   const settled = new Map<number, number>();
   const withheld = new Map<number, number>();
   const k = service.db.kysely;
   for (let i = 0; i < billIds.length; i += 500) {
     const chunk = billIds.slice(i, i + 500);
-    const rows = await k.selectFrom('document_progress as p')
-      .innerJoin('billing_note_item as l', 'l.id', 'p.source_line_id')
-      .select(['l.billing_note_id as bill', (eb) => eb.fn.sum<string>('p.done').as('done')])
-      .where('p.source_entity', '=', 'billing_note').where('p.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk)
+    // the links of posted receipts (a cancelled one has none), dated on or before `to`
+    const rows = await k.selectFrom('document_link as d')
+      .innerJoin('billing_note_item as l', 'l.id', 'd.source_line_id')
+      .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
+      .innerJoin('receipt as r', 'r.id', 'ri.receipt_id')
+      .select(['l.billing_note_id as bill', (eb) => eb.fn.sum<string>('d.amount').as('done')])
+      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.doc_date', '<=', to)
       .groupBy('l.billing_note_id').execute();
     for (const r of rows) settled.set(Number(r.bill), Number(r.done));
     // the receipts with tax withheld that took from these bills, and every line each of them took
@@ -152,7 +170,7 @@ async function settledOf(service: EntityService, billIds: number[]): Promise<{ s
       .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
       .innerJoin('receipt as r', 'r.id', 'ri.receipt_id')
       .select(['r.id as id', 'r.wht_amount as wht']).distinct()
-      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.wht_amount', '>', 0)
+      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.wht_amount', '>', 0).where('r.doc_date', '<=', to)
       .execute();
     for (const r of receipts) {
       const links = await k.selectFrom('document_link as d')

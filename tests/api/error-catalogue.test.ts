@@ -179,6 +179,15 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       expect((await call('POST', `/api/billing_note/${bill.json().data.id}/actions/issue`)).statusCode).toBe(200);
       return call('POST', `/api/sales_order/${so.id}/actions/cancel`);
     },
+    PERIOD_CLOSED: async () => {
+      // a company whose books are closed to the end of October: an order dated in October is not approved
+      const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;
+      const company = await make('your_company', { code: 'EC-PC', name_th: 'บริษัท ปิดงวด จำกัด', tax_id: thaiTaxId(745546666), branch_code: '00000', books_closed_until: '2026-10-31' });
+      const customer = await make('customer', { code: 'EC-C8', customer_type: 'juristic', name_th: 'บริษัท ลูกค้าปิดงวด จำกัด', tax_id: thaiTaxId(745545555) });
+      const product = await make('product', { code: 'EC-P8', name_th: 'สินค้าปิดงวด', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const so = await make('sales_order', { doc_date: '2026-10-20', your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 100 }] });
+      return call('POST', `/api/sales_order/${so}/actions/approve`);
+    },
     INSUFFICIENT_STOCK: async () => {
       // taking out of an inventory that holds none of the product (the real stock schemas are in this folder)
       const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;

@@ -71,7 +71,12 @@ describe.each(testDialects())('create-from carries every discount on %s', (diale
     expect(rb.total_amount).toBe(1733.4);
     await act('receipt', rb.id, 'post');
     expect((await get('billing_note', bn.id)).status).toBe('paid');
-    const rs = await from('receipt', 'sales_order', { ids: [so.id] });
+    // billed and paid, the order has nothing left to receive straight (issue 44 §1: one figure per order)
+    const again = await c.call('POST', '/api/receipt/from/sales_order', c.admin, { ids: [so.id] });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().error.code).toBe('OVER_PROCESSED');
+    // a receipt straight from another such order takes its whole total
+    const rs = await from('receipt', 'sales_order', { ids: [(await salesOrder()).id] });
     expect(rs.total_amount).toBe(1733.4);
   });
 

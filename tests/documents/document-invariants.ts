@@ -8,6 +8,7 @@ import type { TestApp } from '../support/test-app.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { lineCapacities } from '../../server/documents/line-capacity.ts';
+import { collectedWithinTotal, noLiveOnCancelled } from './collect-invariants.ts';
 
 type Row = Record<string, any>;
 const n = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
@@ -174,5 +175,7 @@ export async function checkInvariants(t: TestApp): Promise<string[]> {
     ...await ledgerEqualsBalance(k),
     ...await numbersGapFree(t, k),
     ...await billsPaidExactly(k),
+    ...await collectedWithinTotal(t, k),
+    ...await noLiveOnCancelled(t, k),
   ];
 }

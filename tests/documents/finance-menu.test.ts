@@ -37,7 +37,7 @@ describe.each(testDialects())('finance menu entries on %s', (dialect) => {
     const res = await c.call('GET', '/api/menu', c.admin);
     const sales = (res.json().data as { key: string; submenu: { path: string }[] }[]).find((g) => g.key === 'sales')!;
     expect(sales.submenu.map((s) => s.path)).toEqual([
-      '/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order',
+      '/quotation', '/sales_order', '/billing_note', '/billing_note/tax_invoice', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order',
       '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary',
     ]);
   });

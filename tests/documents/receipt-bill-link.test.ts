@@ -56,7 +56,7 @@ describe.each(testDialects())('receipt lines naming a bill on %s', (dialect) => 
       items: [{ product_id: products[0], qty: 10, price: 1000 }, { product_id: products[1], qty: 4, price: 250 }],
     }), 201);
     await act('sales_order', so.id, 'approve');
-    const bn = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    const bn = await ok(c.call('POST', '/api/billing_note/from/sales_order', c.admin, { ids: [so.id], values: { bill_date: '2026-11-02' } }), 201);
     expect(bn.total_amount).toBe(11770);
     if (issue) await act('billing_note', bn.id, 'issue');
     return get('billing_note', bn.id);

@@ -54,8 +54,38 @@ describe('spec screens end to end', () => {
     expect(await menu.locator('a.active').getAttribute('href')).toBe('/tax_invoice/sales_order');
     const group = menu.locator('.bo-menu-group').filter({ has: page.locator('a[href="/quotation"]') });
     const hrefs = await group.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
+    expect(hrefs).toEqual(['/quotation', '/sales_order', '/billing_note', '/billing_note/tax_invoice', '/receipt', '/receipt/billing_note', '/receipt/sales_order', '/tax_invoice', '/tax_invoice/sales_order', '/credit_note', '/debit_note', '/withholding_tax', '/collection_summary']);
     await shot(page, 'i38-sales-menu-order');
+  });
+
+  it('billing from tax invoices is a create-from screen of its own, from the schema (issue 44 §5)', async () => {
+    const iv = (await api('GET', '/api/tax_invoice?limit=1&fields=id,doc_no&filter=' + encodeURIComponent('{"status":{"_eq":"issued"}}'))).data[0];
+    await page.goto(url(`/billing_note/tax_invoice?source=${iv.id}`));
+    await page.getByTestId('create-from').waitFor();
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'ใบวางบิลจากใบกำกับภาษี' }).waitFor();
+    await page.getByText(iv.doc_no).first().waitFor();
+    await shot(page, 'i44-billing-note-from-tax-invoice');
+    expect(errors).toEqual([]);
+  });
+
+  it('the receipt form warns in Thai about tax withheld when its sources carry no WHT rate (issue 44 §6)', async () => {
+    const lookup = async (entity: string, code: string) => (await api('GET', `/api/${entity}?limit=1&fields=id&filter=${encodeURIComponent(JSON.stringify({ code: { _eq: code } }))}`)).data[0].id as number;
+    const so = (await api('POST', '/api/sales_order', {
+      your_company_id: await lookup('your_company', 'TPT'), customer_id: await lookup('customer', 'C001'), vat_type: 'exclude', items: [{ product_id: await lookup('product', 'P001'), qty: 1, price: 1000 }],
+    })).data;
+    expect((await api('POST', `/api/sales_order/${so.id}/actions/approve`)).success).toBe(true);
+    const rc = (await api('POST', '/api/receipt/from/sales_order', { ids: [so.id], values: { wht_amount: 30 } })).data;
+    expect(rc).toMatchObject({ wht_amount: 30, sources_wht_rate: 0 });
+    await page.goto(url(`/receipt/${rc.id}`));
+    const warning = page.locator('[data-warning="wht_amount"]');
+    await warning.waitFor();
+    expect(await warning.innerText()).toContain('ไม่ได้ระบุอัตราหัก ณ ที่จ่าย');
+    await warning.scrollIntoViewIfNeeded();
+    await shot(page, 'i44-receipt-wht-warning');
+    // no tax withheld, no warning (the form follows what is typed)
+    await page.locator('#field-wht_amount').fill('0');
+    await page.locator('#field-wht_amount').press('Tab');
+    await expect.poll(() => warning.count()).toBe(0);
   });
 
   it('the demo\'s debit note and over-scan open as records', async () => {

@@ -316,7 +316,7 @@ export default function EntityForm(props: EntityFormProps) {
           // Enter goes to the next field (and adds a line after a line's last field); only Ctrl+S saves
           onKeyDown={(e) => { if (formRef.current) enterMoves(e, formRef.current); }}>
           <FormFields entity={entity} related={related} sections={sections} values={values} control={control} errors={formState.errors}
-            type={type} modal={modal} visible={conditions.visible} required={conditions.required} disabled={disabled} onUploaded={onUploaded} />
+            type={type} modal={modal} visible={conditions.visible} required={conditions.required} warning={conditions.warning} disabled={disabled} onUploaded={onUploaded} />
         </form>
         {relatedLists && <div className="bo-related-group">{relatedLists}</div>}
         {type === 'edit' && id !== undefined && formPanels(entity, 'body').map(({ key, Component }) => (

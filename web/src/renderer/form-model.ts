@@ -148,16 +148,20 @@ export function valuesToBody(entity: EntitySchema, values: FormValues, resolve: 
 export interface Conditions {
   visible: (name: string, values: FormValues) => boolean;
   required: (name: string, values: FormValues) => boolean;
+  /** The field's `warnIf` text while its condition holds, else null. */
+  warning: (name: string, values: FormValues) => { th: string; en: string } | null;
 }
 
 /** visibleIf / requiredIf, parsed once with the engine's filter grammar and evaluated live; a field switched off by its site setting (`enabledBy`) is not visible. */
 export function compileConditions(entity: EntitySchema, resolve: Resolve, settings?: Record<string, unknown> | null): Conditions {
   const vis = new Map<string, FilterNode>();
   const req = new Map<string, FilterNode>();
+  const warn = new Map<string, FilterNode>();
   for (const [name, f] of Object.entries(entity.fields)) {
     try {
       if (f.visibleIf) vis.set(name, parseFilter(f.visibleIf, entity, { entity: resolve }));
       if (f.requiredIf) req.set(name, parseFilter(f.requiredIf, entity, { entity: resolve }));
+      if (f.warnIf) warn.set(name, parseFilter(f.warnIf.when, entity, { entity: resolve }));
     } catch (err) {
       console.error(`condition of ${entity.name}.${name} is not valid`, err);
     }
@@ -165,6 +169,7 @@ export function compileConditions(entity: EntitySchema, resolve: Resolve, settin
   return {
     visible: (name, values) => { const n = vis.get(name); return fieldEnabled(entity.fields[name], settings) && (!n || evaluateFilter(n, values)); },
     required: (name, values) => !!entity.fields[name]?.required || (!!req.get(name) && evaluateFilter(req.get(name)!, values)),
+    warning: (name, values) => { const n = warn.get(name); return n && evaluateFilter(n, values) ? entity.fields[name]!.warnIf!.text : null; },
   };
 }
 

@@ -26,13 +26,15 @@ export interface FormFieldsProps {
   modal: boolean;
   visible: (name: string, values: FormValues) => boolean;
   required: (name: string, values: FormValues) => boolean;
+  /** A field's warning while its `warnIf` holds (shown under it, never blocking). */
+  warning?: (name: string, values: FormValues) => { th: string; en: string } | null;
   /** Fields shown but not editable (a posted document's, a related list's back-link). */
   disabled: (name: string) => boolean;
   onUploaded: (file: UploadedFile) => void;
 }
 
 /** The form's field layout: its sections, each a grid of labelled controls; a lines field is an editable grid. */
-export function FormFields({ entity, related, sections, values, control, errors, type, modal, visible, required: isRequired, disabled, onUploaded }: FormFieldsProps) {
+export function FormFields({ entity, related, sections, values, control, errors, type, modal, visible, required: isRequired, warning, disabled, onUploaded }: FormFieldsProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   return (
@@ -61,6 +63,7 @@ export function FormFields({ entity, related, sections, values, control, errors,
                   );
                 }
                 const wide = field.type === 'text' || field.type === 'json';
+                const warn = warning?.(name, values);
                 return (
                   <div key={name} className={`bo-field ${wide ? 'bo-field-wide' : ''} ${field.type === 'boolean' ? 'bo-field-check' : ''}`} data-field={name}>
                     <label htmlFor={fid}>
@@ -72,6 +75,7 @@ export function FormFields({ entity, related, sections, values, control, errors,
                       uploadCategory={uploadCategoryOf(entity, field)} onUploaded={onUploaded} />
                     {help && !err && <small id={`${fid}-help`} className="bo-help">{help}</small>}
                     {err && <small id={`${fid}-error`} className="p-error bo-field-error" role="alert">{err}</small>}
+                    {warn && !err && <small className="bo-field-warning" role="status" data-warning={name}>⚠ {loc(warn, lang)}</small>}
                   </div>
                 );
               })}
