@@ -35,7 +35,7 @@ async function idOf(service: EntityService, entity: string, code: string): Promi
  * collection summary has outstanding amounts in every ageing bucket. Orders
  * older than three months are closed once invoiced (their goods went out
  * before the stock ledger's opening balances). Then one credit note, one debit
- * note and four withholding-tax certificates.
+ * note, four withholding-tax certificates and one counter sale whose receipt is its tax invoice.
  */
 export async function seedFinanceHistory(service: EntityService): Promise<Record<string, number>> {
   const ctx = systemContext;
@@ -159,6 +159,20 @@ export async function seedFinanceHistory(service: EntityService): Promise<Record
       await act('withholding_tax', Number(wt.id), 'issue');
       count('withholding_tax');
     }
+    // a counter sale paid on the spot: an order with no tax invoice, its receipt made straight from it serves as the
+    // sale's tax invoice (ใบเสร็จรับเงิน/ใบกำกับภาษี, in November's sales tax report: issue 44 §2); closed, as its goods left
+    const cashDate = `${DEMO_LAST_MONTH.year}-${pad(DEMO_LAST_MONTH.month)}-20`;
+    await until(cashDate);
+    const cashOrder = await service.create('sales_order', {
+      doc_date: cashDate, your_company_id: company, customer_id: customers[0], vat_type: 'exclude', customer_reference: 'ขายเงินสดหน้าร้าน',
+      items: [{ product_id: products[5], qty: 4, price: 250 }],
+    }, ctx);
+    await act('sales_order', Number(cashOrder.id), 'approve');
+    count('sales_order');
+    const cashReceipt = await createFrom(service, 'receipt', 'sales_order', { ids: [cashOrder.id] }, ctx);
+    await act('receipt', Number(cashReceipt.id), 'post');
+    count('receipt');
+    await act('sales_order', Number(cashOrder.id), 'close');
     // whatever is still waiting (nothing, as the history is laid out today) is posted on its own day
     while (waiting.length) await until(waiting[waiting.length - 1]!.date);
     return counts;

@@ -45,6 +45,8 @@ import { registerFillRoutes } from './documents/fill-routes.ts';
 import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
 import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
 import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
+import { installTaxInvoiceSupply } from './documents/tax-invoice-supply.ts';
+import { installNoteCorrects } from './documents/note-corrects.ts';
 import { registerCollectionSummary } from './reports/collection-summary.ts';
 import { registerReportRoutes } from './reports/report-routes.ts';
 import { registerTextExportRoute } from './reports/text-export-route.ts';
@@ -253,6 +255,8 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   installTotalsCheck(service);
   installWithholdingAmounts(service);
   installTaxInvoiceRules(service);
+  installTaxInvoiceSupply(service);
+  installNoteCorrects(service);
   registerDocumentRoutes(app, service, contextOf);
   registerDocumentChainRoutes(app, service, contextOf);
   registerFillRoutes(app, service, contextOf);

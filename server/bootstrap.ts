@@ -17,6 +17,7 @@ import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.t
 import { ensureNumberingTable } from './crud/numbering-series.ts';
 import { ensureDocumentTables } from './documents/document-progress.ts';
 import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
+import { fillTaxInvoiceRoles } from './documents/tax-invoice-role-fill.ts';
 import { businessClock } from '../engine/documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
 import { ensureFileTable } from './files/file-store.ts';
@@ -66,6 +67,8 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   await ensureDocumentTables(db);
   // a tracked status column just added to rows that exist is worked out from the progress counters
   await fillTrackedStatuses(db.kysely, registry.fileSchemas());
+  // receipts posted before their tax-invoice role was stored keep the role they were printed with (tax-invoice-role-fill.ts)
+  await fillTaxInvoiceRoles(db.kysely, registry);
   await ensurePrintCounterTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);

@@ -18,3 +18,14 @@ describe('taxInvoiceRole', () => {
     expect(taxInvoiceRole({ ...receipt, print: {} } as EntitySchema, { vat_amount: 70 }, vatCo, 'full')).toBeNull();
   });
 });
+
+describe('taxInvoiceRole of a posted document (document.taxInvoice.roleField)', () => {
+  const stored = { ...receipt, document: { taxInvoice: { roleField: 'tax_invoice_role' } } } as unknown as EntitySchema;
+  it('is the role stored at posting, whatever the site setting says now', () => {
+    expect(taxInvoiceRole(stored, { vat_amount: 70, tax_invoice_role: 'full' }, vatCo, 'none')).toBe('full');
+    expect(taxInvoiceRole(stored, { vat_amount: 70, tax_invoice_role: 'none' }, vatCo, 'full')).toBeNull();
+  });
+  it('is judged afresh only while nothing is stored (a draft)', () => {
+    expect(taxInvoiceRole(stored, { vat_amount: 70, tax_invoice_role: null }, vatCo, 'full')).toBe('full');
+  });
+});

@@ -25,6 +25,8 @@ export const ERROR_CATALOGUE = {
   ETAX_INCOMPLETE: { status: 409 },
   HAS_DEPENDENTS: { status: 409 },
   PERIOD_CLOSED: { status: 409 },
+  ALREADY_TAX_INVOICED: { status: 409 },
+  NOTE_WITHOUT_INVOICE: { status: 409 },
   INSUFFICIENT_STOCK: { status: 409 },
   FEATURE_DISABLED: { status: 409 },
   SCAN_OVER: { status: 409 },

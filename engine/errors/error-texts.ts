@@ -98,6 +98,17 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
     detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },
   },
+  ALREADY_TAX_INVOICED: {
+    th: 'การขายนี้มีใบกำกับภาษีแล้ว ออกใบกำกับภาษีซ้ำสำหรับสินค้าหรือบริการเดียวกันไม่ได้', en: 'This sale already has a tax invoice; a second one for the same goods cannot be issued',
+    detailed: { th: 'การขายนี้มีใบกำกับภาษีแล้ว: ใบเสร็จรับเงิน/ใบกำกับภาษี {number} ออกใบกำกับภาษีซ้ำสำหรับสินค้าหรือบริการเดียวกันไม่ได้ (มาตรา 86/13)', en: 'This sale already has a tax invoice: receipt/tax invoice {number}; a second one for the same goods cannot be issued (s. 86/13)' },
+  },
+  NOTE_WITHOUT_INVOICE: { th: 'ใบลดหนี้หรือใบเพิ่มหนี้ต้องสร้างจากใบกำกับภาษีที่ออกแล้วหนึ่งใบ', en: 'A credit or debit note must be made from one issued tax invoice' },
+  'NOTE_WITHOUT_INVOICE.none': {
+    th: 'ออก{entity}ไม่ได้ เพราะไม่ได้อ้างอิงใบกำกับภาษี ให้สร้างจากใบกำกับภาษีที่ออกแล้ว (มาตรา 86/9, 86/10)', en: 'The {entity} names no tax invoice; make it from an issued tax invoice (s. 86/9, 86/10)',
+  },
+  'NOTE_WITHOUT_INVOICE.several': {
+    th: 'ออก{entity}ไม่ได้ เพราะรายการมาจากใบกำกับภาษี {count} ใบ เอกสารหนึ่งใบแก้ไขใบกำกับภาษีได้ใบเดียว', en: 'The {entity}\'s lines come from {count} tax invoices; one note corrects one tax invoice',
+  },
   FEATURE_DISABLED: {
     th: 'ฟังก์ชันนี้ปิดใช้งานอยู่ในการตั้งค่าระบบ', en: 'This feature is switched off in the site settings',
     detailed: { th: '{feature} ปิดใช้งานอยู่ ผู้ดูแลระบบเปิดได้ที่การตั้งค่าระบบ ({setting})', en: '{feature} is switched off; an administrator can switch it on in the site settings ({setting})' },

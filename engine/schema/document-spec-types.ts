@@ -141,6 +141,19 @@ export interface DocumentSpec {
   /** A document scanned into with a barcode scanner (server/barcodes): its scan endpoints, panel and pack states. */
   scan?: ScanSpec;
   /**
+   * A document that is a tax invoice once posted (a tax invoice): a receipt made for its sale is then a plain
+   * receipt. With `roleField`, a document that serves as a tax invoice only for a sale that has none yet (a
+   * receipt): whether it does ("full", "abbreviated" or "none") is decided when it is posted, stored in that
+   * read-only field and never changes (server/documents/tax-invoice-supply.ts; docs/documents.md).
+   */
+  taxInvoice?: { roleField?: string };
+  /**
+   * A credit or debit note (Revenue Code s. 86/9, 86/10): it corrects one issued document of its `from` sources.
+   * Its post action is refused (409 NOTE_WITHOUT_INVOICE) unless every line comes from that one document, whose id
+   * is then stored in `field` (a read-only link).
+   */
+  corrects?: { field: string };
+  /**
    * While the site setting `setting` equals `equals` (an unset setting counts as equal), every line of a record
    * in one of `states` must come from a source document (its `source_line_id` is set): delivery orders made from
    * a sales order only (server/stock/site-flag-rules.ts).

@@ -29,6 +29,11 @@ export function capacitiesOf(source: EntitySchema, lineEntity: EntitySchema, hea
   const today = businessToday(businessClock.now(), businessClock.timeZone);
   const totals = documentTotals(header, lines, today, Boolean(source.document?.byAmount));
   lines.forEach((l, i) => out.set(Number(l.id), Math.round(totals.items[i]!.total_share * 100)));
+  // a VAT remainder the source carries (vat_adjustment, vat-remainder.ts) is in its total but in no line's share: the
+  // last line holds it, so an order of 107.06 (107.05 + 0.01 remainder) can be billed and paid 107.06 (issue 44 §9)
+  const adjustment = Math.round(Number(header.vat_adjustment ?? 0) * 100);
+  const last = lines[lines.length - 1];
+  if (adjustment && last) out.set(Number(last.id), out.get(Number(last.id))! + adjustment);
   return out;
 }
 

@@ -19,6 +19,8 @@ import { processedState } from './line-capacity.ts';
  */
 export async function settleVatRemainder(trx: Kysely<any>, service: EntityService, e: ActionEvent, touched: Map<DocumentSource, Set<number>>): Promise<void> {
   const target = e.entity;
+  // a tax invoice's VAT is its own rate × base, half-up (issue 44 §9): it never carries another document's remainder
+  if (target.document?.taxInvoice) return;
   if (!fieldOf(target, 'vat_adjustment') || (e.after.vat_type ?? 'exclude') !== 'exclude') return;
   const sources = [...touched].flatMap(([spec, ids]) => [...ids].map((id) => ({ spec, id })));
   if (sources.length !== 1) return;

@@ -182,11 +182,44 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
     PERIOD_CLOSED: async () => {
       // a company whose books are closed to the end of October: an order dated in October is not approved
       const make = async (entity: string, body: unknown) => (await call('POST', `/api/${entity}`, body)).json().data.id as number;
-      const company = await make('your_company', { code: 'EC-PC', name_th: 'บริษัท ปิดงวด จำกัด', tax_id: thaiTaxId(745546666), branch_code: '00000', books_closed_until: '2026-10-31' });
-      const customer = await make('customer', { code: 'EC-C8', customer_type: 'juristic', name_th: 'บริษัท ลูกค้าปิดงวด จำกัด', tax_id: thaiTaxId(745545555) });
-      const product = await make('product', { code: 'EC-P8', name_th: 'สินค้าปิดงวด', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const company = await make('your_company', { code: 'EC-PC', name_th: 'บริษัท ปิดงวด จำกัด', tax_id: thaiTaxId(745542222), branch_code: '00000', books_closed_until: '2026-10-31' });
+      const customer = await make('customer', { code: 'EC-C10', customer_type: 'juristic', name_th: 'บริษัท ลูกค้าปิดงวด จำกัด', tax_id: thaiTaxId(745541111) });
+      const product = await make('product', { code: 'EC-P10', name_th: 'สินค้าปิดงวด', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
       const so = await make('sales_order', { doc_date: '2026-10-20', your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 100 }] });
       return call('POST', `/api/sales_order/${so}/actions/approve`);
+    },
+    ALREADY_TAX_INVOICED: async () => {
+      // a sale paid by a receipt that serves as its tax invoice: a tax invoice for the same order would be its second
+      const make = async (entity: string, body: unknown) => {
+        const res = await call('POST', `/api/${entity}`, body);
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().data;
+      };
+      const act = async (entity: string, id: number, action: string) => expect((await call('POST', `/api/${entity}/${id}/actions/${action}`)).statusCode).toBe(200);
+      const company = await make('your_company', { code: 'EC-TI', name_th: 'บริษัท ทีไอ จำกัด', tax_id: thaiTaxId(745546666), branch_code: '00000', is_vat_registered: true });
+      const customer = await make('customer', { code: 'EC-C8', customer_type: 'juristic', name_th: 'บริษัท ลูกค้า จำกัด', tax_id: thaiTaxId(745545555), branch_code: '00000' });
+      const product = await make('product', { code: 'EC-P8', name_th: 'สินค้า', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const so = await make('sales_order', { your_company_id: company.id, customer_id: customer.id, vat_type: 'exclude', items: [{ product_id: product.id, qty: 1, price: 100 }] });
+      await act('sales_order', so.id, 'approve');
+      const rc = await call('POST', '/api/receipt/from/sales_order', { ids: [so.id] });
+      expect(rc.statusCode, rc.body).toBe(201);
+      await act('receipt', rc.json().data.id, 'post');
+      const iv = await call('POST', '/api/tax_invoice/from/sales_order', { ids: [so.id] });
+      expect(iv.statusCode, iv.body).toBe(201);
+      return call('POST', `/api/tax_invoice/${iv.json().data.id}/actions/issue`);
+    },
+    NOTE_WITHOUT_INVOICE: async () => {
+      // a credit note typed by hand names no tax invoice
+      const make = async (entity: string, body: unknown) => {
+        const res = await call('POST', `/api/${entity}`, body);
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().data;
+      };
+      const company = await make('your_company', { code: 'EC-CN', name_th: 'บริษัท ซีเอ็น จำกัด', tax_id: thaiTaxId(745544444), branch_code: '00000' });
+      const customer = await make('customer', { code: 'EC-C7', customer_type: 'juristic', name_th: 'บริษัท ลูกค้า จำกัด', tax_id: thaiTaxId(745543333) });
+      const reason = await make('return_reason', { code: 'EC-RR', name_th: 'สินค้าชำรุด', return_side: 'sales' });
+      const cn = await make('credit_note', { your_company_id: company.id, customer_id: customer.id, return_reason_id: reason.id, items: [{ description: 'ลดหนี้', amount: 1000000 }] });
+      return call('POST', `/api/credit_note/${cn.id}/actions/issue`);
     },
     INSUFFICIENT_STOCK: async () => {
       // taking out of an inventory that holds none of the product (the real stock schemas are in this folder)

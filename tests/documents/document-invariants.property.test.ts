@@ -73,7 +73,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Codes a step may be refused with: the rule doing its job, not a failure. Anything else fails the run. */
-const EXPECTED_REFUSALS = new Set(['OVER_PROCESSED', 'HAS_DEPENDENTS', 'INSUFFICIENT_STOCK', 'INVALID_TRANSITION']);
+// ALREADY_TAX_INVOICED: a tax invoice for an order a receipt already serves as the tax invoice of (issue 44 §2)
+const EXPECTED_REFUSALS = new Set(['OVER_PROCESSED', 'HAS_DEPENDENTS', 'INSUFFICIENT_STOCK', 'INVALID_TRANSITION', 'ALREADY_TAX_INVOICED']);
 
 const POSTED = new Set(['approved', 'issued', 'posted', 'partially_ordered', 'ordered', 'in_progress', 'completed', 'partially_paid', 'paid']);
 

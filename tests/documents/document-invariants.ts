@@ -66,11 +66,15 @@ async function childrenOf(t: TestApp, k: Kysely<any>, target: string, source: st
 /**
  * A fully processed source's children total exactly its amount. (A receipt's
  * total is what it settles: the money received plus the tax the customer withheld.)
+ * Tax invoices split by quantity are left out: each states its own rate × base, half-up,
+ * which may differ from the order's VAT by a satang (issue 44 §9); their VAT is checked
+ * in tests/documents/tax-invariants.property.test.ts.
  */
 async function fullyProcessedAddsUp(t: TestApp, k: Kysely<any>): Promise<string[]> {
   const out: string[] = [];
   for (const target of t.registry.all()) {
     if (!target.document?.from || !fieldOf(target, 'total_amount')) continue;
+    if (target.document.taxInvoice && !target.document.taxInvoice.roleField) continue;
     for (const spec of target.document.from) {
       const source = t.registry.get(spec.source)!;
       if (!fieldOf(source, 'total_amount')) continue;

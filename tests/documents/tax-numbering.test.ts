@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { Client, expectError } from '../support/security-fixtures.ts';
+import { Client, expectError, q } from '../support/security-fixtures.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { systemContext } from '../../server/crud/access-policy.ts';
 
@@ -46,7 +46,14 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
   const codeOf = async (company: number): Promise<string> => (await ok(c.call('GET', `/api/your_company/${company}`, c.admin))).code;
   const invoice = (company: number, doc_date = TODAY) => ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date, your_company_id: company, customer_id: customer, items: [{ product_id: product, qty: 1, price: 100 }] }), 201);
   const receipt = (company: number, doc_date = TODAY) => ok(c.call('POST', '/api/receipt', c.admin, { doc_date, your_company_id: company, customer_id: customer, payment_method: 'cash', items: [{ description: 'ค่าสินค้า', amount: 100 }] }), 201);
-  const creditNote = (company: number, doc_date = TODAY) => ok(c.call('POST', '/api/credit_note', c.admin, { doc_date, your_company_id: company, customer_id: customer, return_reason_id: reason, items: [{ description: 'ลดราคา', amount: 10 }] }), 201);
+  /** A line of an issued tax invoice of the company, which its notes correct (issue 44 §3): its newest, else a new one. */
+  const invoiceLine = async (company: number, doc_date: string): Promise<number> => {
+    const found = (await ok(c.call('GET', `/api/tax_invoice?filter=${q({ your_company_id: { _eq: company }, status: { _eq: 'issued' } })}&sort=-id&limit=1`, c.admin)))[0];
+    if (found) return (await ok(c.call('GET', `/api/tax_invoice/${found.id}`, c.admin))).items[0].id;
+    const made = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date, your_company_id: company, customer_id: customer, items: [{ product_id: product, qty: 10, price: 100 }] }), 201);
+    return (await ok(c.call('POST', `/api/tax_invoice/${made.id}/actions/issue`, c.admin))).items[0].id;
+  };
+  const creditNote = async (company: number, doc_date = TODAY) => ok(c.call('POST', '/api/credit_note', c.admin, { doc_date, your_company_id: company, customer_id: customer, return_reason_id: reason, items: [{ description: 'ลดราคา', amount: 10, source_line_id: await invoiceLine(company, doc_date) }] }), 201);
   const issue = (entity: string, id: number, action = 'issue') => c.call('POST', `/api/${entity}/${id}/actions/${action}`, c.admin);
   const issued = async (entity: string, id: number, action = 'issue') => (await ok(issue(entity, id, action))).doc_no as string;
 
@@ -73,7 +80,7 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
       expect(kept.doc_no).toBeNull();
       expect(await issued(entity, kept.id, action)).toBe(`${code}-${prefix}202611-0001`);
     }
-    const dn = await ok(c.call('POST', '/api/debit_note', c.admin, { doc_date: TODAY, your_company_id: company, customer_id: customer, return_reason_id: reason, items: [{ product_id: product, qty: 1, price: 50 }] }), 201);
+    const dn = await ok(c.call('POST', '/api/debit_note', c.admin, { doc_date: TODAY, your_company_id: company, customer_id: customer, return_reason_id: reason, items: [{ product_id: product, qty: 1, price: 50, source_line_id: await invoiceLine(company, TODAY) }] }), 201);
     expect(dn.doc_no).toBeNull();
     expect(await issued('debit_note', dn.id)).toBe(`${code}-DN202611-0001`);
   });

@@ -2,7 +2,9 @@
  * Issue 31 §1: once a source is fully processed, the documents made from it
  * total the source to the satang, also when each of them rounds its own VAT
  * (VAT excluded): the document that takes the last of the source carries the
- * rounding remainder in `vat_adjustment`.
+ * rounding remainder in `vat_adjustment` (sales orders split from a quotation).
+ * Issue 44 §9: a tax invoice never does (its VAT is rate × base, half-up), and an
+ * order carrying a remainder is billed and paid to its last satang.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -32,11 +34,20 @@ describe.each(testDialects())('VAT remainder on the last document of a source on
     expect(res.statusCode, res.body).toBe(status);
     return res.json().data;
   };
+  /** The source split by quantity: a quotation, taken by sales orders. */
   const order = async (items: Row[], vat_type = 'exclude'): Promise<Row> => {
-    const so = await ok('POST', '/api/sales_order', { your_company_id: company, customer_id: customer, vat_type, items: items.map((i) => ({ product_id: product, ...i })) }, 201);
+    const q = await ok('POST', '/api/quotation', { your_company_id: company, customer_id: customer, vat_type, items: items.map((i) => ({ product_id: product, ...i })) }, 201);
+    return ok('POST', `/api/quotation/${q.id}/actions/approve`);
+  };
+  const invoice = async (q: Row, qty: number): Promise<Row> => {
+    const so = await ok('POST', '/api/sales_order/from/quotation', { ids: [q.id], lines: [{ source_line_id: q.items[0].id, qty }] }, 201);
     return ok('POST', `/api/sales_order/${so.id}/actions/approve`);
   };
-  const invoice = async (so: Row, qty: number): Promise<Row> => {
+  const salesOrder = async (items: Row[]): Promise<Row> => {
+    const so = await ok('POST', '/api/sales_order', { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: items.map((i) => ({ product_id: product, ...i })) }, 201);
+    return ok('POST', `/api/sales_order/${so.id}/actions/approve`);
+  };
+  const taxInvoice = async (so: Row, qty: number): Promise<Row> => {
     const iv = await ok('POST', '/api/tax_invoice/from/sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, qty }] }, 201);
     return ok('POST', `/api/tax_invoice/${iv.id}/actions/issue`);
   };
@@ -47,9 +58,9 @@ describe.each(testDialects())('VAT remainder on the last document of a source on
     const first = await invoice(so, 1);
     expect(first).toMatchObject({ amount_before_vat: 0.07, vat_amount: 0, vat_adjustment: 0, total_amount: 0.07 });
     const last = await invoice(so, 1);
-    expect(last).toMatchObject({ amount_before_vat: 0.07, vat_amount: 0.01, vat_adjustment: 0.01, total_amount: 0.08, net_amount: 0.08 });
+    expect(last).toMatchObject({ amount_before_vat: 0.07, vat_amount: 0.01, vat_adjustment: 0.01, total_amount: 0.08 });
     // the stored record says the same, and the engine's totals of it (what the form shows) agree
-    expect(await ok('GET', `/api/tax_invoice/${last.id}`)).toMatchObject({ vat_amount: 0.01, vat_adjustment: 0.01, total_amount: 0.08 });
+    expect(await ok('GET', `/api/sales_order/${last.id}`)).toMatchObject({ vat_amount: 0.01, vat_adjustment: 0.01, total_amount: 0.08 });
   });
 
   it('the remainder can go the other way, and cancelling the last invoice gives it to the one that replaces it', async () => {
@@ -75,7 +86,7 @@ describe.each(testDialects())('VAT remainder on the last document of a source on
     expect([q1.vat_adjustment, q2.vat_adjustment, q3.vat_adjustment]).toEqual([0, 0, -0.01]);
     expect(q3).toMatchObject({ vat_amount: 0.01, total_amount: 0.26 });
     // cancel the last: its replacement, taking the last unit again, carries the remainder again
-    await ok('POST', `/api/tax_invoice/${q3.id}/actions/cancel`);
+    await ok('POST', `/api/sales_order/${q3.id}/actions/cancel`);
     const again = await invoice(so4, 1);
     expect(again).toMatchObject({ vat_adjustment: -0.01, total_amount: 0.26 });
     const live = [q1, q2, again].reduce((s, d) => s + Math.round(d.total_amount * 100), 0);
@@ -87,5 +98,33 @@ describe.each(testDialects())('VAT remainder on the last document of a source on
     const parts = [await invoice(so, 1), await invoice(so, 1), await invoice(so, 1)];
     expect(parts.map((p) => p.vat_adjustment)).toEqual([0, 0, 0]);
     expect(parts.reduce((s, d) => s + Math.round(d.total_amount * 100), 0)).toBe(Math.round(so.total_amount * 100));
+  });
+
+  it('a tax invoice is rate × base, half-up: the one that finishes an order carries no remainder (issue 44 §9)', async () => {
+    const so = await salesOrder([{ qty: 2, price: 0.07 }]);
+    expect(so).toMatchObject({ vat_amount: 0.01, total_amount: 0.15 });
+    const parts = [await taxInvoice(so, 1), await taxInvoice(so, 1)];
+    // 0.07 × 7 % = 0.0049 → 0.00 each: the invoices state the VAT the law asks of each, not the order's
+    for (const p of parts) expect(p).toMatchObject({ amount_before_vat: 0.07, vat_amount: 0, vat_adjustment: 0, total_amount: 0.07 });
+    // 471.35 × 7 % = 32.9945 → 32.99, whatever went before
+    const big = await salesOrder([{ qty: 3, price: 471.35 }]);
+    await taxInvoice(big, 2);
+    expect(await taxInvoice(big, 1)).toMatchObject({ amount_before_vat: 471.35, vat_amount: 32.99, total_amount: 504.34 });
+  });
+
+  it('an order carrying a remainder is billed and paid to its last satang (issue 44 §9: 107.06 could only be billed 107.05)', async () => {
+    const q = await order([{ qty: 2, price: 0.07 }]);
+    await invoice(q, 1);
+    const last = await invoice(q, 1);
+    expect(last).toMatchObject({ vat_adjustment: 0.01, total_amount: 0.08 });
+    const open = await ok('GET', `/api/billing_note/from/sales_order?ids=${last.id}`);
+    expect(open.map((l: Row) => l.remaining)).toEqual([0.08]);
+    const bill = await ok('POST', '/api/billing_note/from/sales_order', { ids: [last.id] }, 201);
+    expect(bill.total_amount).toBe(0.08);
+    const issued = await ok('POST', `/api/billing_note/${bill.id}/actions/issue`);
+    const rc = await ok('POST', '/api/receipt/from/billing_note', { ids: [issued.id] }, 201);
+    expect(rc.total_amount).toBe(0.08);
+    expect((await ok('POST', `/api/receipt/${rc.id}/actions/post`)).total_amount).toBe(0.08);
+    expect((await ok('GET', `/api/billing_note/${issued.id}`)).status).toBe('paid');
   });
 });

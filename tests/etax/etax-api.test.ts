@@ -137,18 +137,26 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expectEtdaValid(xml, message, entity);
   });
 
-  it('a receipt is T03 only while it serves as a full tax invoice (document.etax.typeCodeWhen and the site setting)', async () => {
+  it('a receipt is T03 when it was posted as a full tax invoice; changing the site setting later retitles nothing (issue 44 §2)', async () => {
     await setSiteSettings(t.app, c.admin, { tax_invoice: 'abbreviated' });
     try {
-      const xml = await xmlOf('receipt', receiptTax.id);
+      // posted while the setting said full: stays a tax invoice
+      const kept = await xmlOf('receipt', receiptTax.id);
+      expect(kept).toContain('<ram:TypeCode>T03</ram:TypeCode>');
+      expect(kept).toContain('<ram:Name>ใบเสร็จรับเงิน/ใบกำกับภาษี</ram:Name>');
+      // posted now: an abbreviated one, which has no T03 of its own
+      const rt = await ok(c.call('POST', '/api/receipt', c.admin, {
+        doc_date: '2026-11-10', your_company_id: company, customer_id: customer, payment_method: 'cash', vat_type: 'exclude',
+        items: [{ description: 'รับชำระค่าสินค้า', amount: 535 }],
+      }), 201);
+      const posted = await act('receipt', rt.id, 'post');
+      expect(posted.tax_invoice_role).toBe('abbreviated');
+      const xml = await xmlOf('receipt', rt.id);
       expect(xml).toContain('<ram:TypeCode>T01</ram:TypeCode>');
       expect(xml).toContain('Receipt_CrossIndustryInvoice');
     } finally {
       await setSiteSettings(t.app, c.admin, { tax_invoice: 'full' });
     }
-    const xml = await xmlOf('receipt', receiptTax.id);
-    expect(xml).toContain('<ram:TypeCode>T03</ram:TypeCode>');
-    expect(xml).toContain('<ram:Name>ใบเสร็จรับเงิน/ใบกำกับภาษี</ram:Name>');
   });
 
   it('billing_note: an issued bill is an ETDA invoice (380); a draft one is not yet', async () => {

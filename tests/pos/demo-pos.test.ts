@@ -48,4 +48,22 @@ describe.each(testDialects())('demo POS week on %s', (dialect) => {
     expect(lines.some((l: any) => l.qty === 2 && l.price === 135 && l.discount_amount === 27)).toBe(true);
     expect(lines.some((l: any) => l.qty === 22 && l.price === 21 && l.discount_amount === 42)).toBe(true);
   });
+
+  it('puts every paid sale\'s VAT in the sales tax report of its month and company (issue 44 §8)', async () => {
+    const orders = await get('/api/pos_order?limit=100&fields=doc_date,your_company_id,vat_amount,status');
+    const byMonth = new Map<string, number>();
+    for (const o of orders) {
+      const key = `${String(o.doc_date).slice(0, 7)}/${o.your_company_id}`;
+      byMonth.set(key, (byMonth.get(key) ?? 0) + Math.round(o.vat_amount * 100));
+    }
+    for (const [key, satang] of byMonth) {
+      const [month, company] = key.split('/');
+      const report = (await t.app.inject({ method: 'GET', url: `/api/report/sales_tax_report?month=${month}&company=${company}&limit=1000`, headers: t.headers })).json().data;
+      const pos = report.rows.filter((r: { doc_type: string }) => r.doc_type === 'pos_order');
+      // one line per terminal and day: the demo's sales are receipts with VAT (the site issues full tax invoices only)
+      expect(pos.every((r: { doc_no: string }) => /^ใบเสร็จรับเงิน \(ขายปลีก\) เลขที่ .+ ถึง .+$/.test(r.doc_no))).toBe(true);
+      expect(pos.reduce((sum: number, r: { vat_amount: number }) => sum + Math.round(Number(r.vat_amount) * 100), 0)).toBe(satang);
+    }
+    expect(byMonth.size).toBeGreaterThan(0);
+  });
 });

@@ -161,18 +161,21 @@ export const PROFIT_NOV: Row[] = [
 export const PROFIT_NOV_TOTALS = { sales_amount: 350, cost_amount: 263.5, profit_amount: 86.5 };
 
 /**
- * sales_tax_report 2026-11: TI2 (C2, branch 00001), TI3 (C1), CN1 (−100.00 / −7.00, the note's customer C1),
- * DN1 (+20.00 / +1.40, C2); not TI1 (October), not TI4 (cancelled). Totals 162 + 200 − 100 + 20 = 282.00;
- * VAT 11.34 + 14.00 − 7.00 + 1.40 = 19.74. Order: by date (11-03, 11-04, 11-08, 11-09).
+ * sales_tax_report 2026-11: TI2 (C2, branch 00001), TI3 (C1), R2 (a receipt that is a tax invoice, C2), CN1 (−100.00 /
+ * −7.00, the note's customer C1), DN1 (+20.00 / +1.40, C2); not TI1 (October), not TI4 (cancelled), not R1 (SO1 has
+ * TI1). Totals 162 + 200 + 200 − 100 + 20 = 482.00; VAT 11.34 + 14.00 + 14.00 − 7.00 + 1.40 = 33.74. Order: by date
+ * (11-03, 11-04, 11-05, 11-08, 11-09).
  * tax_id / branch_code are the buyer's (TAX_IDS of the fixture) and checked by the test.
  */
 export const SALES_TAX_NOV: Row[] = [
   { doc_no: 'TI2', doc_date: '2026-11-03', customer: 'C2', amount_before_vat: 162, vat_amount: 11.34 },
   { doc_no: 'TI3', doc_date: '2026-11-04', customer: 'C1', amount_before_vat: 200, vat_amount: 14 },
+  // R2, typed by hand for a sale with no tax invoice, serves as its tax invoice (issue 44 §2); R1 does not: SO1 has TI1
+  { doc_no: 'R2', doc_date: '2026-11-05', customer: 'C2', amount_before_vat: 200, vat_amount: 14 },
   { doc_no: 'CN1', doc_date: '2026-11-08', customer: 'C1', amount_before_vat: -100, vat_amount: -7 },
   { doc_no: 'DN1', doc_date: '2026-11-09', customer: 'C2', amount_before_vat: 20, vat_amount: 1.4 },
 ];
-export const SALES_TAX_NOV_TOTALS = { amount_before_vat: 282, vat_amount: 19.74 };
+export const SALES_TAX_NOV_TOTALS = { amount_before_vat: 482, vat_amount: 33.74 };
 export const SALES_TAX_OCT: Row[] = [{ doc_no: 'TI1', doc_date: '2026-10-26', customer: 'C1', amount_before_vat: 1500, vat_amount: 105 }];
 
 /** purchase_tax_report by the supplier's invoice date: 2026-11 → PI2 (11-01) and PI3 (11-14); 2026-10 → PI1 (10-31). */
