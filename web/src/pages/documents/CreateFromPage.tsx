@@ -69,7 +69,8 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
   const [header, setHeader] = useState<Record<string, string>>({});
   const [sourceSchema, setSourceSchema] = useState<EntitySchema | null>(null);
   const [customers, setCustomers] = useState<Row[] | null>(null);
-  const [customer, setCustomer] = useState<string>('');
+  // every open document is listed at once; choosing a customer (or supplier) narrows the list
+  const [customer, setCustomer] = useState<string>(ALL);
   const [docs, setDocs] = useState<Row[] | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
   const [lines, setLines] = useState<OpenLine[] | null>(null);
@@ -171,13 +172,13 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
             <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
             <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
               {/* named by the source's own field: a purchase order's supplier is not "a customer" */}
-              <option value="">{t('create_from.pick_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
+              <option value={ALL}>{t('create_from.all_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
               {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
             </select>
           </label>}
 
           {customer && !docs && <Spinner />}
-          {docs && docs.length === 0 && <p className="bo-muted">{party ? t('create_from.none_open_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') }) : t('create_from.none_open')}</p>}
+          {docs && docs.length === 0 && <p className="bo-muted">{party && customer !== ALL ? t('create_from.none_open_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') }) : t('create_from.none_open')}</p>}
           {docs && docs.length > 0 && (
             <>
               <h2>{t('create_from.documents')}</h2>
