@@ -3,7 +3,8 @@ import { ROUTE_TITLES } from './route-titles.ts';
 /**
  * Fallback interface texts for the first paint and offline; the server's language content overrides them.
  * The texts spec sections 1 and 8 fix word for word (Loading... Please Wait, Session expired, LOGOUT,
- * CANCEL/DELETE, the connection errors) read the same in both languages.
+ * CANCEL/DELETE, the connection errors) are the English ones; on a Thai screen the loading text and the
+ * confirmation's buttons read in Thai (issue 48: English words there stood out on every Thai screen).
  */
 const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['app.name', 'ระบบหลังบ้าน', 'Back Office'],
@@ -12,7 +13,7 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['header.logout', 'ออกจากระบบ', 'Logout'],
   ['header.language', 'ภาษา', 'Language'],
   ['header.menu', 'เมนู', 'Menu'],
-  ['common.loading', 'Loading... Please Wait', 'Loading... Please Wait'],
+  ['common.loading', 'กำลังโหลด... กรุณารอสักครู่', 'Loading... Please Wait'],
   ['common.not_available_yet', 'หน้านี้ยังไม่เปิดให้ใช้งาน', 'This screen is not available yet.'],
   ['common.no_access', 'คุณไม่มีสิทธิ์เข้าถึงหน้านี้', 'You do not have access to this screen.'],
   ['common.no_access_text', 'บัญชีของคุณไม่ได้รับสิทธิ์ดูหน้านี้ หากต้องใช้งาน โปรดติดต่อผู้ดูแลระบบ', 'Your account may not open this screen. Ask an administrator if you need it.'],
@@ -20,9 +21,9 @@ const COMMON: ReadonlyArray<readonly [string, string, string]> = [
   ['common.not_found_text', 'ไม่มีหน้านี้ในระบบ ตรวจสอบที่อยู่อีกครั้ง', 'There is no page at this address.'],
   ['common.back_home', 'กลับหน้าหลัก', 'Back to home'],
   ['common.cancel', 'ยกเลิก', 'Cancel'],
-  ['confirm.cancel', 'CANCEL', 'CANCEL'],
+  ['confirm.cancel', 'ยกเลิก', 'CANCEL'],
   ['common.delete', 'ลบ', 'Delete'],
-  ['confirm.delete', 'DELETE', 'DELETE'],
+  ['confirm.delete', 'ลบ', 'DELETE'],
   ['common.save', 'บันทึก', 'Save'],
   ['common.edit', 'แก้ไข', 'Edit'],
   ['common.create', 'สร้างใหม่', 'New'],

@@ -75,6 +75,8 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
   const [picked, setPicked] = useState<number[]>([]);
   const [lines, setLines] = useState<OpenLine[] | null>(null);
   const [take, setTake] = useState<Record<number, string>>({});
+  // by amount (a receipt from bills): one amount received, which the server spreads over the lines oldest due first
+  const [received, setReceived] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -129,21 +131,24 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
 
   const create = async () => {
     if (!lines) return;
+    const spread = measure === 'amount' && received.trim() !== '';
     const chosen = lines.map((l) => ({ source_line_id: l.source_line_id, value: (take[l.source_line_id] ?? '').trim() }))
       .filter((l) => l.value !== '' && Number(l.value) > 0)
       .map((l) => ({ source_line_id: l.source_line_id, [measure === 'amount' ? 'amount' : 'qty']: l.value }));
-    if (!chosen.length) { toast('error', t('common.error'), t('create_from.nothing')); return; }
+    if (!chosen.length && !spread) { toast('error', t('common.error'), t('create_from.nothing')); return; }
     setBusy(true);
     setError(null);
     try {
       const values = targetSchema ? headerBody(targetSchema, header) : {};
-      const res = await api.post<{ data: Row }>(`/api/${target}/from/${source}`, { ids: picked, lines: chosen, ...(Object.keys(values).length ? { values } : {}) });
+      const what = spread ? { amount: received.trim().replace(/,/g, '') } : { lines: chosen };
+      const res = await api.post<{ data: Row }>(`/api/${target}/from/${source}`, { ids: picked, ...what, ...(Object.keys(values).length ? { values } : {}) });
       toast('success', t('create_from.created'), String(res.data[targetSchema?.titleField ?? 'id'] ?? ''));
       navigate(`/${target}/${String(res.data.id)}`);
     } catch (err) {
       // "some fields are invalid" alone left the user guessing: each field is named by its label, and a field the
       // sources give (a goods receipt from production has no supplier) says so, since no input here can fill it
       const fieldText = (fe: { field: string; message: string }) => {
+        if (fe.field === 'amount') return `${t('create_from.received')}: ${fe.message}`;
         const name = fe.field.replace(/^values\./, '');
         const label = targetSchema?.fields[name]?.label[lang] ?? name;
         return spec?.header?.includes(name) ? t('create_from.from_source', { field: label }) : `${label}: ${fe.message}`;
@@ -213,6 +218,14 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
           {lines && (
             <>
               <h2>{t('create_from.lines')}</h2>
+              {measure === 'amount' && (
+                <label className="bo-picker">
+                  <span>{t('create_from.received')}</span>
+                  <input type="text" inputMode="decimal" className="p-inputtext p-component bo-num-input" data-testid="create-from-received"
+                    value={received} onChange={(e) => setReceived(e.target.value)} />
+                  <span className="bo-muted">{t('create_from.received_hint')}</span>
+                </label>
+              )}
               <div className="bo-table-wrap">
                 <table className="bo-table" data-testid="create-from-lines">
                   <thead>
