@@ -39,13 +39,13 @@ function freePort(): Promise<number> {
 }
 
 async function untilReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/api/ready`).then((r) => r.ok, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the server was not ready within 120 s');
+  throw new Error('the server was not ready within 300 s');
 }
 
 export async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminSession, closeSession, dismissToasts, shot, type AdminSession } from './e2e-support.ts';
+import { adminSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type AdminSession } from './e2e-support.ts';
 
 /**
  * Issue 48 in headless Chromium at 1366 px with the menu open: money columns in view, Thai words on
@@ -104,5 +104,34 @@ describe('screens, round two', () => {
     await shot(page, 'i48-delete-confirm-thai');
     await dialog.getByRole('button', { name: 'ยกเลิก', exact: true }).click();
     expect(s.errors).toEqual([]);
+  }, 90_000);
+
+  it('a report date takes typed text (Buddhist era), and a one-warehouse user opens the balance by warehouse on it', async () => {
+    const { page } = s;
+    await page.goto(url('/stock_movement'));
+    await page.getByTestId('report-table').waitFor();
+    const from = page.getByRole('combobox', { name: 'ตั้งแต่วันที่' }).or(page.getByLabel('ตั้งแต่วันที่')).first();
+    const asked = page.waitForRequest((r) => r.url().includes('/api/report/stock_movement?') && r.url().includes('date_from=2026-11-02'));
+    await from.click();
+    await from.fill('');
+    await from.pressSequentially('2/11/2569');
+    await from.press('Tab');
+    // the report is asked again from the typed date, and the field keeps it
+    await expect.poll(() => from.inputValue()).toBe('2 พ.ย. 2569');
+    await asked;
+    await shot(page, 'i48-report-typed-date');
+
+    const context = await s.browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' });
+    try {
+      const clerk = await context.newPage();
+      await signInInBrowser(clerk, s.server.baseUrl, 'warehouse', DEMO_PASSWORD);
+      await clerk.goto(url('/inventory_stock_balance'));
+      await clerk.getByTestId('report-table').waitFor();
+      expect(await clerk.getByTestId('report-param-selectedInventory').inputValue()).not.toBe('');
+      expect(await clerk.locator('[role=alert]').count()).toBe(0);
+      await shot(clerk, 'i48-one-warehouse-balance');
+    } finally {
+      await context.close();
+    }
   }, 90_000);
 });
