@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { Client } from '../support/security-fixtures.ts';
+import { Client, type Method } from '../support/security-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -23,7 +23,7 @@ describe.each(testDialects())('one amount received spread over bills on %s', (di
   });
   afterAll(async () => t?.close());
 
-  const call = (method: string, path: string, body?: Row) => c.call(method, path, c.admin, body);
+  const call = (method: Method, path: string, body?: Row) => c.call(method, path, c.admin, body);
   const ok = async (p: Promise<{ statusCode: number; body: string; json(): any }>, status = 200): Promise<Row> => {
     const res = await p;
     expect(res.statusCode, res.body).toBe(status);

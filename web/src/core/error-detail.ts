@@ -1,5 +1,5 @@
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
-import { errorText } from '../../../engine/errors/error-texts.ts';
+import { errorText, type TextParams } from '../../../engine/errors/error-texts.ts';
 import { ApiError } from './api-error.ts';
 
 type T = (key: string, params?: Record<string, unknown>) => string;
@@ -27,5 +27,5 @@ export function errorToast(err: unknown, t: T, lang: 'th' | 'en', entity?: Entit
   const named = err.fields.filter((f) => f.field);
   if (named.length === 0) return { summary: t('common.error'), detail: err.message };
   const list = named.map((f) => `${fieldLabel(f.field!, entity, related, lang, t)}: ${f.message}`).join(' · ');
-  return { summary: errorText(err.code, err.params, lang) ?? t('common.error'), detail: `${list}. ${t('error.fix_marked')}` };
+  return { summary: errorText(err.code, err.params as TextParams | undefined, lang) ?? t('common.error'), detail: `${list}. ${t('error.fix_marked')}` };
 }
