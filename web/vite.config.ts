@@ -7,7 +7,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 
 /** The screens whose code web/src/boot.ts loads ahead for the route it opens (besides the app itself). */
-const ROUTE_SCREENS = ['src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/renderer/EntityForm.tsx', 'src/renderer/SingletonForm.tsx', 'src/pages/Home.tsx'];
+const ROUTE_SCREENS = ['src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/renderer/EntityForm.tsx', 'src/renderer/SingletonForm.tsx', 'src/pages/Home.tsx',
+  'src/pages/reports/ReportScreen.tsx', 'src/pages/page-setting/SubPageScreen.tsx'];
 
 /**
  * index.html learns which built files the first screens need, so none waits for

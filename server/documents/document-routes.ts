@@ -3,6 +3,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { createFrom, openLines, type CreateFromBody } from './create-from.ts';
 import { amendDocument } from './amend.ts';
+import { spreadAmount } from './receipt-amount-spread.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { AppError } from '../errors/app-error.ts';
 
@@ -20,7 +21,10 @@ export function registerDocumentRoutes(app: FastifyInstance, service: EntityServ
   for (const target of service.registry.all()) {
     for (const spec of target.document?.from ?? []) {
       app.post(`/api/${target.name}/from/${spec.source}`, async (request, reply) => {
-        const data = await createFrom(service, target.name, spec.source, request.body as CreateFromBody | null, contextOf(request));
+        const ctx = contextOf(request);
+        // one amount received, spread over the open lines (receipt-amount-spread.ts), arrives here as lines
+        const body = await spreadAmount(service, target, spec, request.body as CreateFromBody | null, ctx);
+        const data = await createFrom(service, target.name, spec.source, body, ctx);
         return reply.status(201).send({ success: true, data });
       });
       /** What is still open on the chosen source documents' lines, for the create-from screen. */

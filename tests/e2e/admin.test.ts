@@ -121,7 +121,7 @@ describe('admin screens end to end', () => {
     await page.getByRole('dialog').waitFor();
     await page.waitForTimeout(500);
     await shot(page, 'admin-06-restore-confirm');
-    await page.getByRole('button', { name: 'CANCEL' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'ยกเลิก', exact: true }).click();
   });
 
   it('shows the socket state and a ping time', async () => {

@@ -80,7 +80,7 @@ describe('the document chain in the browser', () => {
       await expect.poll(() => page.getByRole('checkbox', { name: title, exact: true }).isChecked(), { message: `${f.target}/${f.source.source}: ${title} chosen` }).toBe(true);
       await page.getByTestId('create-from-lines').waitFor();
       // the party picker is named by the source's own field: a purchase order's supplier is not "a customer"
-      if (f.source.source === 'purchase_order') expect(await page.getByTestId('create-from-customer').locator('option').first().innerText()).toBe('เลือกผู้ขาย');
+      if (f.source.source === 'purchase_order') expect(await page.getByTestId('create-from-customer').locator('option').first().innerText()).toBe('ผู้ขายทุกราย (เลือกเพื่อกรอง)');
       // the same action is in the source list's row menu
       await page.goto(url(`/${f.source.source}`));
       const row = page.getByTestId('entity-list').locator('tr', { hasText: title }).first();
@@ -170,7 +170,9 @@ describe('the document chain in the browser', () => {
     expect(h1).not.toMatch(/#\d/);
     const companyCode = (await api('GET', `/api/your_company/${company}`)).data.code as string;
     const question = await post('ออกใบกำกับภาษี');
-    expect(question).toContain(`ออกใบกำกับภาษีเลขที่ถัดไปของ ${companyCode}`);
+    // the confirmation states the number series and the date the invoice gets (today: its date was left empty)
+    expect(question).toContain(`ได้เลขที่ถัดไปของชุด ${companyCode}-IV`);
+    expect(question).toMatch(/ลงวันที่ \d{1,2} \S+ 25\d\d/);
     await expect.poll(() => status('tax_invoice', iv)).toBe('issued');
     await expect.poll(() => status('sales_order', so, 'billing_status')).toBe('billed');
     await page.goto(url(`/sales_order/${so}`));

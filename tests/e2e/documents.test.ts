@@ -54,7 +54,7 @@ describe('documents end to end', () => {
     // the cancel action asks with the confirm dialog; its cancel button keeps the document as it is
     await page.getByRole('button', { name: 'ยกเลิกเอกสาร' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'CANCEL' }).click();
+    await dialog.getByRole('button', { name: 'ยกเลิก', exact: true }).click();
     expect((await api('GET', `/api/quotation/${id}`)).data.status).toBe('approved');
     await page.getByRole('button', { name: 'ยกเลิกเอกสาร' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'ยกเลิกเอกสาร' }).click();

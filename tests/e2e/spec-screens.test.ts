@@ -134,7 +134,7 @@ describe('spec screens end to end', () => {
     await page.goto(url('/goods_receipt/purchase_order'));
     const picker = page.getByTestId('create-from-customer');
     await picker.waitFor();
-    expect(await picker.locator('option').first().innerText()).toBe('เลือกผู้ขาย');
+    expect(await picker.locator('option').first().innerText()).toBe('ผู้ขายทุกราย (เลือกเพื่อกรอง)');
     expect(errors).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { noteEarlyList, sendEarly } from './core/early-requests.ts';
 import { applyTheme, storedTheme } from './core/theme.ts';
 import { listCall } from './core/list-params.ts';
 import { entityOfPath, ROUTES } from './core/route-table.ts';
-import { metaCall, startupCallsOf } from './core/startup-calls.ts';
+import { metaCall, REPORTS_CALL, startupCallsOf, SUMMARIES_CALL } from './core/startup-calls.ts';
 import { readStoredSession } from './core/stored-session.ts';
 import { storedLanguage } from './core/stored-language.ts';
 import { storedTableView } from './core/table-view.ts';
@@ -44,6 +44,15 @@ if (session.isAuthenticated && !signInPage) {
   // the calls before the code: the browser opens at most six connections to the server, and the answers take longest
   for (const call of startupCallsOf(session)) sendEarly(call, token, lang);
   const entity = entityOfPath(path);
+  const segments = path.split('/').filter(Boolean);
+  // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
+  // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
+  // (SubPageScreen); asked here, neither waits for the app's code
+  if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) sendEarly(REPORTS_CALL, token, lang);
+  if (entity && segments.length === 2 && segments[1] !== 'create') {
+    sendEarly(SUMMARIES_CALL, token, lang);
+    preloadScreens('src/pages/page-setting/SubPageScreen.tsx');
+  }
   if (entity && path === `/${entity}`) {
     noteEarlyList(path);
     // the first page, with the same request the list will make for its stored view
@@ -52,7 +61,7 @@ if (session.isAuthenticated && !signInPage) {
       const body = (await res.clone().json()) as { data: Parameters<typeof listRequestOf>[0] };
       sendEarly(listCall(listRequestOf(body.data, storedTableView(path))), token, lang);
     }).catch(() => undefined);
-    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx');
+    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/pages/reports/ReportScreen.tsx');
   } else if (entity && new RegExp(`^/${entity}/(create|[1-9][0-9]*)$`).test(path)) {
     sendEarly(metaCall(entity), token, lang);
     preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityForm.tsx');

@@ -97,6 +97,15 @@ describe('http client', () => {
     expect(err.fields).toEqual([{ field: 'code', code: 'unique', message: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว' }]);
   });
 
+  it('in Thai: a 4xx without field problems reads as the server wrote it, not as its code\'s general text', async () => {
+    setLanguageSource(() => 'th');
+    const written = 'ยอดรับชำระ 1,500.00 มากกว่ายอดค้างของใบวางบิล 1,200.00';
+    serve(() => json(422, { success: false, error: { code: 'BAD_REQUEST', message: written } }));
+    const err = (await api.post('http://x.test/api/receipt/from/billing_note', {}).catch((e: unknown) => e)) as ApiError;
+    expect(err.message).toBe(written);
+    expect(err.code).toBe('BAD_REQUEST');
+  });
+
   const file = () => new Response('a,b\r\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="product.csv"' } });
 
   it('downloads a blob by GET with the token in Authorization and x-access-token', async () => {

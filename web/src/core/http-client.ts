@@ -55,6 +55,8 @@ export function useFetchForTests(fetchImpl: typeof fetch): void {
   http = createHttp(fetchImpl);
 }
 
+const hasThai = (s: string) => /[\u0E00-\u0E7F]/.test(s);
+
 /** The ApiError of an answer with an error status, its message in the reader's language from the error code. */
 async function errorOfResponse(response: Response): Promise<ApiError> {
   const status = response.status;
@@ -64,10 +66,15 @@ async function errorOfResponse(response: Response): Promise<ApiError> {
   const lang = languageSource();
   const code = e?.code ?? `HTTP_${status}`;
   const serverMessage = e?.message ?? (body as { message?: string } | null)?.message ?? (response.statusText || `HTTP ${status}`);
-  const message = (lang && errorText(code, e?.params, lang)) || serverMessage;
+  const rendered = (lang && errorText(code, e?.params, lang)) || serverMessage;
   // validation errors list {field, code, message}; a conflict lists just the field names
   const fields = (Array.isArray(e?.details?.fields) ? e!.details!.fields! : []).map((f) =>
-    typeof f === 'string' ? { field: f, code, message } : f);
+    typeof f === 'string' ? { field: f, code, message: rendered } : f);
+  // a 4xx without field problems reads as the server wrote it (asked in the reader's language, it answers in it):
+  // its words name the detail (the row, the limit, the reason) that the code's general text leaves out; with field
+  // problems the code's text heads them and the screens name each field by its label (core/error-detail.ts)
+  const asWritten = status >= 400 && status < 500 && !fields.some((f) => typeof f === 'object' && f.field) && typeof e?.message === 'string' && e.message !== '';
+  const message = asWritten && lang === 'th' && !hasThai(e!.message!) ? rendered : asWritten ? e!.message! : rendered;
   return new ApiError(status, message, code, lang ? localizeFieldErrors(fields, lang) : fields, e?.details, e?.params);
 }
 

@@ -22,6 +22,12 @@ export function metaCall(name: string): EarlyCall {
   return { method: 'get', path: `/api/meta/entities/${encodeURIComponent(name)}` };
 }
 
+/** GET /api/report: the reports this user may view (pages/reports/report-api.ts fetchReports). */
+export const REPORTS_CALL: EarlyCall = { method: 'get', path: '/api/report' };
+
+/** GET /api/meta/entities: every screen's summary (entity-meta.ts fetchEntitySummaries). */
+export const SUMMARIES_CALL: EarlyCall = { method: 'get', path: '/api/meta/entities' };
+
 /** Every start-up call of this session, in the order the shell makes them. */
 export function startupCallsOf(s: Session): EarlyCall[] {
   return Object.values(STARTUP_CALLS).map((c) => c(s)).filter((c): c is EarlyCall => c !== null);

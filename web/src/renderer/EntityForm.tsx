@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
-import { useBlocker, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { LeaveGuard } from './form/LeaveGuard.tsx';
 import { useTranslation } from 'react-i18next';
 import { useAtomValue } from 'jotai';
 import { Button } from 'primereact/button';
@@ -22,7 +23,8 @@ import { Spinner } from '../ui/Spinner.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import NotFound from '../ui/NotFound.tsx';
 import { compileConditions, defaultValues, formSections, recordToValues, removedLineIds, type FormValues, type Resolve } from './form-model.ts';
-import { entityResolver } from './entity-resolver.ts';
+import { entityResolver, warmValidator } from './entity-resolver.ts';
+import { errorToast } from '../core/error-detail.ts';
 import { fileMetadataValues } from './file-metadata.ts';
 import { RelatedList } from './RelatedList.tsx';
 import { FormFields } from './form/FormFields.tsx';
@@ -72,22 +74,6 @@ function keepFocus(form: HTMLFormElement | null, fieldId: string | null): void {
   });
 }
 
-/** Page forms and route-level modals: leaving the route with unsaved changes asks first (a router has one blocker). */
-function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: React.RefObject<boolean> }) {
-  const { t } = useTranslation();
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
-  return (
-    <ConfirmDialog
-      visible={blocker.state === 'blocked'}
-      header={t('common.unsaved_header')}
-      message={t('common.leave_unsaved')}
-      confirmLabel={t('common.leave')}
-      onConfirm={() => blocker.proceed?.()}
-      onCancel={() => blocker.reset?.()}
-    />
-  );
-}
-
 /** The generic form: fields by type, live visibleIf/requiredIf, engine validation, server errors by field, related lists. */
 export default function EntityForm(props: EntityFormProps) {
   const { meta, singleton, prefill, lockedFields, onSaved, onClose, onDeleted } = props;
@@ -115,6 +101,9 @@ export default function EntityForm(props: EntityFormProps) {
   // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
   const stateLock = workflowLock(entity, record);
   const locked = useMemo(() => new Set([...(lockedFields ?? []), ...stateLock.fields]), [lockedFields, stateLock.key]);
+  // the validator compiles once the record is on screen (compiling it while waiting for the record would delay the record too)
+  const hasRecord = record !== null;
+  useEffect(() => (hasRecord ? warmValidator(entity, type, resolve) : undefined), [hasRecord, entity, type, resolve]);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
@@ -219,12 +208,16 @@ export default function EntityForm(props: EntityFormProps) {
         if (modal) close(); else keepFocus(formRef.current, focused);
       }
     } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError(500, String(err));
-      for (const f of e.fields) if (f.field) setError(f.field as never, { type: f.code, message: f.message });
-      // the latest problem replaces the earlier ones instead of piling up
-      clearToasts('error');
-      toast('error', t('common.error'), e.message);
+      markFields(err);
     }
+  };
+  /** The fields the server named are marked with its messages, and the toast names them and says what to do. */
+  const markFields = (err: unknown) => {
+    for (const f of err instanceof ApiError ? err.fields : []) if (f.field) setError(f.field.replace(/^values\./, '') as never, { type: f.code, message: f.message });
+    const { summary, detail } = errorToast(err, t, lang === 'en' ? 'en' : 'th', entity, related);
+    // the latest problem replaces the earlier ones instead of piling up
+    clearToasts('error');
+    toast('error', summary, detail);
   };
   const onInvalid = () => { clearToasts('error'); toast('error', t('common.error'), t('form.invalid')); };
   const submit = handleSubmit(onSubmit, onInvalid);
@@ -331,7 +324,7 @@ export default function EntityForm(props: EntityFormProps) {
       dirty={formState.isDirty && !formState.isSubmitSuccessful} submitting={formState.isSubmitting}
       mayEdit={mayEdit} locked={stateLock.locked} saveable={canSave} readOnly={readOnlyEntity}
       onDelete={() => setConfirmDelete(true)} onLeave={() => (modal ? requestClose() : navigate(listPath))}
-      onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} reload={() => void reload()} />
+      onChanged={(r) => { setRecord(r); reset(recordToValues(entity, r, resolve)); }} onFailed={markFields} reload={() => void reload()} />
   );
 
   const dialogs = (

@@ -6,6 +6,7 @@ import type { EntitySchema, WorkflowTransition } from '../../../engine/schema/sc
 import { api } from '../core/http-client.ts';
 import { ApiError } from '../core/api-error.ts';
 import { toast } from '../core/toast-bus.ts';
+import { issuePreview } from './issue-preview.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 
 type Row = Record<string, unknown>;
@@ -17,6 +18,8 @@ export interface WorkflowActionsProps {
   onChanged: (record: Row) => void;
   /** True while the form has unsaved changes: an action would act on the stored record, not on what is typed. */
   dirty: boolean;
+  /** The action failed: the form marks the fields the server named (else a toast says what went wrong). */
+  onFailed?: (err: unknown) => void;
 }
 
 /**
@@ -53,7 +56,7 @@ function numberedPer(entity: EntitySchema): string | null {
  * The buttons of a record's workflow: the declared actions its current state
  * allows (the server checks the same), and "amend" for a cancelled document.
  */
-export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowActionsProps) {
+export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: WorkflowActionsProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<string | null>(null);
@@ -77,7 +80,10 @@ export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowAc
   };
   const question = (tr: WorkflowTransition): string => {
     if (ASKS_FIRST.test(tr.action)) return `${tr.label[lang]} ${docNo}?`;
-    if (numberedPer(entity)) return t('document.confirm_post_numbered', { action: tr.label[lang], company: company ?? '…' });
+    const per = numberedPer(entity);
+    // the number series and the date the document gets, as the server will give them
+    const preview = docNo ? null : issuePreview(entity, record, per ? { [`${per}.code`]: company ?? '…' } : {}, i18n.language);
+    if (preview) return t('document.confirm_post_series', { action: tr.label[lang], series: preview.series, date: preview.date });
     return t('document.confirm_post', { action: tr.label[lang], doc: docNo || t('form.draft') });
   };
   const cancelled = entity.document && entity.fields.amended_from && w.transitions.find((tr) => tr.action === (entity.document!.cancelAction ?? 'cancel'))?.to === state;
@@ -87,10 +93,11 @@ export function WorkflowActions({ entity, record, onChanged, dirty }: WorkflowAc
     setBusy(tr.action);
     try {
       const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, {});
-      toast('success', tr.label[lang], String(record[entity.titleField] ?? ''));
+      toast('success', tr.label[lang], String(res.data[entity.titleField] ?? record[entity.titleField] ?? ''));
       onChanged(res.data);
     } catch (err) {
-      toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
+      if (onFailed) onFailed(err);
+      else toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
     } finally {
       setBusy(null);
     }

@@ -30,9 +30,35 @@ export function toFormErrors(errors: FieldError[]): Record<string, { type: strin
   return flat;
 }
 
-/** A react-hook-form resolver running the engine's validator on the body the form would send. */
+/**
+ * Compiles the validator once the screen has painted and the browser is idle, so the first
+ * check on save does not wait for it. Compiling an entity's schema with Ajv takes 100–300 ms
+ * of main thread; done while rendering (as it was) it stood between the record's data and the screen.
+ */
+export function warmValidator(entity: EntitySchema, type: 'create' | 'edit', resolve: Resolve): () => void {
+  const run = () => { validatorFor(entity, type === 'create' ? 'create' : 'replace', resolve); };
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  let handle: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // after the next frame is painted, then when the browser has nothing else to do
+  const frame = requestAnimationFrame(() => {
+    if (idle) handle = idle(run, { timeout: 3000 });
+    else timer = setTimeout(run, 200);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (handle !== null) (globalThis as unknown as { cancelIdleCallback: (h: number) => void }).cancelIdleCallback(handle);
+    if (timer !== null) clearTimeout(timer);
+  };
+}
+
+/**
+ * A react-hook-form resolver running the engine's validator on the body the form would send.
+ * The validator is compiled on the first check (or earlier by warmValidator), never while the form renders.
+ */
 export function entityResolver(entity: EntitySchema, type: 'create' | 'edit', resolve: Resolve, visible: (name: string, values: FormValues) => boolean): Resolver<FormValues> {
-  const validate = validatorFor(entity, type === 'create' ? 'create' : 'replace', resolve);
+  let compiled: EntityValidator | null = null;
+  const validate = (body: FormValues) => (compiled ??= validatorFor(entity, type === 'create' ? 'create' : 'replace', resolve))(body);
   return async (values, _ctx, options) => {
     let body: FormValues;
     try {

@@ -71,7 +71,7 @@ export default function CollectionSummaryPage({ titleKey }: { titleKey: string }
       {data && data.customers.length === 0 && <p className="bo-muted">{t('collection.empty')}</p>}
       {data && data.customers.length > 0 && (
         <div className={`bo-table-wrap${loading ? ' is-loading' : ''}`}>
-          <table className="bo-table" data-testid="collection-table">
+          <table className="bo-table bo-collection-table" data-testid="collection-table">
             <thead>
               <tr>
                 <th scope="col">{t('collection.customer')}</th>

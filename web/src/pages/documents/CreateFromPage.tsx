@@ -69,11 +69,14 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
   const [header, setHeader] = useState<Record<string, string>>({});
   const [sourceSchema, setSourceSchema] = useState<EntitySchema | null>(null);
   const [customers, setCustomers] = useState<Row[] | null>(null);
-  const [customer, setCustomer] = useState<string>('');
+  // every open document is listed at once; choosing a customer (or supplier) narrows the list
+  const [customer, setCustomer] = useState<string>(ALL);
   const [docs, setDocs] = useState<Row[] | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
   const [lines, setLines] = useState<OpenLine[] | null>(null);
   const [take, setTake] = useState<Record<number, string>>({});
+  // by amount (a receipt from bills): one amount received, which the server spreads over the lines oldest due first
+  const [received, setReceived] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -128,21 +131,24 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
 
   const create = async () => {
     if (!lines) return;
+    const spread = measure === 'amount' && received.trim() !== '';
     const chosen = lines.map((l) => ({ source_line_id: l.source_line_id, value: (take[l.source_line_id] ?? '').trim() }))
       .filter((l) => l.value !== '' && Number(l.value) > 0)
       .map((l) => ({ source_line_id: l.source_line_id, [measure === 'amount' ? 'amount' : 'qty']: l.value }));
-    if (!chosen.length) { toast('error', t('common.error'), t('create_from.nothing')); return; }
+    if (!chosen.length && !spread) { toast('error', t('common.error'), t('create_from.nothing')); return; }
     setBusy(true);
     setError(null);
     try {
       const values = targetSchema ? headerBody(targetSchema, header) : {};
-      const res = await api.post<{ data: Row }>(`/api/${target}/from/${source}`, { ids: picked, lines: chosen, ...(Object.keys(values).length ? { values } : {}) });
+      const what = spread ? { amount: received.trim().replace(/,/g, '') } : { lines: chosen };
+      const res = await api.post<{ data: Row }>(`/api/${target}/from/${source}`, { ids: picked, ...what, ...(Object.keys(values).length ? { values } : {}) });
       toast('success', t('create_from.created'), String(res.data[targetSchema?.titleField ?? 'id'] ?? ''));
       navigate(`/${target}/${String(res.data.id)}`);
     } catch (err) {
       // "some fields are invalid" alone left the user guessing: each field is named by its label, and a field the
       // sources give (a goods receipt from production has no supplier) says so, since no input here can fill it
       const fieldText = (fe: { field: string; message: string }) => {
+        if (fe.field === 'amount') return `${t('create_from.received')}: ${fe.message}`;
         const name = fe.field.replace(/^values\./, '');
         const label = targetSchema?.fields[name]?.label[lang] ?? name;
         return spec?.header?.includes(name) ? t('create_from.from_source', { field: label }) : `${label}: ${fe.message}`;
@@ -171,13 +177,13 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
             <span>{sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer')}</span>
             <select data-testid="create-from-customer" className="p-inputtext p-component" value={customer} onChange={(e) => setCustomer(e.target.value)}>
               {/* named by the source's own field: a purchase order's supplier is not "a customer" */}
-              <option value="">{t('create_from.pick_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
+              <option value={ALL}>{t('create_from.all_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') })}</option>
               {customers.map((c) => <option key={String(c.id)} value={String(c.id)}>{`${String(c.code ?? '')} ${String(c.name_th ?? '')}`.trim()}</option>)}
             </select>
           </label>}
 
           {customer && !docs && <Spinner />}
-          {docs && docs.length === 0 && <p className="bo-muted">{party ? t('create_from.none_open_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') }) : t('create_from.none_open')}</p>}
+          {docs && docs.length === 0 && <p className="bo-muted">{party && customer !== ALL ? t('create_from.none_open_party', { party: sourceSchema.fields[party.field]?.label[lang] ?? t('create_from.customer') }) : t('create_from.none_open')}</p>}
           {docs && docs.length > 0 && (
             <>
               <h2>{t('create_from.documents')}</h2>
@@ -212,6 +218,14 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
           {lines && (
             <>
               <h2>{t('create_from.lines')}</h2>
+              {measure === 'amount' && (
+                <label className="bo-picker">
+                  <span>{t('create_from.received')}</span>
+                  <input type="text" inputMode="decimal" className="p-inputtext p-component bo-num-input" data-testid="create-from-received"
+                    value={received} onChange={(e) => setReceived(e.target.value)} />
+                  <span className="bo-muted">{t('create_from.received_hint')}</span>
+                </label>
+              )}
               <div className="bo-table-wrap">
                 <table className="bo-table" data-testid="create-from-lines">
                   <thead>

@@ -6,9 +6,12 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['create_from.pick_customer', 'เลือกลูกค้า', 'Choose a customer'],
   // the picker names the source's own party: a purchase order's is the supplier
   ['create_from.pick_party', 'เลือก{{party}}', 'Choose: {{party}}'],
+  ['create_from.received', 'ยอดเงินที่ได้รับ', 'Amount received'],
+  ['create_from.received_hint', 'กรอกยอดเดียว ระบบกระจายให้รายการที่ครบกำหนดก่อน (เว้นว่างเพื่อใช้ยอดในแต่ละรายการด้านล่าง)', 'One amount: it is spread over the lines due first (leave empty to take the amounts below)'],
+  ['create_from.all_party', '{{party}}ทุกราย (เลือกเพื่อกรอง)', 'Every {{party}} (choose one to filter)'],
   ['create_from.none_open_party', '{{party}}รายนี้ไม่มีเอกสารที่ยังเปิดอยู่', 'This {{party}} has no open documents'],
   ['create_from.documents', 'เอกสารที่ยังดำเนินการไม่ครบ', 'Open documents'],
-  ['create_from.none_open', 'ลูกค้ารายนี้ไม่มีเอกสารที่ยังเปิดอยู่', 'This customer has no open documents'],
+  ['create_from.none_open', 'ไม่มีเอกสารที่ยังเปิดอยู่', 'There are no open documents'],
   ['create_from.lines', 'รายการที่จะนำไปสร้าง', 'Lines to take'],
   ['create_from.pick_documents', 'เลือกเอกสารอย่างน้อยหนึ่งฉบับ', 'Choose at least one document'],
   ['create_from.document', 'เอกสาร', 'Document'],

@@ -40,6 +40,9 @@ function ParamInput({ report, p, value, onChange }: { report: string; p: ReportP
   const years = useYears(report, p);
   const label = loc(p.label, i18n.language);
   const testId = `report-param-${p.name}`;
+  // a required choice with one record the user may see (one warehouse) is that record, not a red "please choose"
+  const only = p.type === 'link' && p.required && (value === null || value === undefined) && records.length === 1 ? records[0]!.id : null;
+  useEffect(() => { if (only !== null) onChange(only); }, [only]); // eslint-disable-line react-hooks/exhaustive-deps
   switch (p.type) {
     case 'date':
       return <DateInput value={typeof value === 'string' ? value : ''} lang={i18n.language} ariaLabel={label} onChange={(v) => onChange(v || null)} />;

@@ -54,6 +54,10 @@ export function DateInput({ value, onChange, onBlur, withTime, lang, id, ariaLab
       onInput={(e) => { typed.current = (e.target as HTMLInputElement).value; }}
       onChange={(e) => {
         const d = e.value as Date | null | undefined;
+        // text being typed that is no date yet ("", "15/11/25") changes nothing until it is one or the field is left
+        // (onBlur clears an emptied field): clearing the value at once made a screen that fills an empty value with
+        // its default (a report's dates) write the default back over what was being typed
+        if (!d && typed.current !== null) return;
         typed.current = null;
         onChange(d ? (withTime ? localToWallInput(d) : localToIsoDate(d)) : '');
       }}

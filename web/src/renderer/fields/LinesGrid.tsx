@@ -51,6 +51,9 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
   const parentField = child.parent?.field;
   // read-only columns (a line's amount) show what the server computes, or the form as you type
   const cols = Object.entries(child.fields).filter(([n, f]) => !f.hidden && f.type !== 'lines' && n !== parentField);
+  // the line's amount (a money column that ends the line) sticks to the right edge: at 1366 px with the menu open it was off-screen
+  const totalCol = cols.at(-1)?.[1].type === 'money' ? cols.at(-1)![0] : undefined;
+  const cls = (n: string, f: EntitySchema['fields'][string]) => [colClass(f), n === totalCol ? 'bo-line-total' : ''].filter(Boolean).join(' ') || undefined;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = rows.length >= VIRTUAL_FROM;
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8, enabled: virtual });
@@ -75,7 +78,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
           <thead>
             <tr>
               <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
-              {cols.map(([n, f]) => <th key={n} scope="col" className={colClass(f)} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              {cols.map(([n, f]) => <th key={n} scope="col" className={cls(n, f)} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
               <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
             </tr>
           </thead>
@@ -91,7 +94,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                     const id = `${name}-${i}-${n}`;
                     return (
                       // data-label: the column's name, shown beside the control when a line is a card (a phone)
-                      <td key={n} className={colClass(f)} data-label={loc(f.label, lang)}>
+                      <td key={n} className={cls(n, f)} data-label={loc(f.label, lang)}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
                           labelFields={f.type === 'link' ? productLabelFields(pickerSetting, f.entity, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />

@@ -27,6 +27,8 @@ export interface FormActionsProps {
   onDelete: () => void;
   onLeave: () => void;
   onChanged: (record: FormValues) => void;
+  /** A workflow action failed: the form marks the fields the server named and says what to do. */
+  onFailed: (err: unknown) => void;
   reload: () => void;
 }
 
@@ -44,7 +46,7 @@ export function FormActions(p: FormActionsProps) {
       {edit && !singleton && !p.readOnly && !p.locked && p.mayEdit && (
         <Button type="button" icon="pi pi-trash" label={t('common.delete')} severity="danger" outlined onClick={p.onDelete} />
       )}
-      {edit && p.mayEdit && <WorkflowActions entity={entity} record={record} dirty={p.dirty} onChanged={p.onChanged} />}
+      {edit && p.mayEdit && <WorkflowActions entity={entity} record={record} dirty={p.dirty} onChanged={p.onChanged} onFailed={p.onFailed} />}
       {edit && !modal && <DocumentOutput entity={entity} record={record} />}
       {edit && !modal && formPanels(entity, 'actions').map(({ key, Component }) => <Component key={key} entity={entity} id={id!} record={record} reload={p.reload} />)}
       <span className="bo-toolbar-spacer" />

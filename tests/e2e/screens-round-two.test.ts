@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { adminSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type AdminSession } from './e2e-support.ts';
+
+/**
+ * Issue 48 in headless Chromium at 1366 px with the menu open: money columns in view, Thai words on
+ * the confirmation and the loading screen, create-from lists open documents at once, a back-dated
+ * issue shows the server's reason on the date field, the issue confirmation names series and date.
+ */
+describe('screens, round two', () => {
+  let s: AdminSession;
+  const url = (p: string) => new URL(p, s.server.baseUrl).toString();
+  const first = async (entity: string, filter?: unknown) => (await s.api('GET', `/api/${entity}?limit=1&fields=id${filter ? `&filter=${encodeURIComponent(JSON.stringify(filter))}` : ''}`)).data[0];
+
+  beforeAll(async () => { s = await adminSession(); s.page.setDefaultTimeout(15_000); }, 240_000);
+  afterAll(async () => closeSession(s));
+
+  /** The right edge of the right-most cell of these selectors, against what is in view: the window and the table's scrolling box. */
+  const rightEdges = (page: Page, selector: string) => page.evaluate((sel) => {
+    const cells = [...document.querySelectorAll(sel)];
+    const box = cells[0]?.closest('.bo-table-wrap')?.getBoundingClientRect().right ?? window.innerWidth;
+    return { max: Math.max(0, ...cells.map((c) => c.getBoundingClientRect().right)), count: cells.length, width: Math.min(window.innerWidth, box) };
+  }, selector);
+
+  it('money columns stay in view with the menu open', async () => {
+    const { page } = s;
+    expect(await page.locator('.bo-sidemenu').isVisible()).toBe(true);
+    const gr = await first('goods_receipt');
+    const screens: [string, string, string][] = [
+      ['/quotation/1', 'form.bo-form .bo-lines-table tbody tr:first-child td.bo-line-total', 'i48-fit-quotation'],
+      [`/goods_receipt/${gr.id}`, 'form.bo-form .bo-lines-table tbody tr:first-child td[data-label="ต้นทุนต่อหน่วย"]', 'i48-fit-goods-receipt'],
+      ['/stock_movement', '[data-testid=report-table] tbody tr:first-child td.bo-num-cell', 'i48-fit-stock-movement'],
+      ['/collection_summary', '[data-testid=collection-table] tbody tr:first-child td.bo-num-cell', 'i48-fit-collection-summary'],
+    ];
+    for (const [path, cells, name] of screens) {
+      await page.goto(url(path));
+      await page.locator(cells).first().waitFor();
+      await page.waitForTimeout(300);
+      await shot(page, name);
+      const edge = await rightEdges(page, cells);
+      expect(edge.count, path).toBeGreaterThan(0);
+      expect(edge.max, `${path}: the right-most column ends at ${edge.max} px of ${edge.width}`).toBeLessThanOrEqual(edge.width);
+    }
+  }, 90_000);
+
+  it('a back-dated issue shows the server\'s reason on the date field; the confirmation names the series and the date', async () => {
+    const { page, api } = s;
+    const last = (await api('GET', `/api/tax_invoice?limit=1&sort=-doc_date&fields=id,doc_date,doc_no,your_company_id,customer_id&filter=${encodeURIComponent(JSON.stringify({ status: { _eq: 'issued' } }))}`)).data[0];
+    const product = await first('product');
+    const day = new Date(`${String(last.doc_date)}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() - 1);
+    const earlier = day.toISOString().slice(0, 10);
+    const draft = (await api('POST', '/api/tax_invoice', { doc_date: earlier, your_company_id: last.your_company_id, customer_id: last.customer_id, items: [{ product_id: product.id, qty: 1, price: 100 }] })).data;
+    const code = (await api('GET', `/api/your_company/${String(last.your_company_id)}?fields=id,code`)).data.code as string;
+    await page.goto(url(`/tax_invoice/${String(draft.id)}`));
+    await page.getByRole('button', { name: 'ออกใบกำกับภาษี' }).click();
+    const dialog = page.getByRole('dialog');
+    const [y, m, d] = earlier.split('-').map(Number) as [number, number, number];
+    const months = ['ม.ค.', 'ก.พ.', 'มี.ค.', 'เม.ย.', 'พ.ค.', 'มิ.ย.', 'ก.ค.', 'ส.ค.', 'ก.ย.', 'ต.ค.', 'พ.ย.', 'ธ.ค.'];
+    await expect.poll(() => dialog.innerText()).toContain(`ชุด ${code}-IV${y}${String(m).padStart(2, '0')}-… ลงวันที่ ${d} ${months[m - 1]} ${y + 543}`);
+    // the confirmation's buttons read in Thai
+    expect(await dialog.getByRole('button', { name: 'ยกเลิก', exact: true }).count()).toBe(1);
+    await shot(page, 'i48-issue-confirm');
+    await dialog.getByRole('button', { name: 'ออกใบกำกับภาษี' }).click();
+    // the date field is marked with the server's reason, and the toast names it and says what to do
+    const fieldError = page.locator('#doc_date-error, [id$="doc_date-error"], .bo-field-error').filter({ hasText: String(last.doc_no) });
+    await fieldError.first().waitFor();
+    const toast = page.locator('.p-toast-message').filter({ hasText: 'วันที่' });
+    await expect.poll(() => toast.first().innerText()).toContain('แก้ไขช่องที่ทำเครื่องหมายสีแดง');
+    expect(await toast.first().innerText()).toContain(String(last.doc_no));
+    await shot(page, 'i48-backdated-issue');
+    expect((await api('GET', `/api/tax_invoice/${String(draft.id)}?fields=id,status`)).data.status).toBe('draft');
+    await dismissToasts(page);
+  }, 90_000);
+
+  it('create-from lists every open bill at once, and one amount received makes the receipt', async () => {
+    const { page, api } = s;
+    await page.goto(url('/receipt/billing_note'));
+    const docs = page.getByTestId('create-from-documents');
+    await docs.locator('tbody tr').first().waitFor();
+    expect(await page.getByTestId('create-from-customer').inputValue()).toBe('*');
+    await shot(page, 'i48-create-from-all');
+    await docs.locator('tbody tr').first().locator('input[type=checkbox]').check();
+    await page.getByTestId('create-from-lines').waitFor();
+    await page.getByTestId('create-from-received').fill('100');
+    await page.getByTestId('create-from-submit').click();
+    await page.waitForURL((u) => /^\/receipt\/\d+$/.test(u.pathname));
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const rc = (await api('GET', `/api/receipt/${id}`)).data;
+    expect(rc.total_amount).toBe(100);
+    expect(rc.items.map((l: { amount: number }) => l.amount)).toEqual([100]);
+  }, 90_000);
+
+  it('Thai words on the delete confirmation and the loading screen', async () => {
+    const { page } = s;
+    await page.goto(url('/loading'));
+    await page.getByText('กำลังโหลด... กรุณารอสักครู่').first().waitFor();
+    const customer = await first('customer');
+    await page.goto(url(`/customer/${String(customer.id)}`));
+    await page.locator('.bo-form-actions').getByRole('button', { name: 'ลบ', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'ยกเลิก', exact: true }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'ลบ', exact: true }).count()).toBe(1);
+    await shot(page, 'i48-delete-confirm-thai');
+    await dialog.getByRole('button', { name: 'ยกเลิก', exact: true }).click();
+    expect(s.errors).toEqual([]);
+  }, 90_000);
+
+  it('a report date takes typed text (Buddhist era), and a one-warehouse user opens the balance by warehouse on it', async () => {
+    const { page } = s;
+    await page.goto(url('/stock_movement'));
+    await page.getByTestId('report-table').waitFor();
+    const from = page.getByRole('combobox', { name: 'ตั้งแต่วันที่' }).or(page.getByLabel('ตั้งแต่วันที่')).first();
+    const asked = page.waitForRequest((r) => r.url().includes('/api/report/stock_movement?') && r.url().includes('date_from=2026-11-02'));
+    await from.click();
+    await from.fill('');
+    await from.pressSequentially('2/11/2569');
+    await from.press('Tab');
+    // the report is asked again from the typed date, and the field keeps it
+    await expect.poll(() => from.inputValue()).toBe('2 พ.ย. 2569');
+    await asked;
+    await shot(page, 'i48-report-typed-date');
+
+    const context = await s.browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' });
+    try {
+      const clerk = await context.newPage();
+      await signInInBrowser(clerk, s.server.baseUrl, 'warehouse', DEMO_PASSWORD);
+      await clerk.goto(url('/inventory_stock_balance'));
+      await clerk.getByTestId('report-table').waitFor();
+      expect(await clerk.getByTestId('report-param-selectedInventory').inputValue()).not.toBe('');
+      expect(await clerk.locator('[role=alert]').count()).toBe(0);
+      await shot(clerk, 'i48-one-warehouse-balance');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
