@@ -19,6 +19,7 @@ import { ensureDocumentTables } from './documents/document-progress.ts';
 import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
 import { businessClock } from '../engine/documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
+import { ensureEtaxFileTable } from './etax/etax-store.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
 import { ensureScanTable } from './barcodes/scan-log.ts';
@@ -67,6 +68,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   // a tracked status column just added to rows that exist is worked out from the progress counters
   await fillTrackedStatuses(db.kysely, registry.fileSchemas());
   await ensurePrintCounterTable(db);
+  await ensureEtaxFileTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);
   await ensureScanTable(db);

@@ -6,6 +6,8 @@ import { AppError } from '../errors/app-error.ts';
 import { etaxDocumentOf, EtaxUnavailable, type EtaxDocument } from '../../engine/etax/etax-document.ts';
 import { noteReasonOf, noteReferencesOf } from '../print/note-references.ts';
 import { cancelledState } from '../documents/cancel-guard.ts';
+import { businessIsoTime } from '../../engine/documents/business-time.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
 
 type Row = Record<string, unknown>;
 
@@ -25,7 +27,7 @@ export async function etaxDocumentFor(service: EntityService, doc: DocumentPrint
       throw new EtaxUnavailable('incomplete', `${entity.label.th}นี้ยังไม่ได้ถูกยกเลิก จึงยังออกใบแจ้งยกเลิกไม่ได้`, `This ${entity.label.en} is not cancelled, so it has no cancellation note`);
     }
     return etaxDocumentOf({
-      entity, row, products, now: new Date().toISOString(),
+      entity, row, products, now: businessIsoTime(businessClock.now(), businessClock.timeZone),
       company: issuer ? doc.links[issuer] ?? null : null,
       customer: party ? doc.links[party] ?? null : null,
       // the documents a note corrects (the mapping keeps references for notes only)
