@@ -35,6 +35,12 @@ export interface DocumentSource {
   documentLink?: string;
   /** The line field whose total this document may not exceed per source line: "qty" (default) or "amount". */
   measure?: string;
+  /**
+   * A capacity shared with the other documents that name the same pool for the same source (measure "amount"):
+   * "collect" on a sales order is one figure for its bills and its receipts made straight from it, and bills of
+   * the order's tax invoices count against the order line each invoice line came from (server/documents/sale-balance.ts).
+   */
+  pool?: string;
   /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
   partial?: string;
   complete?: string;

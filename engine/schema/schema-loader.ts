@@ -292,6 +292,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
       if (dl?.type !== 'link' || dl.entity !== f.source) bad(`${at}/documentLink`, `"${f.documentLink}" must be a link field of the lines of ${e.name} to ${f.source}`);
     }
     const measure = f.measure ?? 'qty';
+    if (f.pool !== undefined && measure !== 'amount') bad(`${at}/pool`, 'a shared capacity is counted in money: it needs measure "amount"');
     if (!fieldOf(child, measure) || !srcChild || !fieldOf(srcChild, measure)) bad(`${at}/measure`, `"${measure}" must be a field of the lines of both documents`);
     if (!fieldOf(child, 'source_line_id')) bad(`${at}/source`, `the lines of ${e.name} need a "source_line_id" integer field to remember their source line`);
     if (f.tracks) checkTracks(f.tracks, f.complete !== undefined, src, `${at}/tracks`, bad);
