@@ -1,17 +1,19 @@
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
-import type { DocumentPrint } from './document-pdf.ts';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { documentDateField, documentNumber, type EtaxSource } from '../../engine/etax/etax-document.ts';
 import { parseDecimal, toNumber } from '../../engine/documents/decimal-value.ts';
 
 type Row = Record<string, unknown>;
+/** What is read of a printed document (document-pdf.ts's DocumentPrint has these). */
+interface NoteDocument { entity: EntitySchema; row: Row }
 
 /**
  * The documents a note corrects: the sources (`document.from[]` entries that are e-Tax documents
  * themselves) of its lines' `source_line_id`, read as the system like the parties (the note names
  * them, whatever the caller may see of them); a line typed by hand names its invoice in `ref_doc`.
  */
-export async function noteReferencesOf(service: EntityService, doc: Pick<DocumentPrint, 'entity' | 'row'>): Promise<EtaxSource['references']> {
+export async function noteReferencesOf(service: EntityService, doc: NoteDocument): Promise<EtaxSource['references']> {
   const { entity, row } = doc;
   const linesField = entity.document?.lines;
   const lines = ((linesField ? row[linesField] : null) as Row[] | null) ?? [];
@@ -47,7 +49,7 @@ export async function noteReferencesOf(service: EntityService, doc: Pick<Documen
 }
 
 /** The value of `document.etax.purposeField`: a link shows its display field, read as the system. */
-export async function noteReasonOf(service: EntityService, doc: Pick<DocumentPrint, 'entity' | 'row'>): Promise<string | null> {
+export async function noteReasonOf(service: EntityService, doc: NoteDocument): Promise<string | null> {
   const name = doc.entity.document?.etax?.purposeField;
   const f = name ? doc.entity.fields[name] : undefined;
   const v = name ? doc.row[name] : null;
@@ -76,7 +78,7 @@ export interface NotePrint {
 const satang = (v: unknown) => (v === null || v === undefined || v === '' ? 0n : parseDecimal(v as number | string, 2, 'amount'));
 
 /** The note part of a debit (e-Tax type 80) or credit (81) note's print; null for other documents. */
-export async function notePrintOf(service: EntityService, doc: Pick<DocumentPrint, 'entity' | 'row'>): Promise<NotePrint | null> {
+export async function notePrintOf(service: EntityService, doc: NoteDocument): Promise<NotePrint | null> {
   const code = doc.entity.document?.etax?.typeCode;
   if (code !== '80' && code !== '81') return null;
   const refs = await noteReferencesOf(service, doc);
