@@ -20,6 +20,7 @@ import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
 import { fillTaxInvoiceRoles } from './documents/tax-invoice-role-fill.ts';
 import { businessClock } from '../engine/documents/business-clock.ts';
 import { ensurePrintCounterTable } from './print/print-counter.ts';
+import { ensureEtaxFileTable } from './etax/etax-store.ts';
 import { ensureFileTable } from './files/file-store.ts';
 import { ensureStockTables } from './stock/stock-ledger.ts';
 import { ensureScanTable } from './barcodes/scan-log.ts';
@@ -70,6 +71,7 @@ export async function prepareDatabase(db: Database, registry: SchemaRegistry): P
   // receipts posted before their tax-invoice role was stored keep the role they were printed with (tax-invoice-role-fill.ts)
   await fillTaxInvoiceRoles(db.kysely, registry);
   await ensurePrintCounterTable(db);
+  await ensureEtaxFileTable(db);
   await ensureFileTable(db);
   await ensureStockTables(db);
   await ensureScanTable(db);

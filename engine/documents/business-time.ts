@@ -41,3 +41,16 @@ export function businessToday(at: Date, timeZone = DEFAULT_TIME_ZONE): string {
 export function isTimeZone(name: string): boolean {
   try { new Intl.DateTimeFormat('en', { timeZone: name }); return true; } catch { return false; }
 }
+
+/**
+ * The moment as the business's wall clock with its offset ("2026-11-29T03:10:00+07:00"): a time written
+ * into a document (the e-Tax CreationDateTime) reads the same day and hour as the document's own date.
+ */
+export function businessIsoTime(at: Date, timeZone = DEFAULT_TIME_ZONE): string {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const offset = Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const abs = Math.abs(offset);
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}

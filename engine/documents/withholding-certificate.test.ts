@@ -26,13 +26,22 @@ describe('withholdingTax', () => {
 });
 
 describe('certificateIncomeRows', () => {
-  const options = ['40_1', '40_2', '40_8'].map((value) => ({ value, label: { th: value, en: value } }));
-  it('fills the row of the income type paid, leaves the others blank, and totals that row exactly', () => {
-    const { rows, totalPaid, totalTax } = certificateIncomeRows(options, { income_type: '40_8', paid_date: '2026-11-18', amount_paid: '10000.10', tax_amount: 300 });
-    expect(rows.map((r) => r.value)).toEqual(['40_1', '40_2', '40_8']);
-    expect(rows[2]).toMatchObject({ paidDate: '2026-11-18', amountPaid: 10000.1, taxWithheld: 300 });
-    expect(rows.slice(0, 2).every((r) => r.amountPaid === null && r.paidDate === null)).toBe(true);
+  const options = ['40_1', '40_2', '40_4', '40_8'].map((value) => ({ value, label: { th: `${value.replace('_', '(')}) ประเภท ${value}`, en: value } }));
+  it('prints the form\'s rows 1, 2, 3, 4 (ก), 4 (ข), 5 and 6, and fills the one paid', () => {
+    const { rows, totalPaid, totalTax } = certificateIncomeRows(options, { income_type: '40_8', income_description: 'ค่าขนส่งสินค้า', paid_date: '2026-11-18', amount_paid: '10000.10', tax_amount: 300 });
+    expect(rows.map((r) => r.value)).toEqual(['1', '2', '3', '4a', '4b', '5', '6']);
+    expect(rows[5]).toMatchObject({ paidDate: '2026-11-18', amountPaid: 10000.1, taxWithheld: 300 });
+    expect(rows[5]!.label.th).toContain('ตามคำสั่งกรมสรรพากรที่ออกตามมาตรา 3 เตรส');
+    // the type is named, then what the payment was for
+    expect(rows[5]!.label.th).toContain('ประเภท 40_8 — ค่าขนส่งสินค้า');
+    expect(rows.filter((r) => r.value !== '5').every((r) => r.amountPaid === null && r.paidDate === null)).toBe(true);
     expect([totalPaid, totalTax]).toEqual([10000.1, 300]);
+  });
+  it('puts 40(4) on 4 (ก) interest, or on 4 (ข) dividends with the tax-credit rate', () => {
+    expect(certificateIncomeRows(options, { income_type: '40_4', amount_paid: 100 }).rows.find((r) => r.amountPaid !== null)!.value).toBe('4a');
+    const div = certificateIncomeRows(options, { income_type: '40_4', income_4_kind: 'dividend', dividend_credit_rate: 20, amount_paid: 100 }).rows.find((r) => r.amountPaid !== null)!;
+    expect(div.value).toBe('4b');
+    expect(div.label.th).toContain('เครดิตภาษีในอัตราร้อยละ 20');
   });
   it('falls back to the certificate date when no date paid is set, and totals 0 for a type the form has no row for', () => {
     expect(certificateIncomeRows(options, { income_type: '40_1', doc_date: '2026-11-01', amount_paid: 5 }).rows[0]!.paidDate).toBe('2026-11-01');

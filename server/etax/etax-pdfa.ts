@@ -86,7 +86,10 @@ export async function toPdfA3(o: PdfA3Options): Promise<Buffer> {
   doc.setProducer(producer);
   doc.setCreationDate(now);
   doc.setModificationDate(now);
-  const meta = doc.context.stream(xmp({ title: o.title, fileName: o.xmlFileName, documentType: o.documentType, created, producer }), { Type: 'Metadata', Subtype: 'XML' });
+  // the packet's bytes are UTF-8 (XMP's encoding, the BOM of its xpacket line says so): a JS string would be
+  // written one byte per character, cutting the Thai title to control characters
+  const packet = Buffer.from(xmp({ title: o.title, fileName: o.xmlFileName, documentType: o.documentType, created, producer }), 'utf8');
+  const meta = doc.context.stream(packet, { Type: 'Metadata', Subtype: 'XML', Length: packet.length });
   doc.catalog.set(PDFName.of('Metadata'), doc.context.register(meta));
   const profile = doc.context.stream(srgbProfile(), { N: 3 });
   const intent = doc.context.obj({

@@ -7,6 +7,8 @@ import type { LineReference } from './line-references.ts';
 import { withholdingDefinition } from './withholding-pdf.ts';
 import { copyMarkNode, logoNode, printTitle, signatureNode, type PrintLogo } from './print-extras.ts';
 import { branchText } from '../../engine/documents/branch-text.ts';
+import type { NotePrint } from './note-references.ts';
+import { noteReferenceBlock, noteValuesTable } from './note-block.ts';
 
 type Row = Record<string, unknown>;
 
@@ -16,8 +18,8 @@ export const TOTAL_FIELDS = ['subtotal', 'discount_amount', 'amount_before_vat',
 const WORDS_FIELDS = ['total_amount', 'net_amount', 'amount_before_vat', 'subtotal'];
 
 const WORDS = {
-  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน' },
-  en: { taxId: 'Tax ID', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment' },
+  th: { taxId: 'เลขประจำตัวผู้เสียภาษี', no: 'ลำดับ', yes: 'ใช่', noValue: 'ไม่ใช่', page: 'หน้า', refNo: 'เลขที่เอกสาร', refDate: 'ลงวันที่', refDue: 'ครบกำหนด', payment: 'การชำระเงิน', phone: 'โทร', email: 'อีเมล', bank: 'บัญชีธนาคาร', continued: 'ต่อ' },
+  en: { taxId: 'Tax ID', no: 'No.', yes: 'Yes', noValue: 'No', page: 'Page', refNo: 'Document no.', refDate: 'Dated', refDue: 'Due', payment: 'Payment', phone: 'Tel.', email: 'E-mail', bank: 'Bank account', continued: 'continued' },
 };
 
 export interface DocumentPrint {
@@ -38,6 +40,10 @@ export interface DocumentPrint {
   promptpay?: { payload: string; amount: number; image: string } | null;
   /** The site's tax_invoice setting (full / abbreviated): decides a receipt's tax-invoice title. */
   taxInvoiceMode?: unknown;
+  /** A debit or credit note's original invoice, values and reason (s. 86/10), read by notePrintOf. */
+  note?: NotePrint | null;
+  /** Another title and number than the schema's (the e-Tax PDF of a POS sale shows its tax invoice). */
+  heading?: { title: string; number: string } | null;
 }
 
 /** A linked row as a line shows it: its code and its name in the print's language. */
@@ -76,14 +82,18 @@ function cellValue(f: FieldDef | undefined, v: unknown, o: PrintOptions): string
   }
 }
 
-function partyBlock(r: Row | null | undefined, o: PrintOptions): string[] {
+function partyBlock(r: Row | null | undefined, o: PrintOptions, contacts = false): string[] {
   if (!r) return [];
   const w = WORDS[o.lang];
   const name = String((o.lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? '');
-  const address = ['address_line', 'sub_district', 'district', 'province', 'postal_code'].map((k) => r[k]).filter(Boolean).join(' ');
+  // the postcode stays on the province's line (a no-break space)
+  const address = ['address_line', 'sub_district', 'district', 'province'].map((k) => r[k]).filter(Boolean).join(' ') + (r.postal_code ? `\u00A0${r.postal_code}` : '');
   const branch = branchText(r.branch_code, r.branch_name, o.lang) ?? '';
   const tax = r.tax_id ? `${w.taxId} ${r.tax_id}${branch ? ` (${branch})` : ''}` : branch;
-  return [name, address, tax].filter(Boolean);
+  // the issuer's phone, e-mail and bank account, on every document (issue 47 §4)
+  const reach = contacts ? [r.phone ? `${w.phone} ${r.phone}` : '', r.email ? `${w.email} ${r.email}` : ''].filter(Boolean).join('  ') : '';
+  const bank = contacts && r.bank_account_no ? `${w.bank} ${[r.bank_name, r.bank_account_no, r.bank_account_name].filter(Boolean).join(' ')}` : '';
+  return [name, address.trim(), tax, reach, bank].filter(Boolean);
 }
 
 function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
@@ -92,6 +102,9 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
   const cols = (line.list?.columns ?? Object.keys(line.fields)).filter((c) => c !== line.parent?.field && c !== 'line_no' && line.fields[c]?.type !== 'lines' && !replaced.includes(c));
   const numeric = (c: string) => ['money', 'decimal', 'integer'].includes(line.fields[c]?.type ?? '');
   const rows = (doc.row[name] as Row[] | undefined) ?? [];
+  // a column no line fills (an empty รายละเอียด) is left out: its width goes to the others (the product name)
+  const filled = cols.filter((c) => numeric(c) || rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== ''));
+  cols.splice(0, cols.length, ...(filled.length ? filled : cols));
   const w = WORDS[o.lang];
   // the referred document's number, date and due date; a line that refers to nothing shows its free text instead
   const refCells = (r: Row, i: number) => {
@@ -101,9 +114,10 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
     const dateCol = typed('date');
     const noCol = replaced.find((c) => c !== dateCol && ['string', 'text'].includes(line.fields[c]?.type ?? ''));
     const dateOpts = { ...o };
+    const nw = { noWrap: true };
     return ref
-      ? [text(String(ref.number ?? '')), text(formatDate(ref.date, dateOpts)), text(formatDate(ref.due, dateOpts))]
-      : [text(noCol ? String(r[noCol] ?? '') : ''), text(dateCol ? formatDate(r[dateCol], dateOpts) : ''), text('')];
+      ? [text(String(ref.number ?? ''), nw), text(formatDate(ref.date, dateOpts), nw), text(formatDate(ref.due, dateOpts), nw)]
+      : [text(noCol ? String(r[noCol] ?? '') : '', nw), text(dateCol ? formatDate(r[dateCol], dateOpts) : '', nw), text('')];
   };
   const refHead = line.print?.references ? [bold(w.refNo), bold(w.refDate), bold(w.refDue)] : [];
   const body = [
@@ -134,17 +148,26 @@ function paymentBlock(doc: DocumentPrint, o: PrintOptions): object[] {
   }];
 }
 
+/** The title and number a print shows: the schema's, or the heading the caller gives (an e-Tax PDF). */
+export function headingOf(doc: DocumentPrint, o: PrintOptions): { title: string; number: string } {
+  if (doc.heading) return doc.heading;
+  const { entity, row } = doc;
+  const issuer = partyFields(entity).issuer;
+  return { title: printTitle(entity, row, issuer ? doc.links[issuer] : null, doc.taxInvoiceMode, o.lang), number: String(row[entity.numbering?.field ?? entity.titleField] ?? '') };
+}
+
 /** The content of one copy of the document. */
 function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   const { entity, row } = doc;
   const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
   const { party, issuer } = partyFields(entity);
   const numberField = entity.numbering?.field ?? entity.titleField;
-  const headerFields = [numberField, ...Object.keys(entity.fields).filter((n) => ['date', 'datetime'].includes(entity.fields[n]!.type))];
-  const issuerLines = partyBlock(issuer ? doc.links[issuer] : null, o);
+  const heading = headingOf(doc, o);
+  // a date with no value (a receipt's 50 ทวิ date when no tax was withheld) prints no empty label
+  const dates = Object.keys(entity.fields).filter((n) => ['date', 'datetime'].includes(entity.fields[n]!.type) && row[n] !== null && row[n] !== undefined && row[n] !== '');
+  const headerRows = [[bold(label(numberField), { noWrap: true }), text(heading.number, { noWrap: true })], ...dates.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o), { noWrap: true })])];
+  const issuerLines = partyBlock(issuer ? doc.links[issuer] : null, o, true);
   const partyLines = partyBlock(party ? doc.links[party] : null, o);
-  const totals = TOTAL_FIELDS.filter((n) => entity.fields[n]);
-  const wordsField = WORDS_FIELDS.find((n) => entity.fields[n] && row[n] !== null && row[n] !== undefined);
   const logo = entity.print?.logo ? logoNode(doc.logo) : null;
   const content: object[] = [
     {
@@ -152,38 +175,76 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
         { width: '*', stack: [...(logo ? [logo] : []), ...issuerLines.map((s, i) => (i === 0 ? bold(s, { fontSize: 13 }) : text(s)))] },
         { width: 'auto', stack: [
           // a title and a header label stay on one line: pdfmake, squeezed, would cut a word letter by letter
-          bold(printTitle(entity, row, issuer ? doc.links[issuer] : null, doc.taxInvoiceMode, o.lang), { fontSize: 16, alignment: 'right', noWrap: true }),
-          { table: { body: headerFields.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o))]) }, layout: 'noBorders' },
+          bold(heading.title, { fontSize: 16, alignment: 'right', noWrap: true }),
+          { table: { body: headerRows }, layout: 'noBorders' },
         ] },
       ],
     },
     ...(party ? [{ margin: [0, 12, 0, 0], stack: [bold(label(party)), ...partyLines.map((s) => text(s))] }] : []),
+    ...(doc.note ? [noteReferenceBlock(doc.note, o)] : []),
     ...paymentBlock(doc, o),
     ...Object.entries(entity.fields).filter(([n, f]) => f.type === 'lines' && doc.lineEntities[n]).map(([n]) => linesTable(n, doc, o)),
   ];
-  if (totals.length) {
-    content.push({
-      columns: [{ width: '*', text: '' }, { width: 'auto', table: { body: totals.map((n) => [bold(label(n)), text(formatMoney(row[n] ?? 0), { alignment: 'right' })]) }, layout: 'lightHorizontalLines' }],
+  const noteField = Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'text' && row[n]);
+  if (noteField) content.push({ margin: [0, 0, 0, 8], stack: [bold(label(noteField)), text(String(row[noteField]))] });
+  content.push(footNode(doc, o));
+  return content;
+}
+
+/**
+ * The foot: the totals with the amount in words (and a note's s. 86/10 values) beside them, the PromptPay
+ * QR, the signatures, and on an English tax document the words that the Thai original prevails. One
+ * unbreakable block, so the signatures never stand alone on a page (issue 47 §4).
+ */
+function footNode(doc: DocumentPrint, o: PrintOptions): object {
+  const { entity, row } = doc;
+  const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
+  const totals = TOTAL_FIELDS.filter((n) => entity.fields[n]);
+  const wordsField = WORDS_FIELDS.find((n) => entity.fields[n] && row[n] !== null && row[n] !== undefined);
+  const left: object[] = [];
+  if (wordsField) left.push(bold(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { margin: [0, 4, 0, 6] }));
+  if (doc.note) left.push(noteValuesTable(doc.note, o));
+  const stack: object[] = [];
+  if (totals.length || left.length) {
+    stack.push({
+      columnGap: 12,
+      columns: [
+        { width: '*', stack: left },
+        ...(totals.length ? [{ width: 'auto', table: { body: totals.map((n) => [bold(label(n), { noWrap: true }), text(formatMoney(row[n] ?? 0), { alignment: 'right', noWrap: true })]) }, layout: 'lightHorizontalLines' }] : []),
+      ],
     });
   }
   if (doc.promptpay) {
     const pp = doc.promptpay;
     const words = o.lang === 'th' ? { title: 'ชำระด้วยพร้อมเพย์', due: 'ยอดค้างชำระ' } : { title: 'Pay by PromptPay', due: 'Amount due' };
-    content.push({
-      unbreakable: true,
+    stack.push({
       margin: [0, 8, 0, 0],
       columns: [
         { width: 'auto', image: pp.image, fit: [96, 96] },
-        { width: '*', margin: [8, 20, 0, 0], stack: [bold(words.title), text(`${words.due} ${formatMoney(pp.amount)}`), text(String(row[entity.numbering?.field ?? entity.titleField] ?? ''))] },
+        { width: '*', margin: [8, 20, 0, 0], stack: [bold(words.title), text(`${words.due} ${formatMoney(pp.amount)}`), text(headingOf(doc, o).number, { noWrap: true })] },
       ],
     });
   }
-  if (wordsField) content.push(text(`(${amountInWords(Number(row[wordsField]), o.lang)})`, { alignment: 'right', margin: [0, 6, 0, 0] }));
-  const noteField = Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'text' && row[n]);
-  if (noteField) content.push({ margin: [0, 12, 0, 0], stack: [bold(label(noteField)), text(String(row[noteField]))] });
   const signatures = signatureNode(entity, o.lang);
-  if (signatures) content.push(signatures);
-  return content;
+  if (signatures) stack.push(signatures);
+  if (o.lang === 'en' && entity.document?.etax) {
+    stack.push(text('This document is a translation; the Thai original prevails. / เอกสารนี้เป็นฉบับแปล หากมีข้อความขัดแย้งกันให้ถือตามต้นฉบับภาษาไทย', { fontSize: 8, margin: [0, 12, 0, 0], alignment: 'center' }));
+  }
+  return { unbreakable: true, margin: [0, 4, 0, 0], stack };
+}
+
+/** "ใบกำกับภาษี TPT-IV202611-0001 · วันที่ 3 พฤศจิกายน 2569 · ลูกค้า บริษัท … (ต่อ)", atop every page after the first. */
+function continuationLine(doc: DocumentPrint, o: PrintOptions): string {
+  const { entity, row } = doc;
+  const h = headingOf(doc, o);
+  const dateField = entity.numbering?.dateField ?? Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'date');
+  const party = partyFields(entity).party;
+  const partyName = party ? partyBlock(doc.links[party], o)[0] : undefined;
+  return [
+    `${h.title} ${h.number}`,
+    dateField && row[dateField] ? `${entity.fields[dateField]!.label[o.lang]} ${formatDate(row[dateField], o)}` : '',
+    party && partyName ? `${entity.fields[party]!.label[o.lang]} ${partyName}` : '',
+  ].filter(Boolean).join(' · ') + ` (${WORDS[o.lang].continued})`;
 }
 
 /** The pdfmake document definition of one document; exported so tests can look at the layout without a PDF. */
@@ -199,17 +260,20 @@ export function documentDefinition(doc: DocumentPrint, o: PrintOptions): object 
     : documentContent(doc, o);
   const viewOnly = o.copy ? bold(COPY_MARK, { alignment: 'center', fontSize: 11, color: '#B91C1C', margin: [0, 14, 0, 0] }) : null;
   const copyHeader = kind ? { ...copyMarkNode(kind, o.lang), margin: [40, 12, 40, 0] } : null;
-  const header = copyHeader && viewOnly ? { stack: [viewOnly, copyHeader] } : copyHeader ?? viewOnly;
+  const fixed = [viewOnly, copyHeader].filter((n): n is NonNullable<typeof n> => n !== null);
+  // every page after the first names the document: a loose page can be filed back (issue 47 §4)
+  const continued = text(continuationLine(doc, o), { fontSize: 9, margin: [40, fixed.length ? 4 : 18, 40, 0], color: '#374151' });
+  const header = (page: number) => (page > 1 ? { stack: [...fixed, continued] } : fixed.length ? { stack: fixed } : null);
   return {
     pageSize: 'A4',
-    pageMargins: [40, 40, 40, 50],
+    pageMargins: [40, 40 + (viewOnly ? 16 : 0) + (copyHeader ? 18 : 0), 40, 50],
     info: { title: `${entity.label[o.lang]} ${row[numberField] ?? ''}${o.copy ? ` (${o.lang === 'en' ? 'copy' : 'สำเนา'})` : ''}`, producer: 'Thai back office' },
     // viewers that honour DisplayDocTitle show this title instead of the file name (for the portal's embedded copy, a blob id)
     displayTitle: true,
     defaultStyle: { font: 'SarabunLatin', fontSize: 10 },
     footer: (page: number, pages: number) => text(`${WORDS[o.lang].page} ${page}/${pages}`, { alignment: 'center', fontSize: 8 }),
     // a view-only copy says so on every page, so a screenshot or a saved file cannot pass for an issued original
-    ...(header ? { header } : {}),
+    header,
     ...(o.copy ? {
       watermark: { text: 'COPY', font: 'SarabunLatin', color: '#B91C1C', opacity: 0.12, bold: true },
     } : {}),

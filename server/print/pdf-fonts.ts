@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FONT_LATIN, FONT_THAI } from './thai-text.ts';
+import { installCopyableText } from './pdf-copy-text.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -23,6 +24,7 @@ let instance: PdfMake | null = null;
 
 export function pdfMake(): PdfMake {
   if (instance) return instance;
+  installCopyableText();
   const pdf = require('pdfmake') as PdfMake;
   const dir = join(dirname(require.resolve('@fontsource/sarabun/package.json')), 'files');
   const family = (script: 'thai' | 'latin') => {

@@ -13,6 +13,7 @@ import { countPrint } from './print-counter.ts';
 import { parseCopies, type PrintLogo } from './print-extras.ts';
 import { readLineReferences } from './line-references.ts';
 import { promptPayForPrint } from './promptpay-qr.ts';
+import { notePrintOf } from './note-references.ts';
 import { findFile } from '../files/file-store.ts';
 import type { FileStorage } from '../files/file-storage.ts';
 import { siteSettings } from '../settings/site-settings.ts';
@@ -100,7 +101,8 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   const taxInvoiceMode = entity.print?.taxInvoiceTitle ? (await siteSettings(service.db.kysely, service.registry)).tax_invoice : undefined;
   const lineRefs = await readLineReferences(service, entity, row);
   const promptpay = await promptPayForPrint(service, entity, row);
-  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay };
+  const note = await notePrintOf(service, { entity, row });
+  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay, note };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */

@@ -8,6 +8,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
 import { doneOf } from '../documents/document-progress.ts';
+import { saleDueSatang } from './sale-due.ts';
 
 type Row = Record<string, unknown>;
 
@@ -26,7 +27,8 @@ export interface PromptPayQr {
  */
 export async function amountDueSatang(service: EntityService, entity: EntitySchema, row: Row): Promise<number> {
   const state = entity.workflow?.states.find((s) => s.value === row[entity.workflow!.field]);
-  if (state?.final) return 0;
+  // a draft may still change and asks for nothing yet; a final state (paid, cancelled) has nothing due
+  if (state?.final || (entity.workflow && row[entity.workflow.field] === entity.workflow.initial)) return 0;
   const base = entity.fields.net_amount && row.net_amount !== null && row.net_amount !== undefined ? row.net_amount : row.total_amount;
   if (base === null || base === undefined || base === '') return 0;
   let due = Number(parseDecimal(base as number | string, 2, 'total_amount'));
@@ -36,6 +38,9 @@ export async function amountDueSatang(service: EntityService, entity: EntitySche
     if (!target.document?.from?.some((f) => f.source === entity.name && f.measure === 'amount')) continue;
     for (const done of (await doneOf(service.db.kysely, entity.name, target.name, ids)).values()) due -= done;
   }
+  // never more than is still owed of the sale it belongs to, whichever document took the money (issue 47 §2)
+  const sale = await saleDueSatang(service, entity, row);
+  if (sale !== null) due = Math.min(due, sale);
   return Math.max(0, due);
 }
 
@@ -49,7 +54,7 @@ export async function promptPayOf(service: EntityService, entity: EntitySchema, 
   const company = Number.isInteger(companyId) && companyId > 0 ? await service.get(service.registry.get(entity.fields[issuerField!]!.entity!)!.name, companyId, systemContext).catch(() => null) : null;
   if (!company || !promptPayIdOf(company.promptpay_id)) throw noId();
   const satang = await amountDueSatang(service, entity, row);
-  if (satang <= 0) throw new AppError('CONFLICT', 'Nothing is due on this document', undefined, { reason: 'nothing_due' });
+  if (satang <= 0) throw new AppError('CONFLICT', 'Nothing is due on this document (a draft, paid, or settled through another document of its sale): it has no PromptPay QR', undefined, { reason: 'nothing_due' });
   const number = row[entity.numbering?.field ?? entity.titleField];
   const { payload, idType } = promptPayPayload(String(company.promptpay_id), satang, number === null || number === undefined ? null : String(number));
   return { payload, amount: toNumber(BigInt(satang)), id_type: idType };

@@ -7,26 +7,49 @@
  * The Sarabun font comes as per-script subsets, so text is also cut into runs
  * of Thai and non-Thai characters, each set in the matching subset font.
  */
+import { KEPT_WORDS } from './thai-words.ts';
+
 const ZWSP = '\u200B';
 const segmenter = new Intl.Segmenter('th', { granularity: 'word' });
 const THAI = /[\u0E00-\u0E7F]/;
 
+const KEPT = new Set(KEPT_WORDS);
+const LONGEST = Math.max(...KEPT_WORDS.map((w) => w.length));
+
 /**
- * SARA AM (ำ) is drawn as NIKHAHIT + SARA AA by the shaper; pdfkit then records
- * one Unicode value per glyph, so the SARA AA glyph could copy out as "ำ" or
- * not at all, wherever it appears. Giving the shaper the two letters (in the
- * shaped order, NIKHAHIT before any tone mark) keeps the look and makes text
- * copied from the PDF come out right (NFKC turns "ํา" back into "ำ").
+ * The words of a text: a word of KEPT_WORDS where one starts (longest first; a short one only at a word
+ * boundary, ICU's or the end of a kept word), ICU's words in between. ICU's dictionary does not know many loanwords and
+ * cuts them, and what follows them, wrongly ("โปร|โม|ชั่|นพ|ร้|อม"), so a kept word is taken out first and
+ * the rest segmented anew.
  */
-export function decomposeSaraAm(text: string): string {
-  return text.replace(/([\u0E48-\u0E4B]?)\u0E33/g, '\u0E4D$1\u0E32');
+export function thaiWords(text: string): string[] {
+  const starts = new Set([...segmenter.segment(text)].map((s) => s.index));
+  const out: string[] = [];
+  const flush = (from: number, to: number) => {
+    if (to > from) for (const { segment } of segmenter.segment(text.slice(from, to))) out.push(segment);
+  };
+  let pending = 0;
+  for (let i = 0; i < text.length;) {
+    let word = '';
+    // a long kept word is taken wherever it stands (ICU may not see where it starts); a short one, which
+    // could be part of a longer word, only where a word starts
+    const anywhere = !(starts.has(i) || i === pending);
+    for (let len = Math.min(LONGEST, text.length - i); len > (anywhere ? 4 : 1) && !word; len--) if (KEPT.has(text.slice(i, i + len))) word = text.slice(i, i + len);
+    if (!word) { i++; continue; }
+    flush(pending, i);
+    out.push(word);
+    i += word.length;
+    pending = i;
+  }
+  flush(pending, text.length);
+  return out;
 }
 
 export function breakThaiWords(text: string): string {
   if (!THAI.test(text)) return text;
   let out = '';
   let prevThai = false;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const segment of thaiWords(text)) {
     const thai = THAI.test(segment);
     if (thai && prevThai) out += ZWSP;
     out += segment;
@@ -40,6 +63,7 @@ export interface TextRun {
   font: string;
   bold?: boolean;
   fontSize?: number;
+  noWrap?: boolean;
 }
 
 /** Font family names registered in pdf-fonts.ts. */
@@ -53,13 +77,17 @@ export const FONT_LATIN = 'SarabunLatin';
  * asks the line breaker about the joint of two runs.
  */
 export function scriptRuns(text: string, bold = false): TextRun[] {
-  const src = decomposeSaraAm(breakThaiWords(text));
+  const src = breakThaiWords(text);
   const runs: TextRun[] = [];
   const b = bold ? { bold } : {};
   let cur = '';
   let curThai: boolean | null = null;
   const flush = () => {
-    if (cur) runs.push({ text: cur, font: curThai ? FONT_THAI : FONT_LATIN, ...b });
+    if (!cur) return;
+    if (curThai) runs.push({ text: cur, font: FONT_THAI, ...b });
+    // a number or a code ("TPT-RC202609-0003", "1,250.00", "10500") is one unbreakable piece: UAX 14 would
+    // break it after a hyphen or a slash
+    else for (const piece of cur.split(/(\S*\d\S*)/)) if (piece) runs.push({ text: piece, font: FONT_LATIN, ...b, ...(/\d/.test(piece) ? { noWrap: true } : {}) });
     cur = '';
   };
   for (const ch of src) {

@@ -28,7 +28,7 @@ const W = {
     payer: 'ผู้มีหน้าที่หักภาษี ณ ที่จ่าย :', payee: 'ผู้ถูกหักภาษี ณ ที่จ่าย :', taxId: 'เลขประจำตัวผู้เสียภาษีอากร (13 หลัก)',
     name: 'ชื่อ', address: 'ที่อยู่', seq: 'ลำดับที่', inForm: 'ในแบบ',
     incomeHead: 'ประเภทเงินได้พึงประเมินที่จ่าย', dateHead: 'วัน เดือน หรือปีภาษี ที่จ่าย', amountHead: 'จำนวนเงินที่จ่าย', taxHead: 'ภาษีที่หัก และนำส่งไว้',
-    total: 'รวมเงินที่จ่ายและภาษีที่หักนำส่ง', words: 'รวมเงินภาษีที่หักนำส่ง (ตัวอักษร)', payerPays: 'ผู้จ่ายเงิน',
+    total: 'รวมเงินที่จ่ายและภาษีที่หักนำส่ง', funds: 'เงินที่จ่ายเข้า', socialSecurity: 'กองทุนประกันสังคม', providentFund: 'กองทุนสำรองเลี้ยงชีพ', baht: 'บาท', words: 'รวมเงินภาษีที่หักนำส่ง (ตัวอักษร)', payerPays: 'ผู้จ่ายเงิน',
     warning: 'คำเตือน ผู้มีหน้าที่ออกหนังสือรับรองการหักภาษี ณ ที่จ่าย ฝ่าฝืนไม่ปฏิบัติตามมาตรา 50 ทวิ แห่งประมวลรัษฎากร ต้องรับโทษทางอาญาตามมาตรา 35 แห่งประมวลรัษฎากร',
     certify: 'ขอรับรองว่าข้อความและตัวเลขดังกล่าวข้างต้นถูกต้องตรงกับความจริงทุกประการ', sign: 'ลงชื่อ', signer: 'ผู้จ่ายเงิน',
     issued: 'วัน เดือน ปี ที่ออกหนังสือรับรองฯ', seal: 'ประทับตรานิติบุคคล (ถ้ามี)',
@@ -39,7 +39,7 @@ const W = {
     payer: 'Payer (withholding agent):', payee: 'Payee (taxpayer withheld):', taxId: 'Tax ID (13 digits)',
     name: 'Name', address: 'Address', seq: 'Sequence no.', inForm: 'in form',
     incomeHead: 'Type of assessable income paid', dateHead: 'Date or tax year paid', amountHead: 'Amount paid', taxHead: 'Tax withheld and remitted',
-    total: 'Total paid and tax withheld', words: 'Total tax withheld (in words)', payerPays: 'Tax paid by',
+    total: 'Total paid and tax withheld', funds: 'Paid into', socialSecurity: 'the social security fund', providentFund: 'the provident fund', baht: 'baht', words: 'Total tax withheld (in words)', payerPays: 'Tax paid by',
     warning: 'Warning: a person required to issue a withholding tax certificate who fails to comply with section 50 bis of the Revenue Code is liable to criminal penalty under section 35 of the Revenue Code.',
     certify: 'I certify that the statements and figures above are true and correct in every respect.', sign: 'Signed', signer: 'Payer',
     issued: 'Date the certificate is issued', seal: 'Company seal (if any)',
@@ -69,6 +69,8 @@ function addressOf(r: Row | null | undefined): string {
   return r ? ['address_line', 'sub_district', 'district', 'province', 'postal_code'].map((k) => r[k]).filter(Boolean).join(' ') : '';
 }
 const money = (v: number | null) => (v === null ? '' : formatMoney(v));
+/** A fund amount on the form's dotted line: the amount, or dots to fill in by hand. */
+const fund = (v: unknown) => (v === null || v === undefined || v === '' ? '..................' : formatMoney(v));
 
 function partyBox(label: string, taxId: unknown, party: Row | null | undefined, o: PrintOptions) {
   const w = W[o.lang];
@@ -100,9 +102,11 @@ function certificateCopy(doc: CertificatePrint, o: PrintOptions, copy: 0 | 1, fi
       widths: ['*', 78, 78, 78],
       body: [
         [b(w.incomeHead, { alignment: 'center' }), b(w.dateHead, { alignment: 'center' }), b(w.amountHead, { alignment: 'center' }), b(w.taxHead, { alignment: 'center' })],
-        ...income.rows.map((r, i) => [cell(`${i + 1}. ${r.label[o.lang]}`), cell(r.paidDate ? formatDate(r.paidDate, o) : '', { alignment: 'center' }), cell(money(r.amountPaid), { alignment: 'right' }), cell(money(r.taxWithheld), { alignment: 'right' })]),
+        ...income.rows.map((r) => [cell(r.label[o.lang]), cell(r.paidDate ? formatDate(r.paidDate, o) : '', { alignment: 'center' }), cell(money(r.amountPaid), { alignment: 'right' }), cell(money(r.taxWithheld), { alignment: 'right' })]),
         [b(w.total, { alignment: 'right', colSpan: 2 }), {}, b(formatMoney(income.totalPaid), { alignment: 'right' }), b(formatMoney(income.totalTax), { alignment: 'right' })],
         [b(w.words, { colSpan: 1 }), t(words, { colSpan: 3, alignment: 'center', fillColor: '#F3F4F6' }), {}, {}],
+        // the form's line for a salary certificate: what the employee paid into the social security and provident funds
+        [t(`${w.funds} ${w.socialSecurity} ${fund(row.social_security_amount)} ${w.baht}    ${w.providentFund} ${fund(row.provident_fund_amount)} ${w.baht}`, { colSpan: 4 }), {}, {}, {}],
       ],
     },
   };

@@ -228,8 +228,11 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
   });
 
   it('unsigned when no certificate is configured', async () => {
+    // a document whose e-Tax file is not made yet: a made one is kept as it was made (etax-store.ts)
+    const ti = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-03', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    await act('tax_invoice', ti.id, 'issue');
     const maker = new EtaxMaker(t.service, t.policy, { signing: null, rdEmail: null });
-    const f = await maker.files(t.service.entity('tax_invoice'), invoice.id, systemContext, 'print', false);
+    const f = await maker.files(t.service.entity('tax_invoice'), ti.id, systemContext, 'print', false);
     expect(f.signed).toBe(false);
     expect(f.xml).not.toContain('Signature');
     expectEtdaValid(f.xml, 'TaxInvoice');
@@ -274,13 +277,13 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
     expect((await c.call('GET', `/api/tax_invoice/${invoice.id}/etax.xml`, printer.headers)).statusCode).toBe(200);
 
     // a quotation is no document of the standard
-    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-03', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
     for (const path of [`/api/quotation/${quote.id}/etax.xml`, `/api/quotation/${quote.id}/etax.pdf`]) {
       const res = await c.call('GET', path, { ...c.admin, 'accept-language': 'th' });
       expectError(res, 404, 'ETAX_NOT_SUPPORTED');
       expect(res.json().error.message).toContain('ใบเสนอราคา');
     }
-    const draft = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    const draft = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-03', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
     const res = await c.call('GET', `/api/tax_invoice/${draft.id}/etax.xml`, { ...c.admin, 'accept-language': 'th' });
     expectError(res, 409, 'ETAX_INCOMPLETE');
     expect(res.json().error.message).toContain('ยังเป็นร่าง');
@@ -313,7 +316,7 @@ describe.each(testDialects())('e-Tax endpoints on %s', (dialect) => {
 
     const printer = await c.staff('etax_no_email', { tax_invoice: { view: true, print: true } });
     expectError(await c.call('POST', `/api/tax_invoice/${invoice.id}/etax-email`, printer.headers, { to: ['buyer@example.com'] }), 403, 'FORBIDDEN');
-    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-05', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
+    const quote = await ok(c.call('POST', '/api/quotation', c.admin, { doc_date: '2026-11-03', your_company_id: company, customer_id: customer, items: [{ product_id: await c.product(), qty: 1, price: 100 }] }), 201);
     expectError(await c.call('POST', `/api/quotation/${quote.id}/etax-email`, c.admin, { to: ['buyer@example.com'] }), 404, 'ETAX_NOT_SUPPORTED');
     expect(sink.messages.length).toBe(before + 2);
   });

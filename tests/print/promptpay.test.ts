@@ -104,6 +104,24 @@ describe.each(testDialects())('PromptPay QR on %s', (dialect) => {
     expectError(await c.call('GET', `/api/billing_note/${bn.id}/promptpay`, c.admin), 409, 'CONFLICT');
   });
 
+  it('asks only for what the sale still owes: a draft and an invoice whose order was paid straight have no QR (409)', async () => {
+    expect((await c.call('PATCH', `/api/your_company/${company}`, c.admin, { promptpay_id: companyTaxId })).statusCode).toBe(200);
+    const so = await ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 1000 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const ti = await ok(c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    // a draft asks for nothing yet
+    expectError(await c.call('GET', `/api/tax_invoice/${ti.id}/promptpay`, c.admin), 409, 'CONFLICT');
+    await act('tax_invoice', ti.id, 'issue');
+    expect((await ok(c.call('GET', `/api/tax_invoice/${ti.id}/promptpay`, c.admin))).amount).toBe(1070);
+    // the order is paid by a receipt made straight from it: the invoice of that order has nothing left to ask
+    const rc = await ok(c.call('POST', '/api/receipt/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    await act('receipt', rc.id, 'post');
+    const res = await c.call('GET', `/api/tax_invoice/${ti.id}/promptpay`, { ...c.admin, 'accept-language': 'th' });
+    expectError(res, 409, 'CONFLICT');
+    expect(res.json().error.message).toMatch(/พร้อมเพย์/);
+    expect(qrOnFirstPage(await c.call('GET', `/api/tax_invoice/${ti.id}/pdf`, c.admin))).toBeNull();
+  });
+
   it('is read like the bill: a portal customer gets their own bill\'s QR, another customer\'s bill is 404', async () => {
     const bn = await bill();
     const mine = await c.customerUser(customer);
@@ -121,14 +139,18 @@ describe.each(testDialects())('PromptPay QR on %s', (dialect) => {
 
     const mobile = await c.company();
     expect((await c.call('PATCH', `/api/your_company/${mobile}`, c.admin, { promptpay_id: '0812345678' })).statusCode).toBe(200);
-    const iv = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-20', your_company_id: mobile, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 2, price: 500 }] }), 201);
+    const draft = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date: '2026-11-20', your_company_id: mobile, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 2, price: 500 }] }), 201);
+    // a draft prints no QR: it asks for nothing until it is issued
+    expect(qrOnFirstPage(await c.call('GET', `/api/tax_invoice/${draft.id}/pdf`, c.admin))).toBeNull();
+    const iv = await act('tax_invoice', draft.id, 'issue');
     const decoded = qrOnFirstPage(await c.call('GET', `/api/tax_invoice/${iv.id}/pdf`, c.admin));
     expect(decoded).not.toBeNull();
     const qr = parse(decoded!, true, true)!;
     expect(qr.validate('63')).toBe(true);
     expect(qr.getTagValue('29', '01')).toBe('0066812345678');
     expect(Number(qr.getTagValue('54'))).toBe(iv.net_amount ?? iv.total_amount);
-  });
+    // three PDFs rendered and decoded: more than the default 30 s on a loaded machine
+  }, 120_000);
 
   it('is in the OpenAPI document for billing notes and tax invoices only', async () => {
     const spec = (await c.call('GET', '/api/docs/json', c.admin)).json();
