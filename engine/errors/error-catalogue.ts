@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE = {
   DATABASE_BUSY: { status: 503 },
   MAIL_NOT_CONFIGURED: { status: 503 },
   DATABASE_UNAVAILABLE: { status: 503 },
+  DATABASE_TIMEOUT: { status: 503 },
   IMPORT_PROGRESS_UNAVAILABLE: { status: 503 },
   FILE_STORAGE_UNAVAILABLE: { status: 503 },
   STORAGE_FULL: { status: 507 },

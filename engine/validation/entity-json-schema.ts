@@ -1,7 +1,12 @@
 import type { EntitySchema, FieldDef } from '../schema/schema-types.ts';
 import { hasColumn } from '../schema/schema-types.ts';
 
-export type WriteMode = 'create' | 'replace' | 'patch';
+/**
+ * `shape`: what a body says of its fields, judged before anything computes from it (fills, defaults): types,
+ * formats, real dates, ranges, decimals, lengths, unknown and read-only fields, on the header and every line,
+ * but nothing is required yet, since fills and defaults may still supply it (write pipeline, docs/architecture.md).
+ */
+export type WriteMode = 'create' | 'replace' | 'patch' | 'shape';
 
 export const EMAIL_MAX = 320;
 export const URL_MAX = 2048;
@@ -10,8 +15,20 @@ export const COLOR_PATTERN = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
 /** Plain text fields without their own maxLength still get one, so no request can store megabytes in a name. */
 export const DEFAULT_STRING_MAX = 255;
 export const DEFAULT_TEXT_MAX = 20000;
+/** The largest money amount any field holds (issue 44 §9): 999,999,999,999.99, far inside 64-bit satang. */
+export const MONEY_MAX = 999_999_999_999.99;
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * The largest magnitude a money or decimal field stores, whatever computed it: a scaled integer kept within the
+ * exactly representable range (never a float in a bigint column), and money within MONEY_MAX.
+ */
+export function storableLimit(field: FieldDef): number {
+  const scale = field.type === 'money' ? 2 : field.scale ?? 0;
+  const digits = field.precision ?? 15;
+  return Math.min(10 ** (digits - scale) - 10 ** -scale, Number.MAX_SAFE_INTEGER / 10 ** scale, field.type === 'money' ? MONEY_MAX : Infinity);
+}
 
 function nullable(schema: JsonSchema, field: FieldDef): JsonSchema {
   if (field.required) return schema;
@@ -19,7 +36,9 @@ function nullable(schema: JsonSchema, field: FieldDef): JsonSchema {
 }
 
 /** The JSON Schema of one field's value as clients send it. */
-export function fieldJsonSchema(field: FieldDef, resolveLines?: (entity: string) => JsonSchema): JsonSchema {
+export function fieldJsonSchema(field: FieldDef, resolveLines?: (entity: string) => JsonSchema, shape = false): JsonSchema {
+  // before the fills, an empty required value may still be filled: judged as required only afterwards
+  if (shape && field.required) field = { ...field, required: false };
   const s: JsonSchema = {};
   const str = (max: number) => {
     s.type = 'string';
@@ -45,11 +64,9 @@ export function fieldJsonSchema(field: FieldDef, resolveLines?: (entity: string)
       break;
     case 'decimal': case 'money': {
       const scale = field.type === 'money' ? 2 : field.scale ?? 0;
-      const digits = field.precision ?? (field.type === 'money' ? 15 : 15);
       s.type = 'number';
       s['x-scale'] = scale;
-      // stored as a scaled integer: keep within the exactly representable range
-      const limit = Math.min(10 ** (digits - scale) - 10 ** -scale, Number.MAX_SAFE_INTEGER / 10 ** scale);
+      const limit = storableLimit(field);
       s.minimum = field.min ?? -limit;
       s.maximum = field.max ?? limit;
       break;
@@ -83,12 +100,12 @@ export function entityJsonSchema(entity: EntitySchema, mode: WriteMode, resolve:
     properties[name] = fieldJsonSchema(field, (child) => {
       const c = resolve(child);
       return c ? entityJsonSchema(c, mode === 'patch' ? 'replace' : mode, resolve, true) : {};
-    });
+    }, mode === 'shape');
     // a numbering series fills its field on create, so clients may leave it out; so does the server's
     // default of a `defaultFrom` field (the issuing company), which says so itself when it cannot
     const numbered = entity.numbering?.field === name;
     const serverDefault = mode === 'create' && field.defaultFrom !== undefined;
-    if (field.required && hasColumn(field) && mode !== 'patch' && field.default === undefined && !numbered && !serverDefault) required.push(name);
+    if (field.required && hasColumn(field) && (mode === 'create' || mode === 'replace') && field.default === undefined && !numbered && !serverDefault) required.push(name);
     if (field.type === 'lines') {
       // the spec's deleteAddressList: ids of lines to remove, with the other lines merged instead of replaced
       properties[`delete_${name}`] = { type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 } };

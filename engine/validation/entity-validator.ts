@@ -173,7 +173,7 @@ export function createEntityValidator(ajv: Ajv2020, entity: EntitySchema, mode: 
     const rest = own.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !system.has(k) && !readOnly.has(k))) : body;
     const errors = compiled(rest) ? [] : simplify(compiled.errors ?? []);
     const merged = { ...(current ?? {}), ...(body as Record<string, unknown>) };
-    for (const c of conditional) {
+    for (const c of mode === 'shape' ? [] : conditional) {
       const v = merged[c.name];
       const empty = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
       if (empty && evaluateFilter(c.when, merged) && !errors.some((e) => e.field === c.name)) {

@@ -3,6 +3,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings.ts';
+import type { WriteMode } from '../../engine/validation/entity-json-schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isSystem, type CrudAction, type RequestContext } from './access-policy.ts';
 import { ValidatorCache } from './validator-cache.ts';
@@ -42,7 +43,7 @@ export class EntityWriter {
   }
 
   /** `unfilled`: required fields a create default could not fill, reported with the body's own problems (in place of what it says of them: missing, or null). */
-  checkBody(entity: EntitySchema, mode: 'create' | 'replace' | 'patch', body: unknown, current?: Row, unfilled: FieldError[] = []): void {
+  checkBody(entity: EntitySchema, mode: WriteMode, body: unknown, current?: Row, unfilled: FieldError[] = []): void {
     const found = this.validators.get(entity, mode)(body, current);
     const errors = unfilled.length ? [...found.filter((e) => !unfilled.some((u) => u.field === e.field)), ...unfilled] : found;
     if (!errors.length) return;
@@ -80,21 +81,30 @@ export class EntityWriter {
     this.assertWritable(entity, 'create');
     policy.assertAllowed(ctx, entity, 'create');
     const trusted = isSystem(ctx);
-    const filled = await this.withCreateDefaults(entity, bodies, ctx);
-    const inputs = filled.map(({ body: sent, hints }, i) => {
-      const body = normalizeDecimalStrings(entity, sent, (n) => registry.get(n));
+    const item = <T>(i: number, step: () => T): T => {
       try {
-        this.checkBody(entity, 'create', body, undefined, hints);
-        const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
-        applyInitialState(entity, input, body as Row, trusted);
-        for (const p of this.events.preparers) p(entity, input, null);
-        policy.assertWritableRow(ctx, entity, input, 'create');
-        policy.assertFieldWrites(ctx, entity, input, this.changes(entity, null, input, ctx));
-        return input;
+        return step();
       } catch (err) {
         throw bodies.length > 1 && err instanceof AppError ? new AppError(err.code, `item ${i}: ${err.message}`, { index: i, ...(err.details as object | undefined) }) : err;
       }
-    });
+    };
+    // the write pipeline's first step (docs/architecture.md): the body as sent is judged against the schema before
+    // any fill or default computes from it (a due date from "2026-13-01" would throw, not answer 400)
+    const shaped = bodies.map((sent, i) => item(i, () => {
+      const body = normalizeDecimalStrings(entity, sent, (n) => registry.get(n));
+      this.checkBody(entity, 'shape', body);
+      return body;
+    }));
+    const filled = await this.withCreateDefaults(entity, shaped, ctx);
+    const inputs = filled.map(({ body, hints }, i) => item(i, () => {
+      this.checkBody(entity, 'create', body, undefined, hints);
+      const input = { ...withDefaults(entity, body as Row, false, ctx.userId), ...serverValues };
+      applyInitialState(entity, input, body as Row, trusted);
+      for (const p of this.events.preparers) p(entity, input, null);
+      policy.assertWritableRow(ctx, entity, input, 'create');
+      policy.assertFieldWrites(ctx, entity, input, this.changes(entity, null, input, ctx));
+      return input;
+    }));
     // file checks read through the service, so they run before the transaction takes SQLite's only connection
     for (const input of inputs) await this.checkFiles(ctx, entity, input, null);
     return this.events.transaction(entity, async (trx) => {
@@ -130,6 +140,9 @@ export class EntityWriter {
     const { policy, registry } = this.core;
     this.assertWritable(entity, 'update');
     policy.assertAllowed(ctx, entity, 'update');
+    // judged as sent before the fills compute from it (write pipeline, docs/architecture.md)
+    body = normalizeDecimalStrings(entity, body, (n) => registry.get(n));
+    this.checkBody(entity, 'shape', body);
     if (this.fileGuard && body && typeof body === 'object' && Object.entries(entity.fields).some(([n, f]) => (f.type === 'file' || f.type === 'image') && n in (body as Row))) {
       // before the transaction: the check reads through the service (one SQLite connection)
       await this.checkFiles(ctx, entity, body as Row, (await this.reader.loadRow(this.core.db.kysely, entity, id, ctx)) ?? null);

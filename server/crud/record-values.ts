@@ -3,6 +3,7 @@ import { hasColumn } from '../../engine/schema/schema-types.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toDb } from '../db/field-codec.ts';
+import { storableLimit } from '../../engine/validation/entity-json-schema.ts';
 import { uniqueIndexName } from '../db/schema-sync.ts';
 import { AppError } from '../errors/app-error.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
@@ -71,7 +72,13 @@ export function encodeColumns(entity: EntitySchema, input: Row): Row {
   for (const [name, f] of Object.entries(entity.fields)) {
     // read-only values reach here only from the server (numbers, computed amounts): validation refused them in bodies
     if (!hasColumn(f) || !(name in input)) continue;
-    out[name] = toDb(f, input[name]);
+    const v = input[name];
+    // a computed amount (a total of many lines) is bounded as a sent one is: past it, a scaled integer is no longer exact
+    if ((f.type === 'money' || f.type === 'decimal') && v !== null && v !== undefined && !(Math.abs(Number(v)) <= storableLimit(f))) {
+      const limit = storableLimit(f);
+      throw bodyError([{ field: name, code: 'maximum', message: `must be at most ${limit}`, params: { limit } }]);
+    }
+    out[name] = toDb(f, v);
   }
   return out;
 }

@@ -1,6 +1,11 @@
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { FieldError } from '../../engine/errors/error-catalogue.ts';
+import { fieldOf, type FieldDef } from '../../engine/schema/schema-types.ts';
+import { fieldJsonSchema } from '../../engine/validation/entity-json-schema.ts';
+import { decimalPlaces } from '../../engine/validation/value-limits.ts';
+import { bodyError } from '../crud/record-values.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
@@ -37,7 +42,18 @@ export function sourceSpec(target: EntitySchema, source: string): DocumentSource
   return spec;
 }
 
-function parseBody(body: CreateFromBody | null): { ids: number[]; lines: Map<number, number> | null } {
+/** A measured value's decimals and bound by the target line's field (judged even when the line computes that field). */
+function measuredProblems(field: FieldDef | undefined, v: number): FieldError[] {
+  if (!field) return [];
+  const bound = fieldJsonSchema({ ...field, required: true, readOnly: false }) as { maximum?: number; 'x-scale'?: number };
+  const scale = bound['x-scale'] ?? 0;
+  if (decimalPlaces(v) > scale) return [{ field: '', code: 'x-scale', message: `must have at most ${scale} decimal places`, params: { limit: scale } }];
+  if (bound.maximum !== undefined && v > bound.maximum) return [{ field: '', code: 'maximum', message: `must be at most ${bound.maximum}`, params: { limit: bound.maximum } }];
+  return [];
+}
+
+/** `judge`: what the target line's measured field says of a value (decimals, bounds), as a create would. */
+function parseBody(body: CreateFromBody | null, judge: (value: number) => FieldError[]): { ids: number[]; lines: Map<number, number> | null } {
   const ids = body?.ids;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_SOURCES) throw invalid('ids', `must be a list of 1 to ${MAX_SOURCES} document ids`);
   const parsed = ids.map((v) => (typeof v === 'number' || typeof v === 'string' ? parseRecordId(String(v)) : null));
@@ -53,6 +69,9 @@ function parseBody(body: CreateFromBody | null): { ids: number[]; lines: Map<num
     const qty = typeof asked === 'string' ? Number(asked) : asked;
     if (id === null) throw invalid(`lines.${i}.source_line_id`, 'must be the id of a line of the source documents');
     if (typeof qty !== 'number' || !Number.isFinite(qty) || qty <= 0) throw invalid(`lines.${i}.qty`, 'must be a number above 0');
+    // 1.005 of a 2-decimal field is refused, not rounded to 1.00 (issue 44 §9)
+    const problems = judge(qty).map((p) => ({ ...p, field: `lines.${i}.${r?.qty === undefined ? 'amount' : 'qty'}` }));
+    if (problems.length) throw bodyError(problems);
     lines.set(id, qty);
   });
   return { ids: [...new Set(parsed as number[])], lines };
@@ -68,10 +87,10 @@ export async function createFrom(service: EntityService, targetName: string, sou
   const target = service.entity(targetName);
   const spec = sourceSpec(target, sourceName);
   const source = service.entity(sourceName);
-  const { ids, lines: asked } = parseBody(body);
   const measure = spec.measure ?? 'qty';
   const srcLines = linesOf(service, source);
   const tgtLines = linesOf(service, target);
+  const { ids, lines: asked } = parseBody(body, (v) => measuredProblems(fieldOf(tgtLines.entity, measure), v));
   const docs = [];
   for (const id of ids) docs.push(await service.get(sourceName, id, ctx));
   const header: Row = {};

@@ -3,6 +3,8 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { AppError } from '../errors/app-error.ts';
+import { normalizeDecimalStrings } from '../../engine/validation/decimal-strings.ts';
+import { bodyError } from '../crud/record-values.ts';
 import { applyDocumentFills, fillReader, hasDocumentFills } from './document-fills.ts';
 
 type Row = Record<string, unknown>;
@@ -38,7 +40,11 @@ export function registerFillRoutes(app: FastifyInstance, service: EntityService,
       if (!isRow(sent) || !isRow(sent.record) || typeof sent.changed !== 'string' || sent.changed.length > 200) {
         throw new AppError('BAD_REQUEST', 'send {"record": {...}, "changed": "<field>" or "<lines>.<index>.<field>"}');
       }
-      const record = sent.record;
+      const record = normalizeDecimalStrings(e, sent.record, (n) => service.registry.get(n)) as Row;
+      // validated before a fill computes from it (write pipeline, docs/architecture.md); the form sends the whole
+      // record it shows, read-only and system fields too, which a fill ignores, so only what it would misread is refused
+      const problems = service.validators.get(e, 'shape')(record).filter((p) => p.code !== 'read_only' && p.code !== 'unknown_field');
+      if (problems.length) throw bodyError(problems);
       const parts = sent.changed.split('.');
       const reader = fillReader(service, ctx);
       const data: Row = {};

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './app-error.ts';
-import { isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { errorText, languageOf, localizeFieldErrors } from '../../engine/errors/error-texts.ts';
 
@@ -54,6 +54,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err }, 'database busy');
       const busy = new AppError('DATABASE_BUSY');
       return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isDatabaseTimeout(err)) {
+      // PostgreSQL cancelled a statement past PG_STATEMENT_TIMEOUT_MS or PG_LOCK_TIMEOUT_MS; its transaction rolled back
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database timeout');
+      const slow = new AppError('DATABASE_TIMEOUT');
+      return reply.status(slow.status).header('retry-after', '5').send(localizedBody(slow, request.headers['accept-language']));
     }
     if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
       // stopped, restarting or unreachable past PG_UNAVAILABLE_WAIT_MS: a transaction it broke was rolled back

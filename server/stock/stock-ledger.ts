@@ -8,6 +8,7 @@ import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-
 import { businessDayOf } from './business-days.ts';
 import { ensureBalanceTotals } from './balance-totals.ts';
 import { ensureFirstInDay } from './balance-first-in.ts';
+import { ensureDayTablesCurrent } from './day-tables-current.ts';
 import { addToMovementDays, ensureMovementDays, movementDayRows } from './movement-days.ts';
 
 /**
@@ -75,6 +76,7 @@ export async function ensureStockTables(db: Database): Promise<void> {
     (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
   await ensureBalanceTotals(db);
   await ensureMovementDays(db);
+  await ensureDayTablesCurrent(db);
   await ensureSnapshotTables(db);
 }
 

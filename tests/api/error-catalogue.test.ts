@@ -19,6 +19,7 @@ import { multipart } from '../support/multipart.ts';
 import { DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
 import { DOCUMENT_FIXTURES } from '../support/document-fixtures.ts';
 import { thaiTaxId } from '../support/security-fixtures.ts';
+import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import type { DialectName } from '../support/test-databases.ts';
 
@@ -32,7 +33,7 @@ export const CODES_COVERED_BY_AUTH_TESTS: readonly ErrorCode[] = [];
 const CODES_COVERED_BY_FAULT_TESTS: readonly ErrorCode[] = ['IMPORT_PROGRESS_UNAVAILABLE', 'STORAGE_FULL', 'FILE_STORAGE_UNAVAILABLE'];
 
 /** Codes only one dialect can produce: another process holding SQLite's write lock has no PostgreSQL twin. */
-const ONLY_ON: Partial<Record<ErrorCode, DialectName>> = { DATABASE_BUSY: 'sqlite' };
+const ONLY_ON: Partial<Record<ErrorCode, DialectName>> = { DATABASE_BUSY: 'sqlite', DATABASE_TIMEOUT: 'postgres' };
 
 const ALL_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 const apiDoc = readFileSync(resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
@@ -110,6 +111,8 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
   beforeAll(async () => {
     // DATABASE_BUSY below waits this long for another process's write lock, not 5 s
     vi.stubEnv('SQLITE_BUSY_TIMEOUT_MS', '200');
+    // DATABASE_TIMEOUT below waits this long for a table lock another connection holds, not 10 s
+    vi.stubEnv('PG_LOCK_TIMEOUT_MS', '200');
     t = await createTestApp(dialect, schemas.dir);
     vi.unstubAllEnvs();
     const make = async (entity: string, body: unknown) => {
@@ -280,6 +283,19 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       } finally {
         other.prepare('rollback').run();
         other.close();
+      }
+    },
+    DATABASE_TIMEOUT: async () => {
+      // another connection holds the table past PG_LOCK_TIMEOUT_MS (tests/ops/database-timeouts.test.ts has more)
+      const other = new pg.Client({ connectionString: t.testDb.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('lock table ec_widget in access exclusive mode');
+        return await call('POST', '/api/ec_widget', { code: 'W-SLOW', name: 'while another connection holds the table' });
+      } finally {
+        await other.query('rollback');
+        await other.end();
       }
     },
     DATABASE_UNAVAILABLE: async () => {

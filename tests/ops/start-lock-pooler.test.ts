@@ -47,6 +47,8 @@ describe.runIf(process.env.TEST_DATABASE_URL && existsSync(PGBOUNCER))('the star
       // each start holds a server connection for its whole run (the holder's lock transaction, the waiter's blocked
       // lock call), and the holder's work needs more: four leave the second start waiting for the lock, not for a connection
       'pool_mode = transaction', 'default_pool_size = 4', 'max_client_conn = 50', 'unix_socket_dir =', 'logfile =', 'pidfile =',
+      // the pools' PG_STATEMENT_TIMEOUT_MS and PG_LOCK_TIMEOUT_MS arrive as connection parameters (docs/operations.md#database-timeouts)
+      'ignore_startup_parameters = statement_timeout,lock_timeout',
     ].join('\n'), { mode: 0o644 });
     bouncer = spawn(PGBOUNCER, [...(process.getuid?.() === 0 ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
     const via = new URL(database.url);

@@ -7,6 +7,15 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
 const PG_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
 
 /**
+ * Whether PostgreSQL cancelled a statement that ran past statement_timeout (57014) or waited past lock_timeout
+ * (55P03): the statement's transaction is rolled back, the connection is fine, and the request answers 503.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '57014' || code === '55P03';
+}
+
+/**
  * Whether an error means the database cannot be reached (stopped, restarting, network gone), as opposed
  * to a statement it refused: such a request answers 503 DATABASE_UNAVAILABLE, not 500 (issue 36).
  */

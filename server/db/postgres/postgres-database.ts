@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { Kysely, sql, type Expression, type SqlBool } from 'kysely';
 import type { FieldDef } from '../../../engine/schema/schema-types.ts';
 import { escapeLike, type Database, type DialectAdapter } from '../dialect-adapter.ts';
-import { positive } from '../../config/app-config.ts';
+import { positive, wholeNumber } from '../../config/app-config.ts';
 import { SplitPoolDialect } from './split-pool-driver.ts';
 import { patientPool } from './database-reachability.ts';
 
@@ -99,10 +99,23 @@ export function withDefaultUser(url: string): string {
 /** Connections per instance: transactions (PG_POOL_SIZE) and statements outside one (PG_READ_POOL_SIZE), 10 each. */
 export interface PoolSizes { transactions: number; statements: number }
 
+/**
+ * How long one statement may run and wait for a lock (PG_STATEMENT_TIMEOUT_MS, 30 s; PG_LOCK_TIMEOUT_MS, 10 s;
+ * 0 turns one off): past them PostgreSQL cancels the statement, the transaction rolls back and the request answers
+ * 503 DATABASE_TIMEOUT, so no request and no connection waits forever on a stuck lock or a runaway query.
+ * Sent as connection parameters, so they cost no statement per transaction.
+ */
+export function statementLimits(env: NodeJS.ProcessEnv = process.env): { statement_timeout?: number; lock_timeout?: number } {
+  const statement = wholeNumber(env.PG_STATEMENT_TIMEOUT_MS, 30_000, 'PG_STATEMENT_TIMEOUT_MS');
+  const lock = wholeNumber(env.PG_LOCK_TIMEOUT_MS, 10_000, 'PG_LOCK_TIMEOUT_MS');
+  return { ...(statement ? { statement_timeout: statement } : {}), ...(lock ? { lock_timeout: lock } : {}) };
+}
+
 export function openPostgres(url: string, sizes: PoolSizes = { transactions: positive(process.env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE'), statements: positive(process.env.PG_READ_POOL_SIZE, 10, 'PG_READ_POOL_SIZE') }): Database {
+  const limits = statementLimits();
   const open = (max: number) => {
     // a restart or outage of the database: checkouts wait for it up to PG_UNAVAILABLE_WAIT_MS, then 503
-    const pool = patientPool({ connectionString: withDefaultUser(url), max }, unavailableWaitMs());
+    const pool = patientPool({ connectionString: withDefaultUser(url), max, ...limits }, unavailableWaitMs());
     // an idle client can lose its connection (server restart, admin terminate); the pool replaces it,
     // but an unhandled 'error' event would take the process down
     pool.on('error', (err) => console.error(`[backoffice] PostgreSQL connection lost: ${err.message}`));
