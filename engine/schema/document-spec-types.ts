@@ -41,6 +41,11 @@ export interface DocumentSource {
    * the order's tax invoices count against the order line each invoice line came from (server/documents/sale-balance.ts).
    */
   pool?: string;
+  /**
+   * Made from this source, the document may be dated before it (a delivery recorded before its order was keyed,
+   * which the exception report title_do_unlike_so lists). Left out, such a date is refused (before_source).
+   */
+  earlierDateAllowed?: boolean;
   /** The source's status once part of it, or all of it, is processed by posted documents of this kind. */
   partial?: string;
   complete?: string;

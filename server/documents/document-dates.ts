@@ -1,10 +1,15 @@
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { AppError } from '../errors/app-error.ts';
 
 type Row = Record<string, unknown>;
 
-/** A document made from another is not dated before it (issue 44 §4): a receipt of an order is not earlier than the order. */
-export function refuseBeforeSource(target: EntitySchema, source: EntitySchema, doc: Row, header: Row, sourceNo: string): void {
+/**
+ * A document made from another is not dated before it (issue 44 §4): a receipt of an order is not earlier than the
+ * order. A source entry with `earlierDateAllowed` (a delivery of an order keyed late) is exempt.
+ */
+export function refuseBeforeSource(target: EntitySchema, source: EntitySchema, spec: DocumentSource, doc: Row, header: Row, sourceNo: string): void {
+  if (spec.earlierDateAllowed) return;
   const field = target.document?.date;
   const sourceField = source.document?.date;
   if (!field || !sourceField || doc[field] === null || doc[field] === undefined || header[sourceField] === null || header[sourceField] === undefined) return;

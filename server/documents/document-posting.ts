@@ -106,7 +106,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     if (![...spec.states, spec.partial, spec.complete].includes(state)) {
       throw new AppError('INVALID_TRANSITION', `${where}: ${source.label.en} ${sourceNo} is ${state}, so nothing more can be processed from it`, { line: where, source: sourceNo, state });
     }
-    refuseBeforeSource(target, source, e.after, header, sourceNo);
+    refuseBeforeSource(target, source, spec, e.after, header, sourceNo);
     const headerKey = `${source.name}:${header.id}`;
     if (!decoded.has(headerKey)) decoded.set(headerKey, decodeRow(columnDefs(source), header, null));
     for (const h of spec.header ?? []) {

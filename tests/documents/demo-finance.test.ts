@@ -56,7 +56,10 @@ describe.each(testDialects())('demo finance history on %s', (dialect) => {
     expect(summary.totals.outstanding).toBeGreaterThan(0);
     // issue 31: settled = money received + tax withheld, summed in satang
     const satang = (n: number) => Math.round(n * 100);
-    expect(satang(summary.totals.billed)).toBe(satang(summary.totals.received) + satang(summary.totals.withheld) + satang(summary.totals.outstanding));
+    // (issue 44 §1: the summary also counts money received straight from an order, the demo's counter sale, which
+    // settles no bill: `received_direct`, part of `received`)
+    expect(satang(summary.totals.received_direct)).toBeGreaterThan(0);
+    expect(satang(summary.totals.billed)).toBe(satang(summary.totals.received) - satang(summary.totals.received_direct) + satang(summary.totals.withheld) + satang(summary.totals.outstanding));
     const wht = await get('/api/withholding_tax?limit=10&fields=doc_no,tax_amount,status,payee_tax_id,supplier_id.tax_id');
     expect(wht.map((w: { tax_amount: number }) => w.tax_amount).sort((a: number, b: number) => a - b)).toEqual([185, 370.37, 640, 2250]);
     // each certificate names its payee by the supplier's tax id (the 50 ทวิ and the ภ.ง.ด.53 attachment print it)

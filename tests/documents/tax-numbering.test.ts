@@ -48,7 +48,8 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
   const receipt = (company: number, doc_date = TODAY) => ok(c.call('POST', '/api/receipt', c.admin, { doc_date, your_company_id: company, customer_id: customer, payment_method: 'cash', items: [{ description: 'ค่าสินค้า', amount: 100 }] }), 201);
   /** A line of an issued tax invoice of the company, which its notes correct (issue 44 §3): its newest, else a new one. */
   const invoiceLine = async (company: number, doc_date: string): Promise<number> => {
-    const found = (await ok(c.call('GET', `/api/tax_invoice?filter=${q({ your_company_id: { _eq: company }, status: { _eq: 'issued' } })}&sort=-id&limit=1`, c.admin)))[0];
+    // a note is not dated before its invoice (issue 44 §4): the newest issued invoice of that day or earlier
+    const found = (await ok(c.call('GET', `/api/tax_invoice?filter=${q({ your_company_id: { _eq: company }, status: { _eq: 'issued' }, doc_date: { _lte: doc_date } })}&sort=-id&limit=1`, c.admin)))[0];
     if (found) return (await ok(c.call('GET', `/api/tax_invoice/${found.id}`, c.admin))).items[0].id;
     const made = await ok(c.call('POST', '/api/tax_invoice', c.admin, { doc_date, your_company_id: company, customer_id: customer, items: [{ product_id: product, qty: 10, price: 100 }] }), 201);
     return (await ok(c.call('POST', `/api/tax_invoice/${made.id}/actions/issue`, c.admin))).items[0].id;
@@ -113,6 +114,8 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
 
   it('refuses a date before the last issued document of its series; the same day and other companies are fine', async () => {
     const [company, other] = [await c.company(), await c.company()];
+    // an invoice of the 18th, which the credit note of the 19th below corrects
+    await issued('tax_invoice', (await invoice(company, '2026-11-18')).id);
     await issued('tax_invoice', (await invoice(company, '2026-11-20')).id);
     const early = await invoice(company, '2026-11-19');
     const res = await c.call('POST', `/api/tax_invoice/${early.id}/actions/issue`, c.admin, undefined, { headers: { ...c.admin, 'accept-language': 'th' } });
@@ -120,12 +123,12 @@ describe.each(testDialects())('tax document numbering on %s', (dialect) => {
     const [field] = res.json().error.details.fields;
     expect(field).toMatchObject({ field: 'doc_date', code: 'issue_date_order' });
     expect(field.message).toContain('2026-11-20');
-    expect(field.message).toContain(`${await codeOf(company)}-IV202611-0001`);
+    expect(field.message).toContain(`${await codeOf(company)}-IV202611-0002`);
     expect(await ok(c.call('GET', `/api/tax_invoice/${early.id}`, c.admin))).toMatchObject({ status: 'draft', doc_no: null });
     // a 1998 invoice: refused for the same reason
     const old = await invoice(company, '1998-06-30');
     expectError(await issue('tax_invoice', old.id), 400, 'VALIDATION_FAILED');
-    expect(seqOf(await issued('tax_invoice', (await invoice(company, '2026-11-20')).id))).toBe(2);
+    expect(seqOf(await issued('tax_invoice', (await invoice(company, '2026-11-20')).id))).toBe(3);
     expect(seqOf(await issued('tax_invoice', (await invoice(other, '2026-11-19')).id))).toBe(1);
     // another document kind is another series: a credit note of the 19th is the first of its own
     expect(seqOf(await issued('credit_note', (await creditNote(company, '2026-11-19')).id))).toBe(1);
