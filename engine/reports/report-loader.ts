@@ -32,9 +32,12 @@ export const STOCK_TABLES: Record<string, readonly string[]> = {
   // the ledger summed per business day (YYYY-MM-DD), inventory, direction and document ('' for none),
   // kept by the ledger (server/stock/movement-days.ts): what the movement dashboards read
   stock_movement_day: ['business_day', 'inventory_id', 'direction', 'ref_doc', 'movement_count', 'qty', 'value'],
+  // booked now per product and inventory (site setting stock_balance_sub_booked_table_type), derived, not stored
+  // (server/stock/stock-balance.ts): the same figures as GET /api/stock/balance
+  stock_booked: ['product_id', 'inventory_id', 'qty'],
 };
 /** Tables whose rows a user limited to some inventories sees only for those (the column holding the inventory). */
-export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id', stock_balance_total: 'inventory_id', stock_lot_total: 'inventory_id', stock_movement_day: 'inventory_id' };
+export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id', stock_balance_total: 'inventory_id', stock_lot_total: 'inventory_id', stock_movement_day: 'inventory_id', stock_booked: 'inventory_id' };
 
 /** The columns of a table a report may name: an entity's stored columns, or a stock table's. */
 export function tableColumns(name: string, entity: (n: string) => EntitySchema | undefined): Set<string> | undefined {

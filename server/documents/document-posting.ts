@@ -110,7 +110,9 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     const headerKey = `${source.name}:${header.id}`;
     if (!decoded.has(headerKey)) decoded.set(headerKey, decodeRow(columnDefs(source), header, null));
     for (const h of spec.header ?? []) {
-      if (JSON.stringify(e.after[h] ?? null) !== JSON.stringify(decoded.get(headerKey)![h] ?? null)) {
+      // a header the source leaves empty is the target's to choose: a production report made for stock names no customer
+      const fromSource = decoded.get(headerKey)![h] ?? null;
+      if (fromSource !== null && JSON.stringify(e.after[h] ?? null) !== JSON.stringify(fromSource)) {
         // named in words a person can act on: a receipt typed by hand with VAT included, for a bill with VAT excluded
         throw new AppError('VALIDATION_FAILED', `${where}: its source ${sourceNo} has another ${h}`, { fields: [{ field: `${where}.source_line_id`, code: 'source_header', message: `belongs to a document with another ${h}`, params: { field: (target.fields[h] ?? source.fields[h])?.label ?? h, source: sourceNo } }] });
       }

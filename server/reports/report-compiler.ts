@@ -33,6 +33,8 @@ export interface CompileEnv {
   scope: ReportScope;
   /** For a stock_as_of source: the newest month-end snapshot on or before the date (null: none, the whole ledger is summed). */
   snapshotDate?: string | null;
+  /** The stock_booked table as a subquery under an alias (the site's booking mode read by the runner). */
+  booked?: (alias: string) => unknown;
 }
 
 type Sql = RawBuilder<unknown>;
@@ -226,6 +228,7 @@ export class ReportCompiler {
    */
   private table(from: string, as: string, source?: ReportSource) {
     if (from === 'stock_as_of') return this.stockAsOf(as, (source ?? this.def.source).asOf!);
+    if (from === 'stock_booked') return this.env.booked!(as);
     return `${from} as ${as}`;
   }
 

@@ -4,7 +4,8 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { unscale } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
-import { visibleInventories } from '../stock/stock-balance.ts';
+import { bookedTable, visibleInventories } from '../stock/stock-balance.ts';
+import { siteSettings } from '../settings/site-settings.ts';
 import { ReportCompiler } from './report-compiler.ts';
 import { snapshotOnOrBefore } from '../stock/stock-snapshots.ts';
 import type { ParamValues } from './report-params.ts';
@@ -33,6 +34,9 @@ export function decodeRow(def: ReportDef, r: Row): Row {
 /** The report compiled for this caller: their row scope on every entity and stock table it reads. */
 export async function compileFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext): Promise<SelectQueryBuilder<any, any, any>> {
   const inventories = await visibleInventories(service, ctx);
+  // the booking mode is read only for a report that reads stock_booked
+  const readsBooked = [def.source, ...(def.union ?? []).map((u) => u.source)].some((src) => src.from === 'stock_booked' || src.joins?.some((j) => j.from === 'stock_booked'));
+  const settings = readsBooked ? await siteSettings(service.db.kysely, service.registry) : {};
   const compiler = new ReportCompiler(def, {
     k: service.db.kysely,
     dialect: service.db.adapter.name,
@@ -40,6 +44,7 @@ export async function compileFor(service: EntityService, def: ReportDef, params:
     compileContext: { adapter: service.db.adapter, entity: (n) => service.registry.get(n), scope: (e) => service.policy.rowFilter(ctx, e) },
     params,
     scope: { rowFilter: (e) => service.policy.rowFilter(ctx, e), inventories },
+    booked: (alias) => bookedTable(service.db.kysely, service.registry, String(settings.stock_balance_sub_booked_table_type ?? 'so'), alias),
     snapshotDate: def.source.from === 'stock_as_of' && typeof params[def.source.asOf!] === 'string' ? await snapshotOnOrBefore(service.db.kysely, params[def.source.asOf!] as string) : null,
   });
   return compiler.rows();

@@ -89,6 +89,25 @@ async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', 
  */
 async function booked(k: Kysely<any>, registry: SchemaRegistry, q: BalanceQuery, mode: string, allowed: number[] | null): Promise<Raw[]> {
   const out: Raw[] = [];
+  for (const b of bookingQueries(k, registry, q, mode, allowed)) out.push(...((await b.execute()) as Raw[]));
+  return out;
+}
+
+/**
+ * The booked quantity per product and inventory (qty scaled by 10^4, like the balance tables) as one subquery: the
+ * `stock_booked` table of reports (engine/reports/report-loader.ts), the same figures as `GET /api/stock/balance`.
+ */
+export function bookedTable(k: Kysely<any>, registry: SchemaRegistry, mode: string, alias: string) {
+  const all = { productId: null, inventoryId: null, asOf: null, groupBy: 'inventory' as const };
+  const parts = bookingQueries(k, registry, all, mode, null);
+  if (!parts.length) return k.selectFrom('stock_balance_total').select([sql`product_id`.as('product_id'), sql`inventory_id`.as('inventory_id'), sql`0`.as('qty')]).where(sql<boolean>`1 = 0`).as(alias);
+  const u = parts.slice(1).reduce((acc, b) => acc.unionAll(b), parts[0]!);
+  return k.selectFrom(u.as('bk_u')).select(['bk_u.product_id as product_id', 'bk_u.inventory_id as inventory_id', sql`sum(bk_u.qty)`.as('qty')])
+    .where('bk_u.inventory_id', 'is not', null).groupBy(['bk_u.product_id', 'bk_u.inventory_id']).as(alias);
+}
+
+function bookingQueries(k: Kysely<any>, registry: SchemaRegistry, q: BalanceQuery, mode: string, allowed: number[] | null): SelectQueryBuilder<any, any, any>[] {
+  const out: SelectQueryBuilder<any, any, any>[] = [];
   // every document that takes stock out books it (document.stock.direction "out"): its drafts, or the open lines of its `books` source
   for (const doc of registry.all()) {
     const spec = stockSpecOf(doc);
@@ -114,7 +133,7 @@ async function booked(k: Kysely<any>, registry: SchemaRegistry, q: BalanceQuery,
       inventory = `d.${spec.books.inventory}`;
       b = narrowed(b, q, allowed, inventory);
     }
-    out.push(...((await b.groupBy(['i.product_id', inventory]).execute()) as Raw[]));
+    out.push(b.groupBy(['i.product_id', inventory]));
   }
   return out;
 }

@@ -98,6 +98,10 @@ describe('report screens end to end', () => {
       await expect.poll(() => table.locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
       const codes = await table.locator('tbody td[data-col="inventory_code"]').allInnerTexts();
       expect(new Set(codes)).toEqual(new Set(['WH-BN']));
+      // booked and available stock are on the screen (issue 44 §10)
+      expect(await table.locator('tbody td[data-col="qty_booked"]').count()).toBe(codes.length);
+      expect(await table.locator('tbody td[data-col="qty_available"]').count()).toBe(codes.length);
+      expect(await table.locator('thead').innerText()).toContain('จองแล้ว');
       await shot(clerk, 'warehouse-stock-balance-all');
       await clerk.goto(url('/sales_tax_report'));
       await clerk.getByText('ไม่พบหน้าที่ต้องการ').waitFor();

@@ -23,6 +23,8 @@ describe.each(testDialects())('POS sales in the sales tax report on %s', (dialec
   const today = businessToday(new Date());
   const sales: Row[] = [];
   let n = 0;
+  let x = 0;
+  let inv = 0;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -33,7 +35,8 @@ describe.each(testDialects())('POS sales in the sales tax report on %s', (dialec
     other = await c.company();
     const otherInv = await c.inventory(other);
     const t3 = await c.make('pos', { code: 'POS3', name: 'เครื่อง 3', your_company_id: other, inventory_id: otherInv, sales_channel_id: shop.channel });
-    const x = await c.product({ price: 107 });
+    x = await c.product({ price: 107 });
+    inv = shop.inv;
     await c.receive(shop.inv, [{ product_id: x, qty: 50, price: 50 }]);
     await c.receive(otherInv, [{ product_id: x, qty: 10, price: 50 }]);
     await setSiteSettings(t.app, c.admin, { tax_invoice: 'abbreviated' });
@@ -87,5 +90,22 @@ describe.each(testDialects())('POS sales in the sales tax report on %s', (dialec
     await c.ok(c.call('POST', `/api/sales_order/${so.id}/actions/close`, c.admin));
     const got = await report('sale_order_report', `date_from=${today}&date_to=${today}`);
     expect(got.rows.find((r) => r.doc_no === so.doc_no || r.doc_id === so.id), JSON.stringify(got.rows)).toBeDefined();
+  });
+
+  it('stock_profit_statement counts POS sales beside deliveries (issue 44 §10): returns netted, a sale refunded whole nets to nothing', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { doc_date: today, your_company_id: company, customer_id: customer, inventory_id: inv, vat_type: 'exclude', items: [{ product_id: x, qty: 2, price: 120 }] }), 201);
+    await c.ok(c.call('POST', `/api/sales_order/${so.id}/actions/approve`, c.admin));
+    const d = await c.ok(c.call('POST', '/api/delivery_order/from/sales_order', c.admin, { ids: [so.id] }), 201);
+    await c.ok(c.call('PATCH', `/api/delivery_order/${d.id}`, c.admin, { inventory_id: inv }));
+    await c.ok(c.call('POST', `/api/delivery_order/${d.id}/actions/approve`, c.admin));
+    const got = await report('stock_profit_statement', `date_from=${today}&date_to=${today}`);
+    const row = got.rows.find((r) => Number(r.product_id) === x)!;
+    // POS: 1 + (2 − 1 returned) + (3 − 3 refunded) + 5 + 4 + 10 (the other company's) = 21 units at 100.00 before VAT,
+    // cost 50.00 each; the delivery: 2 units at 120.00
+    expect(Number(row.qty)).toBeCloseTo(23, 4);
+    expect(Number(row.sales_amount)).toBeCloseTo(21 * 100 + 240, 2);
+    expect(Number(row.cost_amount)).toBeCloseTo(23 * 50, 2);
+    expect(Number(row.profit_amount)).toBeCloseTo(21 * 50 + 140, 2);
   });
 });

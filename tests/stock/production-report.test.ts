@@ -131,4 +131,25 @@ describe.each(testDialects())('production reports on %s', (dialect) => {
     const d2 = await c.ok(c.call('POST', '/api/delivery_order/from/sales_order', c.admin, { ids: [so.id] }), 201);
     expect(d2.items[0].source_entity).toBe('sales_order');
   });
+
+  it('a delivery order made from a report with no customer is a draft waiting for one (issue 44 §10)', async () => {
+    await c.settings({ is_enable_manufactured_product: true, is_use_production_report: true });
+    const p = await c.product();
+    const pd = await c.ok(report(p, 4), 201);
+    expect(pd.customer_id ?? null).toBeNull();
+    await c.ok(c.action('production_report', pd.id, 'approve'));
+    const gr = await c.ok(c.call('POST', '/api/goods_receipt/from/production_report', c.admin, { ids: [pd.id] }), 201);
+    await c.ok(c.call('PATCH', `/api/goods_receipt/${gr.id}`, c.admin, { inventory_id: wh }));
+    await c.ok(c.action('goods_receipt', gr.id, 'approve'));
+    const d = await c.ok(c.call('POST', '/api/delivery_order/from/production_report', c.admin, { ids: [pd.id] }), 201);
+    expect(d.customer_id ?? null).toBeNull();
+    expect(d.items[0]).toMatchObject({ product_id: p, qty: 4, source_entity: 'production_report' });
+    // the stock leaves once the delivery names who receives it
+    await c.ok(c.call('PATCH', `/api/delivery_order/${d.id}`, c.admin, { inventory_id: wh }));
+    expectError(await c.action('delivery_order', d.id, 'approve'), 400, 'VALIDATION_FAILED');
+    const customer = await c.customer();
+    await c.ok(c.call('PATCH', `/api/delivery_order/${d.id}`, c.admin, { customer_id: customer }));
+    await c.ok(c.action('delivery_order', d.id, 'approve'));
+    expect(await c.onHand(p, wh)).toBe(0);
+  });
 });

@@ -201,4 +201,28 @@ describe.each(testDialects())('stock documents on %s', (dialect) => {
     await c.posted('internal_product_transfer', { from_inventory_id: wh[0], to_inventory_id: wh[1] }, [{ product_id: p, qty: 2 }]);
     expect((await c.ok(c.balance({ product_id: p, group_by: 'lot', inventory_id: wh[1]! }))).map((r: Row) => [r.lot_no, r.expiry_date, r.qty_on_hand])).toEqual([['L2', '2027-03-31', 2]]);
   });
+
+  it('stock_balance_all shows the booked and available quantities, the same as the balance API, in either booking mode (issue 44 §10)', async () => {
+    const p = await c.product();
+    await c.receive(wh[1]!, [{ product_id: p, qty: 10, price: 100 }]);
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, inventory_id: wh[1], items: [{ product_id: p, qty: 4, price: 150 }] }), 201);
+    await c.ok(c.action('sales_order', so.id, 'approve'));
+    await c.draft('delivery_order', { customer_id: customer, your_company_id: company, inventory_id: wh[1] }, [{ product_id: p, qty: 1.5 }]);
+    const row = async () => {
+      const got = await c.ok(c.call('GET', `/api/report/stock_balance_all?selectedInventory=${wh[1]}&limit=1000`, c.admin)) as { rows: Row[] };
+      const r = got.rows.find((x) => Number(x.product_id) === p)!;
+      const api = (await c.ok(c.balance({ product_id: p, inventory_id: wh[1]! })))[0];
+      expect([Number(r.qty), Number(r.qty_booked), Number(r.qty_available)]).toEqual([api.qty_on_hand, api.qty_booked, api.qty_available]);
+      return [Number(r.qty), Number(r.qty_booked), Number(r.qty_available)];
+    };
+    // so: the open order books 4
+    expect(await row()).toEqual([10, 4, 6]);
+    // do: the draft delivery books 1.5
+    await c.settings({ stock_balance_sub_booked_table_type: 'do' });
+    try {
+      expect(await row()).toEqual([10, 1.5, 8.5]);
+    } finally {
+      await c.settings({ stock_balance_sub_booked_table_type: 'so' });
+    }
+  });
 });
