@@ -115,9 +115,11 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
     const noCol = replaced.find((c) => c !== dateCol && ['string', 'text'].includes(line.fields[c]?.type ?? ''));
     const dateOpts = { ...o };
     const nw = { noWrap: true };
+    // a typed reference is free text and may be long Thai: it wraps between words (a number or code in it
+    // stays whole through scriptRuns); kept on one line it ran past the page and was cut mid-word
     return ref
       ? [text(String(ref.number ?? ''), nw), text(formatDate(ref.date, dateOpts), nw), text(formatDate(ref.due, dateOpts), nw)]
-      : [text(noCol ? String(r[noCol] ?? '') : '', nw), text(dateCol ? formatDate(r[dateCol], dateOpts) : '', nw), text('')];
+      : [text(noCol ? String(r[noCol] ?? '') : ''), text(dateCol ? formatDate(r[dateCol], dateOpts) : '', nw), text('')];
   };
   const refHead = line.print?.references ? [bold(w.refNo), bold(w.refDate), bold(w.refDue)] : [];
   const body = [

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -86,6 +86,8 @@ describe('50 ทวิ printed from the browser; the PromptPay QR on the portal\
     await expect.poll(() => captured?.status).toBe(200);
     const pdf = captured!.body;
     const png = firstPage(pdf);
+    // a fresh checkout has no artifacts folder until some test makes it
+    mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'withholding-certificate-copy1.png'), PNG.sync.write(png));
     if (process.env.UPDATE_REFERENCE === '1' || !existsSync(REFERENCE)) {
       writeFileSync(REFERENCE, PNG.sync.write(png));
