@@ -65,10 +65,15 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
     expect(refused.json().error.message).toContain('กรุณาเลือกบริษัท');
     // the same for an empty company sent as null (as a form sends it)
     expect((await post('quotation', { ...contract(), your_company_id: null })).json().error.details.fields).toEqual([expect.objectContaining({ field: 'your_company_id', code: 'company_choice' })]);
-    // reported with the body's other problems, in place of the plain "is required"
-    const both = await post('quotation', { ...contract(), customer_id: undefined, doc_date: '2026-02-30' });
+    // a value no field can hold is refused first, before any fill (issue 45: the write pipeline validates what was
+    // sent before anything computes from it); then what is missing is reported together, the company's choice in
+    // place of the plain "is required"
+    const bad = await post('quotation', { ...contract(), customer_id: undefined, doc_date: '2026-02-30' });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.json().error.details.fields.map((f: Row) => `${f.field}:${f.code}`)).toEqual(['doc_date:date']);
+    const both = await post('quotation', { ...contract(), customer_id: undefined });
     expectError(both, 400, 'VALIDATION_FAILED');
-    expect(both.json().error.details.fields.map((f: Row) => `${f.field}:${f.code}`).sort()).toEqual(['customer_id:required', 'doc_date:date', 'your_company_id:company_choice'].sort());
+    expect(both.json().error.details.fields.map((f: Row) => `${f.field}:${f.code}`).sort()).toEqual(['customer_id:required', 'your_company_id:company_choice'].sort());
     expect((await created('quotation', { ...contract(), your_company_id: second })).your_company_id).toBe(second);
     // an optional company (a billing note's) stays empty rather than refusing
     expect((await created('billing_note', c.billingNoteBody(customer, null))).your_company_id).toBeNull();

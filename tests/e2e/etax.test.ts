@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
@@ -51,14 +52,15 @@ describe('e-Tax buttons end to end', () => {
     await page.getByRole('menuitem', { name: 'ไฟล์ XML ตามมาตรฐาน สพธอ.' }).click();
     expect((await xmlAnswer).status()).toBe(200);
     expect((await xmlFile).suggestedFilename()).toMatch(/^tax_invoice-.*\.xml$/);
+    const kept = readFileSync((await (await xmlFile).path())!, 'utf8');
     await page.getByText('ข้อมูลบริษัทยังไม่ครบตามมาตรฐาน e-Tax').first().waitFor();
     await page.getByText('รหัส 6 หลักตาม มอก. 1099', { exact: false }).first().waitFor();
-    // with the codes back, the XML carries them and no warning is sent
+    // with the codes back, the issued invoice's file stays the one first made (issue 47 §3: one e-Tax file per
+    // document, served byte for byte)
     expect((await api('PATCH', `/api/your_company/${company.id}`, { sub_district_code: company.sub_district_code, district_code: company.district_code })).success).toBe(true);
-    const clean = await fetch(url(`/api/tax_invoice/${id}/etax.xml`), { headers: { authorization: `Bearer ${token}` } });
-    expect(clean.status).toBe(200);
-    expect(clean.headers.get('x-etax-warnings')).toBeNull();
-    expect(await clean.text()).toContain(company.sub_district_code);
+    const again = await fetch(url(`/api/tax_invoice/${id}/etax.xml`), { headers: { authorization: `Bearer ${token}` } });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(kept);
 
     await page.getByTestId('document-etax').click();
     const pdfAnswer = page.waitForResponse((r) => r.url().includes(`/api/tax_invoice/${id}/etax.pdf`));

@@ -76,8 +76,9 @@ describe('a Thai-first interface', () => {
     await page.locator('#field-code').fill('STARTUP');
     await page.locator('#field-name_th').fill('ซ้ำกับของเดิม');
     await page.getByRole('button', { name: 'บันทึก' }).click();
-    // the entity and the field named in Thai; the earlier "check the form" error is replaced, not stacked
-    await page.locator('.p-toast-message-error', { hasText: /^เกิดข้อผิดพลาดมี.+อื่นใช้รหัสนี้แล้ว$/ }).waitFor();
+    // the field named with the server's Thai message and what to do (issue 48 §2); the earlier "check the form"
+    // error is replaced, not stacked
+    await page.locator('.p-toast-message-error', { hasText: /ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว\. แก้ไขช่องที่ทำเครื่องหมายสีแดง/ }).waitFor();
     await expect.poll(() => page.locator('.p-toast-message-error').count(), { timeout: 1500, interval: 100 }).toBe(1);
     expect(await page.locator('#field-code-error').textContent()).toBe('ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว');
     await shot(page, 'th-02-thai-messages');

@@ -48,7 +48,14 @@ if (session.isAuthenticated && !signInPage) {
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
   // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
   // (SubPageScreen); asked here, neither waits for the app's code
-  if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) sendEarly(REPORTS_CALL, token, lang);
+  if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) {
+    // the report screen's code only when the list names this path a report: a list does not load it
+    void sendEarly(REPORTS_CALL, token, lang).then(async (res) => {
+      if (!res.ok) return;
+      const body = (await res.clone().json()) as { data?: { name?: string }[] };
+      if (body.data?.some((r) => r.name === entity)) preloadScreens('src/pages/reports/ReportScreen.tsx');
+    }).catch(() => undefined);
+  }
   if (entity && segments.length === 2 && segments[1] !== 'create') {
     sendEarly(SUMMARIES_CALL, token, lang);
     preloadScreens('src/pages/page-setting/SubPageScreen.tsx');
@@ -61,7 +68,7 @@ if (session.isAuthenticated && !signInPage) {
       const body = (await res.clone().json()) as { data: Parameters<typeof listRequestOf>[0] };
       sendEarly(listCall(listRequestOf(body.data, storedTableView(path))), token, lang);
     }).catch(() => undefined);
-    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/pages/reports/ReportScreen.tsx');
+    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx');
   } else if (entity && new RegExp(`^/${entity}/(create|[1-9][0-9]*)$`).test(path)) {
     sendEarly(metaCall(entity), token, lang);
     preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityForm.tsx');
