@@ -148,17 +148,9 @@ describe('the document chain in the browser', () => {
     await expect.poll(() => status('billing_note', bn)).toBe('issued');
     await shot(page, 'chain-02-billing-note-issued');
 
-    await page.getByRole('button', { name: 'รับชำระ' }).click();
-    await page.waitForURL((u) => u.pathname === '/receipt/billing_note');
-    const rc = await createFromScreen('receipt');
-    await post('บันทึกรับชำระ');
-    await expect.poll(() => status('receipt', rc)).toBe('posted');
-    await expect.poll(() => status('billing_note', bn)).toBe('paid');
-
-    // back along the links: receipt → its billing note → its sales order
+    // the tax invoice before the payment (goods: the tax point is the delivery or the invoice); a receipt of a sale
+    // that has its tax invoice is a plain receipt, and one tax invoice per supply (issue 44 §2)
     const bnNo = (await api('GET', `/api/billing_note/${bn}`)).data.bill_no as string;
-    await page.getByTestId('document-chain').getByRole('link', { name: bnNo }).click();
-    await page.waitForURL((u) => u.pathname === `/billing_note/${bn}`);
     const soNo = (await api('GET', `/api/sales_order/${so}`)).data.doc_no as string;
     await page.getByTestId('document-chain').getByRole('link', { name: soNo }).click();
     await page.waitForURL((u) => u.pathname === `/sales_order/${so}`);
@@ -175,6 +167,21 @@ describe('the document chain in the browser', () => {
     expect(question).toMatch(/ลงวันที่ \d{1,2} \S+ 25\d\d/);
     await expect.poll(() => status('tax_invoice', iv)).toBe('issued');
     await expect.poll(() => status('sales_order', so, 'billing_status')).toBe('billed');
+
+    await page.goto(url(`/billing_note/${bn}`));
+    await page.getByRole('button', { name: 'รับชำระ' }).click();
+    await page.waitForURL((u) => u.pathname === '/receipt/billing_note');
+    const rc = await createFromScreen('receipt');
+    await post('บันทึกรับชำระ');
+    await expect.poll(() => status('receipt', rc)).toBe('posted');
+    await expect.poll(() => status('billing_note', bn)).toBe('paid');
+    expect((await api('GET', `/api/receipt/${rc}`)).data.tax_invoice_role).toBe('none');
+
+    // back along the links: receipt → its billing note → its sales order
+    await page.getByTestId('document-chain').getByRole('link', { name: bnNo }).click();
+    await page.waitForURL((u) => u.pathname === `/billing_note/${bn}`);
+    await page.getByTestId('document-chain').getByRole('link', { name: soNo }).click();
+    await page.waitForURL((u) => u.pathname === `/sales_order/${so}`);
     await page.goto(url(`/sales_order/${so}`));
     const chain = page.getByTestId('document-chain');
     await chain.getByRole('link', { name: bnNo }).waitFor();
