@@ -9,7 +9,7 @@ export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
 /** Everything the compiled server depends on. */
 const SERVER_SOURCES = ['server', 'engine', 'seed', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-/** The newest modification time under a path (also the web build's rule: server/web/web-build.ts loads it from here). */
+/** The newest modification time under a path (the server's rule below, and the web build's: scripts/web-build.mjs). */
 export function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
@@ -24,10 +24,4 @@ export function serverBuildIsStale() {
   if (!existsSync(SERVER_STAMP) || !existsSync(SERVER_MAIN)) return true;
   const builtAt = statSync(SERVER_STAMP).mtimeMs;
   return SERVER_SOURCES.some((p) => newestMtime(join(ROOT, p)) > builtAt);
-}
-
-/** The web app's rule lives in the compiled server (server/web/web-build.ts), shared with the tests. */
-export async function webBuildIsStale() {
-  const { webBuildIsStale: stale } = await import(new URL(`file://${join(BUILD_DIR, 'server', 'web', 'web-build.js')}`).href);
-  return stale(ROOT);
 }

@@ -13,10 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, SERVER_MAIN, serverBuildIsStale, webBuildIsStale } from './build-state.mjs';
+import { ROOT, SERVER_MAIN, serverBuildIsStale } from './build-state.mjs';
+import { webBuildIsStale } from './web-build.mjs';
 import { prepareFirstStart } from './first-start.mjs';
 
-if (serverBuildIsStale() || (await webBuildIsStale())) {
+if (serverBuildIsStale() || (await webBuildIsStale(ROOT))) {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -24,12 +24,10 @@ async function main(): Promise<void> {
   const [{ bootstrap }, { registerWebStatic }, { stopOnSignals }] = await Promise.all([import('./bootstrap.ts'), import('./web/web-static.ts'), import('./ops/shutdown.ts')]);
   const log = (msg: string) => logger.info(msg);
   const root = projectRoot(import.meta.dirname);
-  let dist = join(root, 'web', 'dist');
-  if (import.meta.filename.endsWith('.ts')) {
-    // run from source (tsx server/main.ts): build the web app here, as `npm start`'s build step would
-    const { ensureWebBuilt } = await import('./web/web-build.ts');
-    dist = await ensureWebBuilt(root, log);
-  } else if (!existsSync(join(dist, 'index.html'))) {
+  const dist = join(root, 'web', 'dist');
+  // the web app is built before the server starts (scripts/build.mjs: npm start, npm run build, npm run start:dev);
+  // the server serves web/dist as it finds it and never builds it
+  if (!existsSync(join(dist, 'index.html'))) {
     logger.warn('web/dist has no build: serving the API only (npm run build builds the web app)');
   }
   // the demo data's loader is handed to the server from here, so server/ does not import seed/

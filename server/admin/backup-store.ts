@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from '../db/dialect-adapter.ts';
-import { sqliteHandle } from '../db/sqlite/sqlite-database.ts';
+import { copyToFile } from '../db/file-copy.ts';
 import { BACKUP_META_KEY, type BackupMeta } from './backup-source.ts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, DATA_SCHEMA_VERSION, describeTables, portable, readRows } from './table-data.ts';
 
@@ -105,10 +105,8 @@ export class BackupStore {
   }
 
   /**
-   * An online, consistent backup while users keep working. SQLite: the
-   * backup API of better-sqlite3 (pages copied in steps; a write in between
-   * restarts or updates the copy, so the file is one consistent state).
-   * PostgreSQL: the product's JSON-lines format read in one REPEATABLE READ,
+   * An online, consistent backup while users keep working. SQLite: a copy of
+   * its file (copyToFile in server/db). PostgreSQL: the product's JSON-lines format read in one REPEATABLE READ,
    * READ ONLY transaction, so every table comes from the same snapshot.
    */
   async create(db: Database, by: { id: number | null; name: string | null }, origin: BackupOrigin): Promise<BackupEntry> {
@@ -117,20 +115,26 @@ export class BackupStore {
     const id = newBackupId(now);
     const hash = await schemaHash(db);
     const base = { id, created_at: now.toISOString(), created_by: by.id, created_by_name: by.name, origin, dialect: db.adapter.name, schema_version: DATA_SCHEMA_VERSION };
-    if (db.adapter.name === 'sqlite') {
-      const raw = sqliteHandle(db);
-      if (!raw) throw new Error('no SQLite handle for this database');
+    // a database that is one file is copied as that file, another is read into the product's JSON-lines format
+    const sqliteTmp = join(this.dir, `${id}.sqlite.tmp`);
+    let copied = false;
+    try {
+      copied = await copyToFile(db, sqliteTmp);
+    } catch (err) {
+      rmSync(sqliteTmp, { force: true });
+      throw err;
+    }
+    if (copied) {
       const file = `${id}.sqlite`;
-      const tmp = join(this.dir, `${file}.tmp`);
+      const tmp = sqliteTmp;
       try {
-        await raw.backup(tmp);
         const copy = new BetterSqlite3(tmp);
         let counts: Record<string, number> = {};
         try {
           copy.pragma('journal_mode = delete');
           const tables = copy.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`).all() as { name: string }[];
           counts = Object.fromEntries(tables.map(({ name }) => [name, Number((copy.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n)]));
-          const meta: BackupMeta = { format: BACKUP_FORMAT, format_version: BACKUP_FORMAT_VERSION, schema_version: DATA_SCHEMA_VERSION, schema_hash: hash, dialect: 'sqlite', created_at: base.created_at, counts };
+          const meta: BackupMeta = { format: BACKUP_FORMAT, format_version: BACKUP_FORMAT_VERSION, schema_version: DATA_SCHEMA_VERSION, schema_hash: hash, dialect: base.dialect, created_at: base.created_at, counts };
           copy.prepare('delete from schema_state where key = ?').run(BACKUP_META_KEY);
           copy.prepare('insert into schema_state (key, value) values (?, ?)').run(BACKUP_META_KEY, JSON.stringify(meta));
         } finally {
@@ -159,7 +163,7 @@ export class BackupStore {
       await db.kysely.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
         await sql`set transaction read only`.execute(trx);
         const tables = await describeTables(db);
-        const meta: BackupMeta = { format: BACKUP_FORMAT, format_version: BACKUP_FORMAT_VERSION, schema_version: DATA_SCHEMA_VERSION, schema_hash: hash, dialect: 'postgres', created_at: base.created_at, counts: {} };
+        const meta: BackupMeta = { format: BACKUP_FORMAT, format_version: BACKUP_FORMAT_VERSION, schema_version: DATA_SCHEMA_VERSION, schema_hash: hash, dialect: base.dialect, created_at: base.created_at, counts: {} };
         await write(JSON.stringify(meta));
         for (const t of tables) {
           await write(JSON.stringify({ table: t.name, columns: t.columns }));

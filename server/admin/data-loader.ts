@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { replaceTables } from '../db/bulk-replace.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { BackupSource } from './backup-source.ts';
-import { countRows, describeTables, forTarget, type TableInfo } from './table-data.ts';
+import { countRows, describeTables, forTarget } from './table-data.ts';
 
 export interface LoadReport {
   /** Rows written per table. */
@@ -12,8 +13,6 @@ export interface LoadReport {
   /** Columns of the backup this database does not have, as table.column. */
   skippedColumns: string[];
 }
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Replaces the contents of every table of `db` (except `skip`) with the rows
@@ -45,7 +44,7 @@ export async function loadInto(db: Database, source: BackupSource, skip: Set<str
       };
       for await (const r of st.rows()) {
         const row: Record<string, unknown> = {};
-        for (const [c, i] of keep) row[c] = forTarget(r[i], target.kinds[c] ?? 'other', db.adapter.name);
+        for (const [c, i] of keep) row[c] = forTarget(r[i], target.kinds[c] ?? 'other', db);
         batch.push(row);
         if (batch.length >= batchSize) await flush();
       }
@@ -59,45 +58,11 @@ export async function loadInto(db: Database, source: BackupSource, skip: Set<str
     }
   };
 
-  if (db.adapter.name === 'sqlite') {
-    // foreign keys are off while tables are emptied and refilled (a RESTRICT key would refuse even a deferred delete),
-    // and checked as a whole before commit; one connection, so nothing else runs in between
-    await db.kysely.connection().execute(async (k) => {
-      await sql`pragma foreign_keys = off`.execute(k);
-      try {
-        await sql`begin immediate`.execute(k);
-        try {
-          for (const t of [...targets].reverse()) await sql.raw(`delete from ${q(t.name)}`).execute(k);
-          await fill(k);
-          const broken = await sql<{ table: string }>`pragma foreign_key_check`.execute(k);
-          if (broken.rows.length) throw new AppError('BACKUP_INVALID', `The backup's rows break ${broken.rows.length} foreign key(s), first in ${broken.rows[0]!.table}`);
-          await sql`commit`.execute(k);
-        } catch (err) {
-          await sql`rollback`.execute(k).catch(() => undefined);
-          throw err;
-        }
-      } finally {
-        await sql`pragma foreign_keys = on`.execute(k);
-      }
-    });
-  } else {
-    await db.kysely.transaction().execute(async (trx) => {
-      const su = await sql<{ s: boolean }>`select rolsuper as s from pg_roles where rolname = current_user`.execute(trx);
-      // a superuser loads without firing foreign key triggers; otherwise rows go in parents first
-      if (su.rows[0]?.s) await sql`set local session_replication_role = replica`.execute(trx);
-      if (targets.length) await sql.raw(`truncate table ${targets.map((t) => q(t.name)).join(', ')}`).execute(trx);
-      await fill(trx);
-      await resetSequences(trx, targets);
-    });
-  }
+  await replaceTables(db, {
+    tables: targets.map((t) => t.name),
+    withIds: targets.filter((t) => t.hasId && t.kinds.id === 'number').map((t) => t.name),
+    fill,
+    refuse: (n, first) => new AppError('BACKUP_INVALID', `The backup's rows break ${n} foreign key(s), first in ${first}`),
+  });
   return report;
-}
-
-/** Identity columns continue after the highest id loaded. */
-async function resetSequences(k: Kysely<any>, tables: TableInfo[]): Promise<void> {
-  for (const t of tables) {
-    if (!t.hasId || t.kinds.id !== 'number') continue;
-    await sql.raw(`select setval(s, greatest(coalesce((select max(id) from ${q(t.name)}), 0), 1), (select max(id) from ${q(t.name)}) is not null)
-      from pg_get_serial_sequence('${t.name.replace(/'/g, "''")}', 'id') as s where s is not null`).execute(k);
-  }
 }

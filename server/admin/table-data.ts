@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from '../db/dialect-adapter.ts';
+import { bindable } from '../db/bulk-replace.ts';
+import { catalogTables } from '../db/table-catalog.ts';
 
 /**
  * Reading and writing whole tables, the same way on both dialects: what
@@ -36,28 +38,7 @@ function kindOf(type: string): ColumnKind {
 
 /** Every table of a live database, parents before children. */
 export async function describeTables(db: Database): Promise<TableInfo[]> {
-  const k = db.kysely;
-  const out: TableInfo[] = [];
-  if (db.adapter.name === 'sqlite') {
-    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(k);
-    for (const { name } of rows) {
-      const cols = (await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${name})`.execute(k)).rows;
-      const fks = (await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(k)).rows;
-      out.push(info(name, cols.map((c) => [c.name, c.type]), fks.map((f) => f.table)));
-    }
-  } else {
-    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(k);
-    const cols = (await sql<{ t: string; name: string; type: string }>`select table_name as t, column_name as name, data_type as type from information_schema.columns where table_schema = current_schema() order by table_name, ordinal_position`.execute(k)).rows;
-    const fks = (await sql<{ child: string; parent: string }>`
-      select distinct c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
-      from pg_constraint c join pg_namespace n on n.oid = c.connamespace
-      where c.contype = 'f' and n.nspname = current_schema()`.execute(k)).rows;
-    const unquote = (s: string) => s.replace(/^"|"$/g, '');
-    for (const { name } of rows) {
-      out.push(info(name, cols.filter((c) => c.t === name).map((c) => [c.name, c.type]), fks.filter((f) => unquote(f.child) === name).map((f) => unquote(f.parent))));
-    }
-  }
-  return parentsFirst(out);
+  return parentsFirst((await catalogTables(db.kysely)).map((t) => info(t.name, t.columns, t.parents)));
 }
 
 /** The same description for a SQLite file opened directly (a backup or a file to migrate). */
@@ -107,13 +88,13 @@ export function portable(v: unknown, kind: ColumnKind): unknown {
 }
 
 /** A value ready to be inserted into a column of the target dialect. */
-export function forTarget(v: unknown, kind: ColumnKind, dialect: 'sqlite' | 'postgres'): unknown {
+export function forTarget(v: unknown, kind: ColumnKind, target: Database): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v === 'object' && v !== null && '$base64' in v) return Buffer.from(String((v as { $base64: string }).$base64), 'base64');
-  if (v instanceof Date) return dialect === 'sqlite' ? v.toISOString() : v;
+  if (v instanceof Date) return bindable(target, v, false);
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'object' && !Buffer.isBuffer(v)) return JSON.stringify(v);
-  if (dialect === 'postgres' && kind === 'json' && typeof v !== 'string') return JSON.stringify(v);
+  if (kind === 'json' && typeof v !== 'string') return bindable(target, v, true);
   return v;
 }
 

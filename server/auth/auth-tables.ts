@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { generatedKey } from '../db/dialect-sql.ts';
 
 /**
  * Tables no schema file describes, so the generic API can never serve them:
@@ -7,8 +8,7 @@ import type { Database } from '../db/dialect-adapter.ts';
  */
 export async function ensureAuthTables(db: Database): Promise<void> {
   const k: Kysely<any> = db.kysely;
-  const pg = db.adapter.name === 'postgres';
-  const id = (c: any) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  const id = (c: any) => generatedKey(db.kysely, c);
   await k.schema.createTable('user_credential').ifNotExists()
     .addColumn('user_id', 'integer', (c) => c.primaryKey().references('user_account.id').onDelete('cascade'))
     .addColumn('password_hash', 'text', (c) => c.notNull())

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { generatedKey } from '../db/dialect-sql.ts';
 
 /**
  * Every accepted scan, one row each: which document and line it counted on,
@@ -10,7 +11,7 @@ import type { Database } from '../db/dialect-adapter.ts';
  */
 export async function ensureScanTable(db: Database): Promise<void> {
   await db.kysely.schema.createTable('document_scan').ifNotExists()
-    .addColumn('id', db.adapter.name === 'postgres' ? 'serial' : 'integer', (c) => c.primaryKey())
+    .addColumn('id', 'integer', (c) => generatedKey(db.kysely, c))
     .addColumn('doc_entity', 'text', (c) => c.notNull())
     .addColumn('doc_id', 'integer', (c) => c.notNull())
     .addColumn('line_id', 'integer', (c) => c.notNull())

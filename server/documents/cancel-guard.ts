@@ -3,6 +3,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { inBatches } from '../db/batches.ts';
+import { readForUpdate } from '../db/dialect-sql.ts';
 import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
@@ -119,7 +120,6 @@ async function holdSources(trx: Kysely<any>, service: EntityService, e: ActionEv
     if (!from.some((f) => f.source === source)) continue;
     bySource.set(source, (bySource.get(source) ?? new Set()).add(Number(line.source_line_id)));
   }
-  const pg = service.db.adapter.name === 'postgres';
   for (const name of [...bySource.keys()].sort()) {
     const source = service.entity(name);
     if (!source.workflow || !source.document?.lines) continue;
@@ -131,7 +131,7 @@ async function holdSources(trx: Kysely<any>, service: EntityService, e: ActionEv
     const gone = cancelledState(source);
     for (const batch of inBatches([...heads].sort((a, b) => a - b), 1)) {
       let q = trx.selectFrom(source.name).select(['id', source.titleField, source.workflow.field]).where('id', 'in', batch).orderBy('id');
-      if (pg) q = q.forUpdate();
+      q = readForUpdate(trx, q);
       for (const r of await q.execute() as Row[]) {
         if (!refuseCancelled || gone === null || r[source.workflow.field] !== gone) continue;
         const no = String(r[source.titleField] ?? r.id);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { generatedKey } from '../db/dialect-sql.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EnumOption, FieldDef, FieldType } from '../../engine/schema/schema-types.ts';
 import type { LocalizedText } from '../../engine/schema/localized-text.ts';
@@ -26,7 +27,7 @@ export interface CustomFieldRow {
 
 export async function ensureCustomFieldTable(db: Database): Promise<void> {
   await db.kysely.schema.createTable(CUSTOM_FIELD_TABLE).ifNotExists()
-    .addColumn('id', 'integer', (c) => (db.adapter.name === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('id', 'integer', (c) => generatedKey(db.kysely, c))
     .addColumn('entity', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())

@@ -18,6 +18,7 @@ import { ledgerOptions } from '../stock/stock-posting.ts';
 import { dateText, dayStart, storedValue } from '../stock/stock-documents.ts';
 import { businessTodayNow } from '../stock/business-days.ts';
 import { linesOf } from '../documents/document-lines.ts';
+import { readForUpdate } from '../db/dialect-sql.ts';
 
 type Row = Record<string, unknown>;
 interface ReturnRequest { items: Array<{ lineId: number; qty: bigint }>; reason: string | null }
@@ -109,7 +110,7 @@ export async function returnPart(service: EntityService, name: string, id: numbe
   let returned: Row = {};
   await service.transaction(e, async (trx: Kysely<any>) => {
     let q = trx.selectFrom(name).selectAll().where('id', '=', id);
-    if (service.db.adapter.name === 'postgres') q = q.forUpdate();
+    q = readForUpdate(trx, q);
     const order = await q.executeTakeFirstOrThrow();
     if (order[flow.field] !== posted) throw new AppError('INVALID_TRANSITION', `Only a ${posted} sale can be returned; this one is ${String(order[flow.field])}`);
     const parent = lines.entity.parent!.field;

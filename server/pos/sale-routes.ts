@@ -15,6 +15,7 @@ import { siteSettings } from '../settings/site-settings.ts';
 import { linesOf } from '../documents/document-lines.ts';
 import { registerOnHandRoutes } from './sale-on-hand.ts';
 import { registerShiftReportRoutes } from './shift-report.ts';
+import { readForShare } from '../db/dialect-sql.ts';
 import { priceSale, promotionEntityOf, promotionsOn, readSaleRequest, rowsById } from './sale-pricing.ts';
 
 type Row = Record<string, unknown>;
@@ -118,7 +119,7 @@ export async function makeSale(service: EntityService, name: string, rawBody: un
     const data = await service.createAndRun(name, body, e.document!.postAction ?? 'approve', ctx, server, async (trx, created) => {
       // the shift may have closed since it was read: judged again under its lock (PostgreSQL; SQLite has one writer)
       let q = trx.selectFrom(shiftTable).select(shiftFlow?.field ?? 'id').where('id', '=', req.shiftId);
-      if (service.db.adapter.name === 'postgres') q = q.forShare();
+      q = readForShare(trx, q);
       const now = await q.executeTakeFirst();
       if (shiftFlow && now?.[shiftFlow.field] !== shiftFlow.initial) {
         throw new AppError('VALIDATION_FAILED', `${sale.shift}: the shift is closed; open a new shift`, { fields: [{ field: sale.shift, code: 'shift_not_open', message: 'is not an open shift: open a shift first' }] });

@@ -6,6 +6,7 @@ import { AppError } from '../errors/app-error.ts';
 import { encodeColumns } from '../crud/record-values.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import { lockRows } from '../db/dialect-sql.ts';
 
 type Row = Record<string, unknown>;
 
@@ -69,9 +70,7 @@ export function installShiftRules(service: EntityService): void {
     // two shifts opened at once on one terminal: the terminal's row is locked (PostgreSQL), so the second waits and
     // then sees the first (the per-terminal number series serializes them today too; this does not depend on it);
     // SQLite has one writer at a time
-    if (service.db.adapter.name === 'postgres') {
-      await trx.selectFrom(fieldOf(p.shift, terminal)!.entity!).select('id').where('id', '=', Number(e.after[terminal])).forUpdate().execute();
-    }
+    await lockRows(trx, trx.selectFrom(fieldOf(p.shift, terminal)!.entity!).select('id').where('id', '=', Number(e.after[terminal])));
     const soft = softDeleteColumn(p.shift);
     let q = trx.selectFrom(p.shift.name).select('id').where(terminal, '=', Number(e.after[terminal])).where(flow.field, '=', flow.initial).where('id', '<>', e.id);
     if (soft) q = q.where(soft, '=', 0);

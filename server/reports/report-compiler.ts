@@ -8,6 +8,7 @@ import { compileFilter, type CompileContext } from '../crud/filter-compiler.ts';
 import { businessDayEnd, businessDayStart, businessTodayNow } from '../stock/business-days.ts';
 import type { ParamValues } from './report-params.ts';
 import { businessDateSql } from '../stock/movement-days.ts';
+import { daysBetween, integerDivision, type DialectName } from '../db/dialect-sql.ts';
 
 /**
  * Compiles a report file into ONE Kysely query, the same on SQLite and
@@ -26,7 +27,7 @@ export interface ReportScope {
 
 export interface CompileEnv {
   k: Kysely<any>;
-  dialect: 'sqlite' | 'postgres';
+  dialect: DialectName;
   entity(name: string): EntitySchema | undefined;
   compileContext: CompileContext;
   params: ParamValues;
@@ -82,7 +83,6 @@ export class ReportCompiler {
   expr(e: Expr): Sql {
     if (typeof e === 'string') return sql.ref(e);
     const [op, arg] = Object.entries(e)[0]! as [string, any];
-    const pg = this.env.dialect === 'postgres';
     const list = (xs: Expr[], sep: Sql) => sql.join(xs.map((x) => this.expr(x)), sep);
     switch (op) {
       case 'value': return lit(arg);
@@ -105,7 +105,7 @@ export class ReportCompiler {
       case 'divRound': {
         // half away from zero, in integers: (2|a| + b) div 2b, with a's sign (b is positive)
         const [a, b] = [this.expr(arg[0]), this.expr(arg[1])];
-        const div = (x: Sql, y: Sql) => (pg ? sql`div(${x}, ${y})` : sql`cast((${x}) / (${y}) as integer)`);
+        const div = (x: Sql, y: Sql) => integerDivision(this.env.dialect, x, y);
         return sql`(case when ${b} = 0 then null when ${a} >= 0 then ${div(sql`2 * ${a} + ${b}`, sql`2 * ${b}`)} else -${div(sql`-2 * ${a} + ${b}`, sql`2 * ${b}`)} end)`;
       }
       case 'coalesce': return sql`coalesce(${list(arg, sql`, `)})`;
@@ -120,7 +120,7 @@ export class ReportCompiler {
       case 'yearMonth': return sql`substr(cast(${this.expr(arg)} as text), 1, 7)`;
       case 'daysBetween': {
         const d = (x: Expr) => sql`nullif(cast(${this.expr(x)} as text), '')`;
-        return pg ? sql`(cast(${d(arg[0])} as date) - cast(${d(arg[1])} as date))` : sql`cast(round(julianday(${d(arg[0])}) - julianday(${d(arg[1])})) as integer)`;
+        return daysBetween(this.env.dialect, d(arg[0]), d(arg[1]));
       }
     }
     throw new Error(`unknown report expression ${op}`);

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { onPostgres } from '../db/dialect-adapter.ts';
+import { runRiding, type Rider } from '../db/riding-statements.ts';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
-import { addToBalanceTotals, totalsRows, totalsUpsert } from './balance-totals.ts';
+import { totalsRows, totalsUpsert } from './balance-totals.ts';
 import { upsertMovementDays, type DayRow } from './movement-days.ts';
 
 /**
@@ -84,26 +84,25 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
 }
 
 /**
- * What a PostgreSQL posting sends with its last balance statement as data-modifying CTEs: its ledger rows
- * and its day summary rows, so the whole ledger write is one round trip (writeMovements).
+ * What a posting sends with its last balance statement: its ledger rows and its day summary rows, which
+ * ride in that statement as data-modifying CTEs on PostgreSQL, so the whole ledger write is one round
+ * trip (runRiding in server/db says why and what SQLite does instead).
  */
 export interface LedgerRiders { movements: Record<string, unknown>[]; days: DayRow[] }
 
+/** The newest snapshot date, read in the statement that writes the ledger (see addToBalances). */
+const LAST_SNAPSHOT = sql<string | null>`(select max(as_of_date) from stock_snapshot_date)`;
+
 /**
  * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
- * product and inventory total (stock_balance_total); answers the rows as written. With `riders`
- * (PostgreSQL only), the last statement also inserts them and answers the newest snapshot date as its
- * statement saw it: taken after the statement's lock on the ledger, so a snapshot either committed
- * before (and is seen) or waits for this posting's commit (and sums its movements).
+ * product and inventory total (stock_balance_total); answers the rows as written. With `riders`,
+ * the last statement also writes them and answers the newest snapshot date as it saw it, read after
+ * the ledger rows are written: a snapshot either committed before (and is seen) or waits for this
+ * posting's commit (and sums its movements).
  */
 export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[], riders?: LedgerRiders): Promise<{ written: Map<string, Held>; lastSnapshot: string | null }> {
   const written = new Map<string, Held>();
   let lastSnapshot: string | null = null;
-  // PostgreSQL: the totals ride in the last balance statement as data-modifying CTEs (run after the balance
-  // upsert the statement reads, so rows are still locked balance first, totals after): the rows others post to
-  // are then locked for one round trip less each before the commit
-  const pg = onPostgres(trx);
-  if (riders && !pg) throw new Error('ledger riders are for PostgreSQL only');
   const batches = inBatches(changes, 8);
   for (const [i, batch] of batches.entries()) {
     const upsert = (qc: Pick<Kysely<any>, 'insertInto'>) => qc.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
@@ -114,20 +113,16 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
         first_in_day: sql`case when excluded.first_in_day <> '' and (stock_balance.first_in_day = '' or excluded.first_in_day < stock_balance.first_in_day) then excluded.first_in_day else stock_balance.first_in_day end`,
       }))
       .returning([...KEY_COLUMNS, 'qty', 'value']);
-    let rows: Record<string, unknown>[];
-    if (pg && i === batches.length - 1) {
-      let q = trx.with('b', (qc) => upsert(qc));
-      for (const [j, t] of totalsRows(changes).entries()) if (t.rows.length) q = q.with(`t${j}`, (qc) => totalsUpsert(qc, t, t.rows)) as unknown as typeof q;
-      if (riders?.movements.length) q = q.with('m', (qc) => qc.insertInto('stock_movement').values(riders.movements)) as unknown as typeof q;
-      if (riders?.days.length) q = q.with('d', (qc) => upsertMovementDays(qc, riders.days)) as unknown as typeof q;
-      const read = q.selectFrom('b').selectAll();
-      rows = await (riders ? read.select(sql<string | null>`(select max(as_of_date) from stock_snapshot_date)`.as('last_snapshot')) : read).execute();
-      if (riders && rows[0]?.last_snapshot) lastSnapshot = String(rows[0].last_snapshot);
-    } else {
-      rows = await upsert(trx).execute();
-    }
-    for (const r of rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
+    const last = i === batches.length - 1;
+    // the totals after the balance rows (balance rows locked first, totals after, in key order: no deadlock)
+    const after: Rider<any>[] = last ? totalsRows(changes).map((t) => ({ rows: t.rows, batch: t.key.length + 2, write: (qc, rows) => totalsUpsert(qc, t, rows) })) : [];
+    const before: Rider<any>[] = last && riders ? [
+      { rows: riders.movements, batch: 21, write: (qc, rows) => qc.insertInto('stock_movement').values(rows) },
+      { rows: riders.days, batch: 7, write: (qc, rows) => upsertMovementDays(qc, rows) },
+    ] : [];
+    const done = await runRiding(trx, { main: upsert, before, after, probe: last && riders ? LAST_SNAPSHOT : undefined });
+    if (done.probe) lastSnapshot = String(done.probe);
+    for (const r of done.rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
-  if (!pg) await addToBalanceTotals(trx, changes);
   return { written, lastSnapshot };
 }

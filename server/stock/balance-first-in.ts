@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import type { On } from '../db/dialect-sql.ts';
 import { businessDateSql, hasLedger } from './movement-days.ts';
 
 /**
@@ -23,7 +24,7 @@ export async function ensureFirstInDay(db: Database): Promise<void> {
 }
 
 /** Per balance key, the business day of its first movement in, from the ledger (the key's columns as the balance stores them). */
-export function firstInOfLedger(dialect: 'sqlite' | 'postgres') {
+export function firstInOfLedger(dialect: On) {
   return sql`select product_id, inventory_id, coalesce(product_location_id, 0) as location_id, coalesce(lot_no, '') as lot_no,
       coalesce(cast(expiry_date as text), '') as expiry_date, coalesce(product_container_id, 0) as container_id,
       ${businessDateSql(dialect, sql`min(movement_date)`)} as d

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import { inBatches } from '../db/batches.ts';
+import { businessDate, type BusinessZone, type On } from '../db/dialect-sql.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { businessDayOf, businessDayStart, businessTodayNow } from './business-days.ts';
 
@@ -49,15 +50,16 @@ export function zoneOffsetMinutes(): number {
   return Math.round((Date.parse(`${today}T00:00:00.000Z`) - Date.parse(businessDayStart(today))) / 60000);
 }
 
+/** The business zone as the database's business-day expression needs it (by name, and by offset where the database knows no zones). */
+export const businessZone = (): BusinessZone => ({ timeZone: businessClock.timeZone, offsetMinutes: zoneOffsetMinutes() });
+
 /**
- * The business day (YYYY-MM-DD) of an instant column, in SQL: a `date` on PostgreSQL (read back as
- * that text), text on SQLite. Immutable on both, so the ledger has an index on it (below) and a
+ * The business day (YYYY-MM-DD) of an instant column, in SQL (businessDate in server/db: a `date` on
+ * PostgreSQL, text on SQLite). Immutable on both, so the ledger has an index on it (below) and a
  * report sorted by the business day and id reads its first page from that index.
  */
-export function businessDateSql(dialect: 'sqlite' | 'postgres', at: RawBuilder<unknown>): RawBuilder<unknown> {
-  return dialect === 'postgres'
-    ? sql`cast(timezone(${sql.lit(businessClock.timeZone)}, ${at}) as date)`
-    : sql`strftime('%Y-%m-%d', ${at}, ${sql.lit(`${zoneOffsetMinutes()} minutes`)})`;
+export function businessDateSql(on: On, at: RawBuilder<unknown>): RawBuilder<unknown> {
+  return businessDate(on, businessZone()).of(at);
 }
 
 /**
@@ -67,17 +69,16 @@ export function businessDateSql(dialect: 'sqlite' | 'postgres', at: RawBuilder<u
  * another BUSINESS_TIME_ZONE makes a new one and drops the old.
  */
 async function ensureBusinessDayIndex(db: Database): Promise<void> {
-  const dialect = db.adapter.name;
-  const zone = dialect === 'postgres' ? businessClock.timeZone : `${zoneOffsetMinutes()}`;
-  const name = `stock_movement_business_day_${zone.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+  const day = businessDate(db.kysely, businessZone());
+  const name = `stock_movement_business_day_${day.key.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
   for (const ix of await db.adapter.indexNames(db.kysely, 'stock_movement')) {
     if (ix.startsWith('stock_movement_business_day_') && ix !== name) await sql`drop index if exists ${sql.id(ix)}`.execute(db.kysely);
   }
-  await sql`create index if not exists ${sql.id(name)} on stock_movement (${businessDateSql(dialect, sql.ref('movement_date'))}, id)`.execute(db.kysely);
+  await sql`create index if not exists ${sql.id(name)} on stock_movement (${day.of(sql.ref('movement_date'))}, id)`.execute(db.kysely);
 }
 
 /** Sets the summary from the whole ledger, in the caller's transaction. */
-export async function rebuildMovementDays(k: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+export async function rebuildMovementDays(k: Kysely<any>, dialect: On): Promise<void> {
   await sql`delete from stock_movement_day`.execute(k);
   await sql`insert into stock_movement_day (business_day, inventory_id, direction, ref_doc, movement_count, qty, value)
     select ${businessDateSql(dialect, sql.ref('movement_date'))}, inventory_id, direction, coalesce(ref_doc, ''), count(*), sum(qty), sum(coalesce(value, 0))

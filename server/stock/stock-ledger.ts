@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { onPostgres, type Database } from '../db/dialect-adapter.ts';
+import type { Database } from '../db/dialect-adapter.ts';
+import { addKeyColumn } from '../db/dialect-sql.ts';
 import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
 import { addToBalances, candidatesOf, lockBalances, type Candidate, type Held, type OpenGroup } from './balance-batch.ts';
@@ -27,37 +28,28 @@ import { addToMovementDays, ensureMovementDays, movementDayRows } from './moveme
 export const QTY_SCALE = 10_000;
 
 /**
- * At most this many ledger rows ride in a PostgreSQL posting's balance statement (20 parameters each, far below
- * PostgreSQL's 65,535); a larger posting inserts them in statements of their own first, as SQLite always does.
+ * At most this many ledger rows ride in a posting's balance statement (20 parameters each, far below
+ * PostgreSQL's 65,535); a larger posting inserts them in statements of their own first.
  */
 const RIDER_MOVEMENTS = 1000;
 
 /**
  * A balance table made before containers were part of the key gets the
- * column (0 = none, what every existing row is) and the wider primary key.
- * PostgreSQL alters the key in place; SQLite cannot, so the table is copied
- * into one made the new way, in one transaction.
+ * column (0 = none, what every existing row is) and the wider primary key,
+ * in one transaction (addKeyColumn: in place, or a copy where the database
+ * cannot alter a key; the copy's indexes are made again by ensureStockTables).
  */
 async function addContainerToKey(db: Database): Promise<void> {
-  const pg = db.adapter.name === 'postgres';
   if ((await db.adapter.columnNames(db.kysely, 'stock_balance')).includes('container_id')) return;
-  await db.kysely.transaction().execute(async (trx) => {
-    if (pg) {
-      await sql`alter table stock_balance add column container_id integer not null default 0`.execute(trx);
-      await sql`alter table stock_balance drop constraint stock_balance_pk`.execute(trx);
-      await sql`alter table stock_balance add constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date, container_id)`.execute(trx);
-      return;
-    }
-    await sql`create table stock_balance_with_container (product_id integer not null, inventory_id integer not null,
+  await db.kysely.transaction().execute(async (trx) => addKeyColumn(trx, {
+    table: 'stock_balance', constraint: 'stock_balance_pk', column: 'container_id', columnDdl: 'integer not null default 0',
+    key: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'container_id'],
+    columns: ['product_id', 'inventory_id', 'location_id', 'lot_no', 'expiry_date', 'qty', 'value'],
+    create: (name) => sql`create table ${sql.table(name)} (product_id integer not null, inventory_id integer not null,
       location_id integer not null default 0, lot_no text not null default '', expiry_date text not null default '',
       qty bigint not null default 0, value bigint not null default 0, container_id integer not null default 0,
-      constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date, container_id))`.execute(trx);
-    await sql`insert into stock_balance_with_container (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value, container_id)
-      select product_id, inventory_id, location_id, lot_no, expiry_date, qty, value, 0 from stock_balance`.execute(trx);
-    // its indexes go with it and are made again by ensureStockTables
-    await sql`drop table stock_balance`.execute(trx);
-    await sql`alter table stock_balance_with_container rename to stock_balance`.execute(trx);
-  });
+      constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date, container_id))`,
+  }));
 }
 
 export async function ensureStockTables(db: Database): Promise<void> {
@@ -313,19 +305,23 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
   let written: Map<string, Held>;
   let last: string | null;
-  if (onPostgres(trx) && changes.length && rows.length <= RIDER_MOVEMENTS) {
-    // PostgreSQL: the ledger rows and the day rows ride in the balance statement as data-modifying CTEs, and it answers the
-    // newest snapshot date: the whole ledger write is one round trip, the last before commit (issue 35's posting p99)
-    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { movements: rows, days }));
+  if (changes.length) {
+    // a posting of more ledger rows than ride in one statement writes them in statements of their own first
+    const ride = rows.length <= RIDER_MOVEMENTS;
+    if (!ride) for (const batch of inBatches(rows, 21)) await trx.insertInto('stock_movement').values(batch).execute();
+    // the ledger and day rows ride with the balances, written first and read for the newest snapshot date (addToBalances):
+    // one round trip on PostgreSQL (issue 35's posting p99), the last before commit; in order on SQLite (runRiding).
+    // From then on no snapshot can be taken until this commits (PostgreSQL locks the ledger for a snapshot; SQLite
+    // writes one at a time), so a movement dated after the last snapshot — nearly every posting — needs no snapshot update.
+    // The balances are written in the same statement as the ledger rows they sum up, or after them: the lock on a
+    // row others post to is then held for this and the commit.
+    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { movements: ride ? rows : [], days }));
   } else {
+    // nothing changes a balance (the movements net to nothing): the ledger and day rows alone
     for (const batch of inBatches(rows, 21)) await trx.insertInto('stock_movement').values(batch).execute();
     await addToMovementDays(trx, days);
-    // read once the movements are in: from then on no snapshot can be taken until this commits (PostgreSQL
-    // locks the ledger for a snapshot; SQLite writes one at a time), so a movement dated after the last
-    // snapshot — nearly every posting — needs no snapshot update at all
     last = await lastSnapshotDate(trx);
-    // the balances last, after the ledger rows they sum up: the lock on a row others post to is then held for this and the commit
-    ({ written } = await addToBalances(trx, changes));
+    written = new Map();
   }
   if (last !== null) {
     for (const m of movements) {

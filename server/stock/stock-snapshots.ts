@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
+import { lockAgainstWriters } from '../db/dialect-sql.ts';
 import { withKeyColumns, type StockKey } from './stock-key.ts';
 import { businessDayEnd, businessDayOf } from './business-days.ts';
 
@@ -70,7 +71,7 @@ export async function addToSnapshots(trx: Kysely<any>, k: StockKey, day: string,
  */
 export async function takeSnapshot(db: Database, date: string): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
-    if (db.adapter.name === 'postgres') await sql`lock table stock_movement in share mode`.execute(trx);
+    await lockAgainstWriters(trx, 'stock_movement');
     const exists = await trx.selectFrom('stock_snapshot_date').select('as_of_date').where('as_of_date', '=', date).executeTakeFirst();
     if (exists) return false;
     await sql`insert into stock_snapshot (as_of_date, product_id, inventory_id, location_id, lot_no, expiry_date, qty)

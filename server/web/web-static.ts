@@ -3,8 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-// building is a separate step (scripts/build.mjs); tests and `tsx server/main.ts` still reach it from here
-export { ensureWebBuilt, webBuildIsStale } from './web-build.ts';
+// building is a separate step (scripts/build.mjs, scripts/web-build.mjs): the server only serves web/dist
 
 /** Paths that belong to the API; they never fall back to the web app. */
 const API_PREFIXES = ['/api/', '/public/', '/socket.io/'];

@@ -5,7 +5,8 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { readConfig } from '../../server/config/app-config.ts';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
 import { seedDemo } from '../../seed/demo-seeder.ts';
-import { ensureWebBuilt, registerWebStatic } from '../../server/web/web-static.ts';
+import { registerWebStatic } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = join(ROOT, 'tests', 'artifacts');

@@ -16,7 +16,7 @@ import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { ledgerMismatches } from '../support/stock-ledger-check.ts';
 import { buildInstance, createCrmApp, type Instance } from '../support/crm-fixtures.ts';
-import { ensureWebBuilt } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SO_LINES = 120;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pruneCss, schemaIconsChanged } from '../../server/web/css-pruner.ts';
+import { pruneCss, schemaIconsChanged } from '../../scripts/css-pruner.mjs';
 
 const CSS = [
   ':root{--primary-color:#3b82f6}',

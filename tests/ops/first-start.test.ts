@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import Sqlite from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureWebBuilt } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 import { openSqlite } from '../../server/db/sqlite/sqlite-database.ts';
 import { databaseUrlOf, describeDatabase, sqlitePathOf } from '../../server/config/app-config.ts';
 // @ts-expect-error a plain JavaScript script of npm start's, without types

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { io } from 'socket.io-client';
-import { ensureWebBuilt } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ADMIN_PASSWORD = 'Shutdown-admin-Pass-1';

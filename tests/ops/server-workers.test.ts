@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { io, type Socket } from 'socket.io-client';
 import { TEST_REDIS_URL } from '../support/crm-fixtures.ts';
-import { ensureWebBuilt } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ADMIN_PASSWORD = 'Workers-admin-Pass-1';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureWebBuilt } from '../../server/web/web-static.ts';
+import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 import { startServer, type E2eServer } from '../e2e/e2e-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

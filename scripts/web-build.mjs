@@ -1,10 +1,13 @@
+// The web app's build (Vite, CSS pruning, brotli and gzip twins) and when it is stale. Plain JavaScript, so
+// `npm start` and `npm run build` run it before anything is compiled; the server never imports it (it serves
+// web/dist as it finds it), tests and the start scripts do.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { pruneCss, schemaIconsChanged } from './css-pruner.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { newestMtime } from './build-state.mjs';
+import { pruneCss, schemaIconsChanged } from './css-pruner.mjs';
 
 /** Written into web/dist once every built file has its .br and .gz twin. */
 const PRECOMPRESSED_MARK = '.precompressed';
@@ -14,10 +17,13 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|map|ttf|ot
  * Writes name.br (brotli, quality 11) and name.gz (gzip 9) next to every
  * compressible file that gains from it, so the server sends compressed bytes
  * without compressing on each request (@fastify/static `preCompressed`).
+ * @param {string} dir
+ * @returns {{ files: number; raw: number; br: number }}
  */
-export function precompressDir(dir: string): { files: number; raw: number; br: number } {
+export function precompressDir(dir) {
   let files = 0, raw = 0, br = 0;
-  const walk = (d: string) => {
+  /** @param {string} d */
+  const walk = (d) => {
     for (const name of readdirSync(d)) {
       const file = join(d, name);
       const st = statSync(file);
@@ -37,33 +43,31 @@ export function precompressDir(dir: string): { files: number; raw: number; br: n
 }
 
 /**
- * The newest modification time under a path: the one copy lives in scripts/build-state.mjs (plain JavaScript,
- * which npm start runs before anything is compiled), loaded from the project folder at run time.
+ * True when web/dist/index.html (or its compressed twins) is missing or older than any file of web/src, web/index.html or the Vite config.
+ * @param {string} root
+ * @returns {Promise<boolean>}
  */
-async function newestMtimeOf(root: string): Promise<(path: string) => number> {
-  const mod = (await import(pathToFileURL(join(root, 'scripts', 'build-state.mjs')).href)) as { newestMtime: (path: string) => number };
-  return mod.newestMtime;
-}
-
-/** True when web/dist/index.html (or its compressed twins) is missing or older than any file of web/src, web/index.html or the Vite config. */
-export async function webBuildIsStale(root: string): Promise<boolean> {
+export async function webBuildIsStale(root) {
   const web = join(root, 'web');
   const built = join(web, 'dist', 'index.html');
   if (!existsSync(built) || !existsSync(join(web, 'dist', PRECOMPRESSED_MARK))) return true;
   if (schemaIconsChanged(root, join(web, 'dist'))) return true;
   const builtAt = statSync(built).mtimeMs;
-  const newestMtime = await newestMtimeOf(root);
   const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')));
   return sources > builtAt;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Builds the web app with Vite when the build is missing or stale; returns web/dist.
  * A lock directory keeps two processes (parallel test files) from building at once.
+ * @param {string} root
+ * @param {(msg: string) => void} [log]
+ * @returns {Promise<string>}
  */
-export async function ensureWebBuilt(root: string, log: (msg: string) => void = () => undefined): Promise<string> {
+export async function ensureWebBuilt(root, log = () => undefined) {
   const dist = join(root, 'web', 'dist');
   if (!(await webBuildIsStale(root))) return dist;
   const lock = join(tmpdir(), `bo-web-build-${createHash('sha1').update(resolve(root)).digest('hex').slice(0, 12)}.lock`);

@@ -1,3 +1,4 @@
+// The web build's CSS pruning (scripts/web-build.mjs runs it after Vite); plain JavaScript, so npm start runs it before anything is compiled.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -5,9 +6,11 @@ import { join } from 'node:path';
 export const SCHEMA_ICONS_FILE = '.schema-icons';
 
 /** Icon classes (pi-…) that schema files or server code name (menus the server builds); no bundle contains them. */
-export function schemaIcons(root: string): string[] {
-  const icons = new Set<string>();
-  const scan = (dir: string, ext: RegExp) => {
+/** @param {string} root @returns {string[]} */
+export function schemaIcons(root) {
+  const icons = new Set();
+  /** @param {string} dir @param {RegExp} ext */
+  const scan = (dir, ext) => {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -21,7 +24,8 @@ export function schemaIcons(root: string): string[] {
 }
 
 /** True when the schema files name an icon that the pruned CSS of this build may lack. */
-export function schemaIconsChanged(root: string, dist: string): boolean {
+/** @param {string} root @param {string} dist @returns {boolean} */
+export function schemaIconsChanged(root, dist) {
   const file = join(dist, SCHEMA_ICONS_FILE);
   if (!existsSync(file)) return true;
   return readFileSync(file, 'utf8') !== schemaIcons(root).join('\n');
@@ -31,17 +35,19 @@ export function schemaIconsChanged(root: string, dist: string): boolean {
  * Class prefixes that code completes at run time (`p-button-${severity}`,
  * "p-toast-".concat(position)): every rule naming such a class is kept.
  */
-function dynamicPrefixes(js: string): RegExp[] {
-  const found = new Set<string>();
+/** @param {string} js @returns {RegExp[]} */
+function dynamicPrefixes(js) {
+  const found = new Set();
   for (const m of js.matchAll(/\b(pi?-[a-z0-9]+(?:-[a-z0-9]+)*-)(?:\$\{|["'`]\s*\.concat\(|["'`]\s*\+)/g)) {
     // a bare "p-" would keep everything; a component prefix is at least "p-xxx-"
-    if (m[1]!.length >= 6) found.add(m[1]!);
+    if (m[1].length >= 6) found.add(m[1]);
   }
   return [...found].map((p) => new RegExp(p.replace(/[-]/g, '\\-')));
 }
 
-function files(dir: string, ext: string): string[] {
-  const out: string[] = [];
+/** @param {string} dir @param {string} ext @returns {string[]} */
+function files(dir, ext) {
+  const out = [];
   for (const name of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, name.name);
     if (name.isDirectory()) out.push(...files(path, ext));
@@ -57,7 +63,8 @@ function files(dir: string, ext: string): string[] {
  * component or icon the app never uses costs nothing. Rules of the app's own
  * stylesheet survive the same way: their classes are in the code.
  */
-export async function pruneCss(root: string, dist: string): Promise<{ before: number; after: number }> {
+/** @param {string} root @param {string} dist @returns {Promise<{ before: number; after: number }>} */
+export async function pruneCss(root, dist) {
   const { PurgeCSS } = await import('purgecss');
   const js = files(dist, '.js').map((f) => readFileSync(f, 'utf8'));
   const html = readFileSync(join(dist, 'index.html'), 'utf8');

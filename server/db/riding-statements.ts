@@ -1,0 +1,49 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { onPostgres } from './dialect-adapter.ts';
+import { inBatches } from './batches.ts';
+
+/** Something that builds a statement on a query creator (the transaction, or a CTE's creator on PostgreSQL). */
+type Build = (qc: Kysely<any>) => { execute(): Promise<any> };
+
+/** Rows written by one data-modifying statement (`write`), in batches of `batch` rows where a statement of its own is sent. */
+export interface Rider<R = Record<string, unknown>> { rows: R[]; batch: number; write: (qc: Kysely<any>, rows: R[]) => { execute(): Promise<any> } }
+
+/**
+ * Runs a statement that answers rows (`main`, with RETURNING) together with data-modifying statements that
+ * go with it (`before` and `after`), and reads one scalar (`probe`) once `before` is written; answers main's
+ * rows and the probe's value.
+ *
+ * PostgreSQL: one statement, `with b as (main), a… as (after…), r… as (before…) select b.*, (probe) from b`:
+ * one round trip instead of one per statement. Measured on a posting (issue 35, the posting p99 on
+ * PostgreSQL): each statement is a round trip while the posting holds the balance rows others post to,
+ * and riding the ledger, day and totals rows in the balance statement took the last round trips before
+ * commit away. The sub-statements see one snapshot and their locks are the statement's, so the probe
+ * (taken after the statement's lock on what `before` writes) either sees a concurrent writer's commit or
+ * is waited for by it.
+ *
+ * SQLite: one statement each, in order (before, probe, main, after); its WITH takes only SELECT (no
+ * data-modifying CTEs), and its round trips are function calls, so nothing is gained by joining them.
+ * The write transaction is the only writer, so the order changes nothing another could see.
+ */
+export async function runRiding(trx: Kysely<any>, s: {
+  main: Build; before?: Rider<any>[]; after?: Rider<any>[]; probe?: RawBuilder<unknown>;
+}): Promise<{ rows: Record<string, unknown>[]; probe: unknown }> {
+  const before = (s.before ?? []).filter((r) => r.rows.length);
+  const after = (s.after ?? []).filter((r) => r.rows.length);
+  if (!onPostgres(trx)) {
+    for (const r of before) for (const batch of inBatches(r.rows, r.batch)) await r.write(trx, batch).execute();
+    const probe = s.probe ? (await sql<{ v: unknown }>`select ${s.probe} as v`.execute(trx)).rows[0]?.v ?? null : null;
+    const rows = await s.main(trx).execute();
+    for (const r of after) for (const batch of inBatches(r.rows, r.batch)) await r.write(trx, batch).execute();
+    return { rows, probe };
+  }
+  let q: any = trx.with('b', (qc) => s.main(qc as Kysely<any>) as any);
+  for (const [j, r] of after.entries()) q = q.with(`a${j}`, (qc: Kysely<any>) => r.write(qc, r.rows));
+  for (const [j, r] of before.entries()) q = q.with(`r${j}`, (qc: Kysely<any>) => r.write(qc, r.rows));
+  let read = q.selectFrom('b').selectAll();
+  if (s.probe) read = read.select(sql`${s.probe}`.as('riding_probe'));
+  const rows: Record<string, unknown>[] = await read.execute();
+  const probe = s.probe ? rows[0]?.riding_probe ?? null : null;
+  for (const r of rows) delete r.riding_probe;
+  return { rows, probe };
+}
