@@ -91,7 +91,7 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
 export interface LedgerRiders { movements: Record<string, unknown>[]; days: DayRow[] }
 
 /** The newest snapshot date, read in the statement that writes the ledger (see addToBalances). */
-const LAST_SNAPSHOT = sql<string | null>`(select max(as_of_date) from stock_snapshot_date)`;
+const LAST_SNAPSHOT = sql<string | null>`(select max(${sql.ref('as_of_date')}) from ${sql.table('stock_snapshot_date')})`;
 
 /**
  * Adds each key's change (qty and value) to its row, which `lockBalances` holds, and to its
