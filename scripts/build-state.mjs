@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BUILD_DIR = join(ROOT, 'build');
-export const SERVER_MAIN = join(BUILD_DIR, 'server', 'main.js');
+/** The server process's entry (scripts/server-main.ts: server/main.ts with the demo data's loader handed over). */
+export const SERVER_MAIN = join(BUILD_DIR, 'scripts', 'server-main.js');
 export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
 /** Everything the compiled server depends on. */
-const SERVER_SOURCES = ['server', 'engine', 'seed', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SERVER_SOURCES = ['server', 'engine', 'seed', 'scripts/server-main.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time under a path (the server's rule below, and the web build's: scripts/web-build.mjs). */
 export function newestMtime(path) {

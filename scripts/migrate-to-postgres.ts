@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import { readSchemaDir } from '../server/schema-files.ts';
 import { migrateSqliteToPostgres } from '../server/admin/migrate-to-postgres.ts';
+import { prepareDatabase } from '../server/bootstrap.ts';
 
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);
@@ -20,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const registry = new SchemaRegistry(readSchemaDir(resolve(process.env.SCHEMAS_DIR ?? 'schemas')));
-  const report = await migrateSqliteToPostgres(resolve(from), to, registry, {
+  const report = await migrateSqliteToPostgres(resolve(from), to, registry, prepareDatabase, {
     force: argv.includes('--force'),
     onWait: () => console.error('a server is preparing the target database; waiting for it to finish'),
   });

@@ -1,77 +1,32 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import { join } from 'node:path';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
+import type { ReportDef } from '../engine/reports/report-types.ts';
 import type { Database } from './db/dialect-adapter.ts';
 import { EntityService } from './crud/entity-service.ts';
-import { entitiesNamed } from './crud/write-events.ts';
-import { registerEntityRoutes } from './crud/crud-routes.ts';
-import { registerExportRoute } from './crud/export-route.ts';
-import { registerListAliasRoutes } from './crud/list-alias-routes.ts';
-import { registerMetaRoutes } from './meta/meta-routes.ts';
-import { registerPageSettingRoutes } from './meta/page-setting-routes.ts';
-import { buildOpenApi } from './openapi/openapi-builder.ts';
 import { installErrorHandler } from './errors/error-handler.ts';
 import { AppError } from './errors/app-error.ts';
 import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
 import { TokenService } from './auth/token-service.ts';
+import { installRequestGuard } from './auth/request-guard.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
+import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
 import { MemoryImportJobs, RedisImportJobs, type ImportJobStore } from './imports/import-jobs.ts';
 import { FallbackImportJobs, FallbackSignInLimiter } from './ops/redis-fallbacks.ts';
 import { closeRedis, openRedis } from './ops/redis-link.ts';
-import { join } from 'node:path';
-import { registerAuthRoutes } from './auth/auth-routes.ts';
-import { DEFAULT_LOG_N } from './auth/password-hasher.ts';
-import { auditWrites, writeAudit } from './audit/audit-log.ts';
-import { registerSystemLogRoutes } from './audit/system-log-routes.ts';
-import { registerSessionRoutes } from './session/session-routes.ts';
-import { principalOf } from './auth/principal.ts';
-import { attachRealtime, SCHEMA_CHANGED, type Realtime } from './realtime/socket-server.ts';
-import { installAlertNotifier } from './realtime/alert-notifier.ts';
-import { installSettingsNotifier } from './realtime/settings-notifier.ts';
-import { registerFileRoutes } from './files/file-routes.ts';
-import { dirStorage } from './files/file-storage.ts';
-import { readAdminOptions, registerAdminRoutes, type AdminServices } from './admin/admin-routes.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
-import { installDocumentPosting } from './documents/document-posting.ts';
-import { installCancelGuard } from './documents/cancel-guard.ts';
-import { installClosedBooks } from './documents/closed-books.ts';
-import { installSourcesWhtRate } from './documents/sources-wht-rate.ts';
-import { installDefaultCompany, registerNewRecordDefaults } from './documents/default-company.ts';
-import { installDocumentFills } from './documents/document-fills.ts';
-import { installDocumentLinkSpread } from './documents/document-link-spread.ts';
-import { registerFillRoutes } from './documents/fill-routes.ts';
-import { computeAmounts, installTotalsCheck } from './documents/document-amounts.ts';
-import { installWithholdingAmounts } from './documents/withholding-amounts.ts';
-import { installTaxInvoiceRules } from './documents/tax-invoice-rules.ts';
-import { installTaxInvoiceSupply } from './documents/tax-invoice-supply.ts';
-import { installNoteCorrects } from './documents/note-corrects.ts';
-import { registerCollectionSummary } from './reports/collection-summary.ts';
-import { registerReportRoutes } from './reports/report-routes.ts';
-import { registerTextExportRoute } from './reports/text-export-route.ts';
-import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
-import type { ReportDef } from '../engine/reports/report-types.ts';
-import { registerDocumentRoutes } from './documents/document-routes.ts';
-import { registerDocumentChainRoutes } from './documents/document-chain-routes.ts';
-import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
-import { installStock } from './stock/stock-routes.ts';
-import { parseId, registerPrintRoutes } from './print/print-routes.ts';
-import { installPromptPayIdCheck, registerPromptPayRoutes } from './print/promptpay-qr.ts';
-import { registerPortalPdfRoute } from './print/portal-pdf.ts';
-import { registerEmailRoutes } from './mail/email-routes.ts';
+import { registerApiDocs } from './openapi/api-docs.ts';
+import { linkRealtime } from './realtime/realtime-link.ts';
+import type { Realtime } from './realtime/socket-server.ts';
+import { dirStorage, type FileStorage } from './files/file-storage.ts';
+import { readAdminOptions, type AdminServices } from './admin/admin-routes.ts';
+import { ReportCatalogue, readReportDir } from './reports/report-catalogue.ts';
 import type { MailSettings } from './mail/mailer.ts';
-import { registerEtaxRoutes } from './etax/etax-routes.ts';
 import { readEtaxSettings, type EtaxSettings } from './etax/etax-settings.ts';
-import { registerCustomFieldRoutes } from './meta/custom-field-routes.ts';
-import { installAttributeUsageGuard } from './attributes/attribute-usage.ts';
-import { registerAttributeListRoute } from './attributes/attribute-list-route.ts';
-import { registerSaleRoutes } from './pos/sale-routes.ts';
-import { registerSaleReturnRoutes } from './pos/sale-return.ts';
-import { installShiftRules } from './pos/shift-rules.ts';
-import { registerSlipRoutes } from './pos/sale-slip.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { FEATURES, type FeatureContext } from './features.ts';
 
 export interface AppOptions {
   db: Database;
@@ -122,20 +77,11 @@ export interface BuiltApp {
   admin: AdminServices;
 }
 
-/** Paths that answer without a token; everything else under /api and /public needs one. */
-const PUBLIC = [/^\/api\/(health|ready)$/, /^\/api\/auth\/signin(\/customer\/[^/]+)?$/, /^\/api\/docs(\/|$)/, /^\/public\/language$/, /^\/public\/menu\/customer$/];
-const PROTECTED = /^\/(api|public)(\/|$)/;
-/** For unmatched URLs: decoded, so "/%61pi/x" is judged as "/api/x" and answers 401 like any other API path. */
-function decodedPath(url: string): string {
-  const raw = url.split('?')[0]!;
-  try { return decodeURIComponent(raw); } catch { return raw; }
-}
-
-const AUTH_INVALIDATED = 'auth-invalidated';
-const AUTH_ACK_MS = 2000;
-const AUTH_ENTITIES = new Set(['user_account', 'user_role', 'user_type']);
-
-/** Builds the whole HTTP application without listening, so tests drive it with inject(). */
+/**
+ * Builds the whole HTTP application without listening, so tests drive it with inject(): the core
+ * (errors, headers, health, the token guard, API docs, Redis), then the features of server/features.ts
+ * in their order, each its listeners and then its routes, then the web app and the sockets.
+ */
 export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   const app = Fastify({
     ...opsServerOptions(opts.logger),
@@ -155,64 +101,11 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   await installOps(app, { db: opts.db, registry: opts.registry, redisUrl: opts.redisUrl, redisLinked: () => links.realtime() });
   // bodies are JSON (and multipart for uploads); plain text would reach the validator as a string
   app.removeContentTypeParser('text/plain');
-  const k = opts.db.kysely;
   const policy = new PermissionPolicy(opts.registry);
   const service = new EntityService(opts.db, opts.registry, policy);
   const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
-
-  // callback hooks, not async ones: a request whose session is cached passes without a promise
-  app.addHook('onRequest', (request, _reply, done) => {
-    // the matched route, not the raw URL: "/%61pi/..." is decoded by the router, and must be guarded like "/api/..."
-    const path = request.routeOptions.url ?? decodedPath(request.url);
-    if (!PROTECTED.test(path) || PUBLIC.some((re) => re.test(path))) { done(); return; }
-    let token: string | null;
-    try { token = Authenticator.bearer(request); } catch (err) { done(err as Error); return; }
-    if (!token) { done(new AppError('UNAUTHORIZED', 'Sign in to continue: send Authorization: Bearer <id_token>')); return; }
-    const cached = auth.cachedPrincipal(token);
-    if (cached) {
-      request.ctx = { userId: cached.user.id, ip: request.ip, principal: cached };
-      done();
-      return;
-    }
-    auth.principalFor(token).then((principal) => {
-      request.ctx = { userId: principal.user.id, ip: request.ip, principal };
-      done();
-    }, (err: Error) => done(err));
-  });
-  // refused access is audited; failed sign-ins are audited by the sign-in route itself
-  app.addHook('onResponse', (request, reply, done) => {
-    if ((reply.statusCode !== 401 && reply.statusCode !== 403) || request.url.startsWith('/api/auth/signin')) { done(); return; }
-    const p = request.ctx ? principalOf(request.ctx) : null;
-    writeAudit(k, {
-      action: 'access_denied', userId: p?.user.id ?? null, username: p?.user.username ?? null, ip: request.ip,
-      entity: request.url.split('?')[0]!.split('/')[2] ?? null, message: `${request.method} ${request.url.slice(0, 300)} answered ${reply.statusCode}`,
-    }).catch((err) => request.log.error({ err }, 'audit write failed')).finally(() => done());
-  });
-
-  service.onWrite(auditWrites((e) => (e.ctx.principal ? principalOf(e.ctx)!.user.username : null), (trx, step) => service.beforeCommit(trx, step, 'settle')));
-  service.onWrite(async (trx, e) => {
-    // a role change or deactivation ends every session of that account
-    const changed = (f: string) => JSON.stringify(e.before?.[f] ?? null) !== JSON.stringify(e.after?.[f] ?? null);
-    if (e.action === 'delete' || ['role_id', 'user_type_id', 'is_active'].some(changed)) {
-      await trx.updateTable('user_credential').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('user_id', '=', e.id).execute();
-    }
-  }, entitiesNamed('user_account'));
-
-  // after commit: the cache is dropped and open sockets are judged on what was stored (on every instance with Redis)
-  service.afterCommit(() => { void auth.invalidate(); }, entitiesNamed(...AUTH_ENTITIES));
-
-  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(opts.registry) as never } });
-  // rebuilt when the schema version moves, so custom fields and overrides show without a restart
-  let openApi = { version: opts.registry.version, doc: null as unknown };
-  await app.register(swaggerUi, {
-    routePrefix: '/api/docs',
-    transformSpecificationClone: false,
-    transformSpecification: (static_) => {
-      if (opts.registry.version === 0) return static_;
-      if (openApi.version !== opts.registry.version || !openApi.doc) openApi = { version: opts.registry.version, doc: buildOpenApi(opts.registry) };
-      return openApi.doc as typeof static_;
-    },
-  });
+  installRequestGuard(app, auth, opts.db.kysely);
+  await registerApiDocs(app, opts.registry);
 
   let limiter = opts.limiter;
   let importJobs: ImportJobStore = new MemoryImportJobs();
@@ -225,95 +118,20 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
     limiter ??= new FallbackSignInLimiter(new RedisSignInLimiter(redis as never, opts.redisKey ?? 'backoffice'), app.log);
     importJobs = new FallbackImportJobs(new RedisImportJobs(redis as never, opts.redisKey ?? 'backoffice'), app.log);
   }
-  registerAuthRoutes(app, { db: k, auth, limiter: limiter ?? new MemorySignInLimiter(), policy, service, hashLogN: opts.hashLogN ?? DEFAULT_LOG_N });
-  const reports = new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry));
-  registerSessionRoutes(app, k, opts.registry, policy, reports);
-  registerSystemLogRoutes(app, k, policy, contextOf);
-  await registerFileRoutes(app, opts.db, service, contextOf, { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 });
-  const admin = registerAdminRoutes(app, { db: opts.db, registry: opts.registry, auth, options: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) } });
-  // the same rule as reading: view on the menu key, or the own-rows exceptions (own account, own alerts)
-  registerMetaRoutes(app, service, contextOf, (ctx, e) => policy.canReadField(ctx, e, 'id', false));
-  registerPageSettingRoutes(app, opts.db, opts.registry);
-  for (const entity of opts.registry.all()) {
-    registerExportRoute(app, service, entity.name, contextOf);
-    registerEntityRoutes(app, service, entity.name, contextOf);
-    registerListAliasRoutes(app, service, entity.name, contextOf);
+  const c: FeatureContext = {
+    app, service, contextOf, policy, auth, importJobs, mail: opts.mail, provided: {},
+    limiter: limiter ?? new MemorySignInLimiter(), hashLogN: opts.hashLogN ?? DEFAULT_LOG_N,
+    reports: new ReportCatalogue(opts.reports ?? readReportDir(join(import.meta.dirname, '..', 'schemas', 'reports'), opts.registry)),
+    uploads: { dir: opts.uploadDir, storage: opts.uploadStore, maxBytes: opts.uploadMaxBytes ?? 20 * 1024 * 1024 },
+    adminOptions: { ...readAdminOptions(process.env, join(opts.uploadDir, '..', 'backups')), ...(opts.backupDir ? { backupDir: opts.backupDir } : {}) },
+    printFiles: { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) },
+    etax: opts.etax ?? readEtaxSettings(process.env),
+  };
+  for (const feature of FEATURES) {
+    for (const listener of feature.listeners ?? []) listener.install(service, c);
+    await feature.routes?.(c);
   }
-  registerCustomFieldRoutes(app, { db: opts.db, registry: opts.registry, contextOf });
-  installAttributeUsageGuard(service);
-  registerAttributeListRoute(app, service, contextOf);
-  // first: an action on a document of a closed period does nothing at all
-  installClosedBooks(service);
-  // before the posting: it takes the source headers' locks first (see cancel-guard.ts)
-  installCancelGuard(service);
-  installDocumentPosting(service);
-  installDefaultCompany(service);
-  installDocumentFills(service);
-  installDocumentLinkSpread(service);
-  installSourcesWhtRate(service);
-  service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before));
-  installTotalsCheck(service);
-  installWithholdingAmounts(service);
-  installTaxInvoiceRules(service);
-  installTaxInvoiceSupply(service);
-  installNoteCorrects(service);
-  registerDocumentRoutes(app, service, contextOf);
-  registerDocumentChainRoutes(app, service, contextOf);
-  registerFillRoutes(app, service, contextOf);
-  registerNewRecordDefaults(app, service, contextOf);
-  registerCollectionSummary(app, service, contextOf);
-  registerSaleRoutes(app, service, contextOf);
-  registerSaleReturnRoutes(app, service, contextOf);
-  installShiftRules(service);
-  registerSlipRoutes(app, service, contextOf);
-  registerTextExportRoute(app, service, reports, contextOf);
-  registerReportRoutes(app, service, reports, contextOf);
-  installStock(app, service, contextOf, importJobs);
-  const printFiles = { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) };
-  registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
-  registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
-  registerPromptPayRoutes(app, service, contextOf, parseId);
-  installPromptPayIdCheck(service);
-  registerEmailRoutes(app, service, policy, contextOf, { db: k, mail: opts.mail, files: printFiles });
-  await registerEtaxRoutes(app, service, policy, contextOf, { db: opts.db, mail: opts.mail, settings: opts.etax ?? readEtaxSettings(process.env) });
   if (opts.web) await opts.web(app);
-  const realtime = await attachRealtime(app, auth, opts.redisUrl, opts.redisKey, opts.allowedOrigins ?? []);
-  if (opts.redisUrl) {
-    // a sign-out, password or role change on one instance ends the session on all of them at once
-    // the sender waits for every peer's acknowledgement (bounded), so its answer comes after they dropped their caches
-    realtime.io.on(AUTH_INVALIDATED, (ack?: () => void) => { void auth.invalidate(true); ack?.(); });
-    // while Redis is down no peer hears an invalidation: every instance then reads each session from the
-    // database on every request (no cached principal), so a revoked token is refused everywhere; what was
-    // cached before the outage, or while another instance's broadcast was missed, is dropped when the link is back
-    auth.cacheAllowed = () => realtime.linked();
-    links.realtime = () => realtime.linked();
-    realtime.onLinkChange(() => { void auth.invalidate(true); });
-    auth.broadcast = async () => {
-      if (!realtime.linked()) return;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), AUTH_ACK_MS); });
-      try {
-        const outcome = await Promise.race([realtime.io.serverSideEmitWithAck(AUTH_INVALIDATED), late]);
-        if (outcome === 'late') app.log.warn('a server instance did not acknowledge a session invalidation in time');
-      } catch (err) {
-        app.log.warn({ err: { message: (err as Error).message } }, 'a server instance did not acknowledge a session invalidation');
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-  }
-  installSettingsNotifier(service, realtime, k, (err) => app.log.warn({ err: { message: (err as Error).message } }, 'could not read the site settings stamp'));
-  const stopAlerts = installAlertNotifier(service, realtime, k, { pollMs: opts.alertPollMs ?? 15_000, onError: (err) => app.log.error({ err }, 'alert notification failed') });
-  // a new override version (saved here, or seen by the 500 ms poll when saved elsewhere): every open
-  // screen connected to this instance re-renders with it; each instance tells only its own sockets
-  const stopSchemaEvents = opts.registry.onChange((change) => { realtime.io.local.emit(SCHEMA_CHANGED, change); });
-  // and each socket hears the current version as it connects: a screen that loaded its schema
-  // just before a change, but connected just after it, would otherwise miss that change
-  realtime.io.on('connection', (socket) => { socket.emit(SCHEMA_CHANGED, { version: opts.registry.version }); });
-  app.addHook('onClose', async () => {
-    stopSchemaEvents();
-    stopAlerts();
-    await realtime.close();
-  });
-  return { app, service, policy, auth, realtime, admin };
+  const realtime = await linkRealtime(app, service, auth, opts.registry, opts, links);
+  return { app, service, policy, auth, realtime, admin: c.provided.admin! };
 }

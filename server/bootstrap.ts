@@ -10,20 +10,11 @@ import { readReportDir } from './reports/report-catalogue.ts';
 import { describeDatabase, sqlitePathOf, type AppConfig } from './config/app-config.ts';
 import { START_LOCK, type Database } from './db/dialect-adapter.ts';
 import type { EntityService } from './crud/entity-service.ts';
-import { ensureAuthTables } from './auth/auth-tables.ts';
-import { ensureAdmin, ensureBuiltinRoles } from './auth/builtin-accounts.ts';
-import { ensureOverrideTable, refreshOverrides } from './meta/schema-overrides.ts';
-import { ensureCustomFieldTable, listCustomFields } from './meta/custom-fields.ts';
-import { ensureNumberingTable } from './crud/numbering-series.ts';
-import { ensureDocumentTables } from './documents/document-progress.ts';
-import { fillTrackedStatuses } from './documents/tracked-status-fill.ts';
-import { fillTaxInvoiceRoles } from './documents/tax-invoice-role-fill.ts';
+import { ensureAdmin } from './auth/builtin-accounts.ts';
+import { refreshOverrides } from './meta/schema-overrides.ts';
+import { listCustomFields } from './meta/custom-fields.ts';
+import { FEATURES } from './features.ts';
 import { businessClock } from '../engine/documents/business-clock.ts';
-import { ensurePrintCounterTable } from './print/print-counter.ts';
-import { ensureEtaxFileTable } from './etax/etax-store.ts';
-import { ensureFileTable } from './files/file-store.ts';
-import { ensureStockTables } from './stock/stock-ledger.ts';
-import { ensureScanTable } from './barcodes/scan-log.ts';
 import { s3Storage } from './files/file-storage.ts';
 import { ensureSingletonRows } from './crud/singleton-rows.ts';
 
@@ -57,24 +48,12 @@ export class StartRefusedError extends Error {
   override name = 'StartRefusedError';
 }
 
-/** Makes a synced database ready for the app: auth tables and the built-in Customer role. */
+/** Makes a synced database ready for the app: the features' own tables (server/features.ts), the built-in roles, the overrides read. */
 export async function prepareDatabase(db: Database, registry: SchemaRegistry): Promise<SyncReport> {
   const sync = await syncSchema(db, registry.fileSchemas());
-  await ensureAuthTables(db);
-  await ensureBuiltinRoles(db);
-  await ensureOverrideTable(db);
-  await ensureCustomFieldTable(db);
-  await ensureNumberingTable(db);
-  await ensureDocumentTables(db);
-  // a tracked status column just added to rows that exist is worked out from the progress counters
-  await fillTrackedStatuses(db.kysely, registry.fileSchemas());
-  // receipts posted before their tax-invoice role was stored keep the role they were printed with (tax-invoice-role-fill.ts)
-  await fillTaxInvoiceRoles(db.kysely, registry);
-  await ensurePrintCounterTable(db);
-  await ensureEtaxFileTable(db);
-  await ensureFileTable(db);
-  await ensureStockTables(db);
-  await ensureScanTable(db);
+  // each feature's own tables (and fills of columns just added), in the order of the feature list
+  for (const feature of FEATURES) for (const table of feature.tables ?? []) await table(db, registry);
+  // last: the overrides are read once every table they may name exists
   await refreshOverrides(db, registry);
   return sync;
 }

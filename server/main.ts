@@ -4,6 +4,12 @@ import { dirname, join } from 'node:path';
 import { readConfig } from './config/app-config.ts';
 import { SchemaLoadError } from '../engine/schema/schema-loader.ts';
 import { createLogger } from './ops/logging.ts';
+import type { DemoSeeder } from './bootstrap.ts';
+
+export interface MainOptions {
+  /** Loads the demo data's loader (seed/demo-seeder.ts) when SEED=demo: handed over by the process's entry (scripts/server-main.ts), so server/ never imports seed/. */
+  demoSeeder?: () => Promise<DemoSeeder>;
+}
 
 /** The project folder: the nearest one up with a package.json (server/ when run from source, build/server/ when compiled). */
 function projectRoot(from: string): string {
@@ -13,7 +19,7 @@ function projectRoot(from: string): string {
   }
 }
 
-async function main(): Promise<void> {
+async function main(opts: MainOptions): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : config.logLevel);
   if (config.serverWorkers > 1 && cluster.isPrimary && process.env.BACKOFFICE_PREPARE_ONLY !== '1') {
@@ -30,8 +36,8 @@ async function main(): Promise<void> {
   if (!existsSync(join(dist, 'index.html'))) {
     logger.warn('web/dist has no build: serving the API only (npm run build builds the web app)');
   }
-  // the demo data's loader is handed to the server from here, so server/ does not import seed/
-  const seeder = config.seed === 'demo' ? (await import('../seed/demo-seeder.ts')).seedDemo : undefined;
+  // the demo data's loader comes from the process's entry (scripts/server-main.ts), so server/ does not import seed/
+  const seeder = config.seed === 'demo' ? await opts.demoSeeder?.() : undefined;
   const started = await bootstrap(config, { log, logger, web: (app) => registerWebStatic(app, dist), seeder });
   if (process.env.BACKOFFICE_PREPARE_ONLY === '1') {
     // npm start's first start: tables, accounts and demo data made here, in a process that then exits (scripts/start.mjs)
@@ -50,11 +56,14 @@ async function main(): Promise<void> {
   log(`serving on ${address} (database: ${started.db.adapter.name})`);
 }
 
-main().catch((err) => {
-  if (err instanceof SchemaLoadError || (err instanceof Error && err.name === 'StartRefusedError')) {
-    console.error(`[backoffice] cannot start: ${err.message}`);
-  } else {
-    console.error('[backoffice] cannot start:', err);
-  }
-  process.exit(1);
-});
+/** Runs the server as a process: a start refused for a reason the operator can act on prints its message and exits 1. */
+export function runServer(opts: MainOptions = {}): void {
+  main(opts).catch((err) => {
+    if (err instanceof SchemaLoadError || (err instanceof Error && err.name === 'StartRefusedError')) {
+      console.error(`[backoffice] cannot start: ${err.message}`);
+    } else {
+      console.error('[backoffice] cannot start:', err);
+    }
+    process.exit(1);
+  });
+}

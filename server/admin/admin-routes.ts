@@ -10,7 +10,7 @@ import { writeAudit } from '../audit/audit-log.ts';
 import { AppError } from '../errors/app-error.ts';
 import { customFieldsOfBackup, ensureCustomColumns } from '../meta/custom-fields.ts';
 import { bumpOverrideVersion, refreshOverrides } from '../meta/schema-overrides.ts';
-import { assertAdministrator } from './admin-access.ts';
+import { assertAdministrator } from '../auth/admin-access.ts';
 import { BackupStore, type BackupEntry } from './backup-store.ts';
 import { fileKind, openBackupFile, verifyBackupFile } from './backup-source.ts';
 import { loadInto, type LoadReport } from './data-loader.ts';
@@ -63,7 +63,7 @@ export interface AdminServices {
 /**
  * /api/db_manage: backups (now, listed, downloaded, daily with N kept) and
  * restore from a listed or uploaded backup behind the write gate.
- * Administrators only (server/admin/admin-access.ts).
+ * Administrators only (server/auth/admin-access.ts).
  */
 export function registerAdminRoutes(app: FastifyInstance, d: { db: Database; registry: SchemaRegistry; auth: Authenticator; options: AdminOptions }): AdminServices {
   registerMenuKeysRoute(app, d.registry);

@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { openPostgres } from '../db/postgres/postgres-database.ts';
-import { prepareDatabase } from '../bootstrap.ts';
 import { customFieldsOfSqlite, ensureCustomColumns } from '../meta/custom-fields.ts';
 import { START_LOCK, type Database } from '../db/dialect-adapter.ts';
 import { openSqliteSource } from './backup-source.ts';
@@ -55,19 +54,22 @@ export async function verifyCopy(sqliteFile: string, target: Database): Promise<
   }
 }
 
-export async function migrateSqliteToPostgres(from: string, to: string, registry: SchemaRegistry, opts: { force?: boolean; onWait?: () => void } = {}): Promise<MigrationReport> {
+/** Makes an empty database ready for the app (server/bootstrap.ts prepareDatabase): handed in by the caller, since the server's start is a layer above admin/. */
+export type PrepareDatabase = (db: Database, registry: SchemaRegistry) => Promise<unknown>;
+
+export async function migrateSqliteToPostgres(from: string, to: string, registry: SchemaRegistry, prepareDatabase: PrepareDatabase, opts: { force?: boolean; onWait?: () => void } = {}): Promise<MigrationReport> {
   if (!existsSync(from)) throw new Error(`${from} does not exist`);
   if (!/^postgres(ql)?:\/\//.test(to)) throw new Error('--to must be a postgres:// URL');
   const target = openPostgres(to);
   try {
     // under the start lock: an instance starting meanwhile waits for the copy instead of preparing the database beside it
-    return await target.alone(START_LOCK, () => migrate(from, target, registry, opts), opts.onWait);
+    return await target.alone(START_LOCK, () => migrate(from, target, registry, prepareDatabase, opts), opts.onWait);
   } finally {
     await target.close();
   }
 }
 
-async function migrate(from: string, target: Database, registry: SchemaRegistry, opts: { force?: boolean }): Promise<MigrationReport> {
+async function migrate(from: string, target: Database, registry: SchemaRegistry, prepareDatabase: PrepareDatabase, opts: { force?: boolean }): Promise<MigrationReport> {
   await prepareDatabase(target, registry);
   // columns added at run time (custom fields) are in no schema file: add them before the rows come
   const raw = new BetterSqlite3(from, { readonly: true, fileMustExist: true });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
-import type { PermissionPolicy } from '../auth/permission-policy.ts';
+import type { AccessPolicy } from '../crud/access-policy.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { escapeLike } from '../db/dialect-adapter.ts';
 import { sql, type SelectQueryBuilder } from 'kysely';
@@ -51,7 +51,7 @@ function decode(row: Record<string, unknown>) {
 }
 
 /** Read-only browsing of the audit log by date; nothing can alter or delete it through the API. */
-export function registerSystemLogRoutes(app: FastifyInstance, k: Kysely<any>, policy: PermissionPolicy, contextOf: ContextOf): void {
+export function registerSystemLogRoutes(app: FastifyInstance, k: Kysely<any>, policy: Pick<AccessPolicy, 'can'>, contextOf: ContextOf): void {
   const guard = (request: Parameters<ContextOf>[0]) => {
     if (!policy.can(contextOf(request), 'system_log', 'view')) throw new AppError('FORBIDDEN', 'Your role may not view the system log');
   };

@@ -3,7 +3,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
-import { isAdministrator } from '../admin/admin-access.ts';
+import { isAdministrator } from '../auth/admin-access.ts';
 import { principalOf } from '../auth/principal.ts';
 import { writeAudit, type AuditAction } from '../audit/audit-log.ts';
 import { AppError } from '../errors/app-error.ts';

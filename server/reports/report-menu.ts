@@ -1,4 +1,4 @@
-import type { MenuItem } from '../session/menu-types.ts';
+import type { MenuItem } from '../menu/menu-types.ts';
 import { menuKeyOf, type ReportCatalogue } from './report-catalogue.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { MenuItem } from './menu-types.ts';
+import type { MenuItem } from '../menu/menu-types.ts';
 import { menuGroups } from './language-content.ts';
 
 type Submenu = MenuItem['submenu'][number];

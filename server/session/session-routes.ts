@@ -15,10 +15,10 @@ import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { addScreenItems } from './screen-menu.ts';
 import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
-import type { MenuItem } from './menu-types.ts';
+import type { MenuItem } from '../menu/menu-types.ts';
 import { addReportItems } from '../reports/report-menu.ts';
 import type { ReportCatalogue } from '../reports/report-catalogue.ts';
-import { isAdministrator } from '../admin/admin-access.ts';
+import { isAdministrator } from '../auth/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
 
@@ -42,7 +42,7 @@ function roleIdOf(body: unknown): number {
   return n;
 }
 
-export type { MenuItem } from './menu-types.ts';
+export type { MenuItem } from '../menu/menu-types.ts';
 
 /**
  * Screens that are not an entity's list, each shown to whoever may view the entity it works on

@@ -1,4 +1,4 @@
-import type { MenuItem } from '../session/menu-types.ts';
+import type { MenuItem } from '../menu/menu-types.ts';
 
 type Can = (menuKey: string, flag: 'view' | 'edit') => boolean;
 

@@ -3,6 +3,7 @@ import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import { entitiesNamed } from '../crud/write-events.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -87,9 +88,11 @@ function checkDestination(ctx: RequestContext, doc: Row, field: string): void {
  * Direct POSTs to the ledger are adjustments held to the same balance rules.
  */
 export function installStockPosting(service: EntityService): void {
+  // each listener declares the entities it applies to: the stock documents (document.stock), and the
+  // movements typed by hand (stock_movement rows made by no document)
+  const stockDocument = (entity: Parameters<typeof stockSpecOf>[0]) => !!stockSpecOf(entity);
   service.onAction(async (trx, e) => {
-    const spec = stockSpecOf(e.entity);
-    if (!spec) return;
+    const spec = stockSpecOf(e.entity)!;
     const d = e.entity.document!;
     if (e.action === (d.postAction ?? 'approve')) {
       // a draft made from an order may not have its inventory yet; posting needs it
@@ -107,16 +110,15 @@ export function installStockPosting(service: EntityService): void {
       const reversals = await reversalsOf(trx, e.entity.name, e.id, e.after);
       await service.beforeCommit(trx, async () => { await writeMovements(trx, reversals, ledgerOptions(trx, e.ctx, service.registry)); });
     }
-  });
+  }, stockDocument);
   service.onWrite(async (trx, e) => {
     if (!e.after) return;
-    const spec = stockSpecOf(service.registry.get(e.entity));
-    if (spec) {
-      if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
-      await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
-      return;
-    }
-    if (e.entity !== 'stock_movement' || e.action !== 'create' || e.after.doc_entity) return;
+    const spec = stockSpecOf(service.registry.get(e.entity))!;
+    if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
+    await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
+  }, stockDocument);
+  service.onWrite(async (trx, e) => {
+    if (!e.after || e.action !== 'create' || e.after.doc_entity) return;
     const m = e.after;
     await checkLocations(trx, { header: [['inventory_id', 'product_location_id']], line: null }, m);
     const movement: MovementInput = {
@@ -133,5 +135,5 @@ export function installStockPosting(service: EntityService): void {
       m.value = unscale(done.value, 2);
       if (movement.direction === 'out') m.unit_cost = done.unitCost === null ? null : unscale(done.unitCost, 2);
     });
-  });
+  }, entitiesNamed('stock_movement'));
 }

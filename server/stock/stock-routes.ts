@@ -5,14 +5,9 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
 import { AppError } from '../errors/app-error.ts';
-import { installStockPosting } from './stock-posting.ts';
-import { installFeatureGate } from './feature-gate.ts';
 import { registerMovementRoutes } from './stock-movements.ts';
-import { installSiteFlagRules } from './site-flag-rules.ts';
 import { registerImportRoutes } from '../imports/import-routes.ts';
 import type { ImportJobStore } from '../imports/import-jobs.ts';
-import { installAssetHistory } from './asset-history.ts';
-import { installBarcodes } from '../barcodes/barcode-routes.ts';
 import { stockBalance, type GroupBy } from './stock-balance.ts';
 
 /** The permission key whose `view` flag reads balances (a menu key of its own: balances are not one entity's rows). */
@@ -27,12 +22,11 @@ function id(raw: Record<string, unknown>, key: string): number | null {
   return n;
 }
 
-/** Stock posting hooks, `GET /api/stock/balance`, and the stock features of issue 10 (production gate, barcodes and scanning, movements, site settings, product import). */
 /** How often the server looks for a month end that has no ledger snapshot yet. */
 const SNAPSHOT_CHECK_MS = 6 * 3600_000;
 
-export function installStock(app: FastifyInstance, service: EntityService, contextOf: ContextOf, importJobs?: ImportJobStore): void {
-  installStockPosting(service);
+/** `GET /api/stock/balance`, the movements and the product import, and the month-end snapshots; the listeners (posting, production gate, site settings, asset history) are stock-feature.ts's. */
+export function registerStockRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf, importJobs?: ImportJobStore): void {
   // month-end snapshots keep balances as of a past date quick; taken after start and then now and then, never on a request
   const snapshots = () => takeMissingSnapshots(service.db, businessTodayNow())
     .then((n) => { if (n) app.log.info({ snapshots: n }, 'stock snapshots taken'); })
@@ -41,12 +35,8 @@ export function installStock(app: FastifyInstance, service: EntityService, conte
   timer.unref();
   app.addHook('onReady', async () => { setTimeout(() => void snapshots(), 2000).unref(); });
   app.addHook('preClose', async () => clearInterval(timer));
-  installFeatureGate(service);
-  installBarcodes(app, service, contextOf);
   registerMovementRoutes(app, service, contextOf);
-  installSiteFlagRules(service, (m) => app.log.warn(m));
   registerImportRoutes(app, service, contextOf, importJobs);
-  installAssetHistory(service);
   app.get('/api/stock/balance', async (request) => {
     const ctx = contextOf(request);
     if (!service.policy.can(ctx, STOCK_BALANCE_KEY, 'view')) throw new AppError('FORBIDDEN', `Your role may not view stock balances (needs view on ${STOCK_BALANCE_KEY})`);

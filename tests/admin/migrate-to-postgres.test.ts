@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-databases
 import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { migrateSqliteToPostgres, verifyCopy } from '../../server/admin/migrate-to-postgres.ts';
+import { prepareDatabase } from '../../server/bootstrap.ts';
 import { openPostgres, withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
 import { START_LOCK } from '../../server/db/dialect-adapter.ts';
 import pg from 'pg';
@@ -35,7 +36,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
   });
 
   it('copies the demo business with matching row counts and checksums in every table', async () => {
-    const report = await migrateSqliteToPostgres(source.testDb.url, target.url, source.registry);
+    const report = await migrateSqliteToPostgres(source.testDb.url, target.url, source.registry, prepareDatabase);
     expect(report.skippedTables).toEqual([]);
     expect(report.skippedColumns).toEqual([]);
     expect(report.tables.filter((t) => !t.ok)).toEqual([]);
@@ -51,7 +52,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
       await pgCopy.close();
     }
     // a second run refuses to overwrite a database that already holds accounts
-    await expect(migrateSqliteToPostgres(source.testDb.url, target.url, source.registry)).rejects.toThrow(/--force/);
+    await expect(migrateSqliteToPostgres(source.testDb.url, target.url, source.registry, prepareDatabase)).rejects.toThrow(/--force/);
   });
 
   it('waits while a server holds the start lock on the target, then copies', async () => {
@@ -63,7 +64,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
       await holder.query('select pg_advisory_lock(hashtext($1))', [START_LOCK]);
       let waited = false;
       let done = false;
-      const copying = migrateSqliteToPostgres(source.testDb.url, fresh.url, source.registry, { onWait: () => { waited = true; } }).finally(() => { done = true; });
+      const copying = migrateSqliteToPostgres(source.testDb.url, fresh.url, source.registry, prepareDatabase, { onWait: () => { waited = true; } }).finally(() => { done = true; });
       await new Promise((r) => setTimeout(r, 1000));
       expect([waited, done]).toEqual([true, false]);
       await holder.query('select pg_advisory_unlock(hashtext($1))', [START_LOCK]);
@@ -129,7 +130,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('loading as a PostgreSQL user wh
       const url = new URL(base);
       url.username = role;
       url.pathname = `/${name}`;
-      const report = await migrateSqliteToPostgres(source.testDb.url, url.toString(), source.registry);
+      const report = await migrateSqliteToPostgres(source.testDb.url, url.toString(), source.registry, prepareDatabase);
       expect(report.tables.filter((t) => !t.ok)).toEqual([]);
       expect(report.ok).toBe(true);
     } finally {

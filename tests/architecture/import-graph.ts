@@ -73,3 +73,34 @@ export function importLoops(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!idx.has(v)) visit(v);
   return loops.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
+
+/**
+ * The graph between folders: a file directly in server/ belongs to folder "server", one in
+ * server/<name>/ (or deeper) to "server/<name>"; outside server/ the top folder ("seed", "engine").
+ * Arrows inside one folder are left out: only folders importing each other can make a circle here.
+ */
+export function folderOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] !== 'server') return parts[0]!;
+  return parts.length === 2 ? 'server' : `server/${parts[1]}`;
+}
+
+export function folderGraph(graph: Map<string, string[]>, folder: (file: string) => string = folderOf): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const a = folder(from);
+    if (!out.has(a)) out.set(a, new Set());
+    for (const to of targets) {
+      const b = folder(to);
+      if (b !== a) out.get(a)!.add(b);
+      if (!out.has(b)) out.set(b, new Set());
+    }
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v].sort()]));
+}
+
+/** The files behind each arrow between two folders of a circle: what to move to break it. */
+export function arrowsBetween(graph: Map<string, string[]>, folders: string[], folder: (file: string) => string = folderOf): string[] {
+  const inside = new Set(folders);
+  return [...graph].flatMap(([from, to]) => to.filter((t) => folder(t) !== folder(from) && inside.has(folder(from)) && inside.has(folder(t))).map((t) => `${from} → ${t}`));
+}

@@ -1,5 +1,5 @@
 /**
- * The production server as `npm start` runs it (node build/server/main.js
+ * The production server as `npm start` runs it (node build/scripts/server-main.js
  * with the node options of package.json's start script, after the build
  * step): the cold start to the first answered request, and resident memory
  * when idle with the demo data. Part of `npm run bench`
@@ -33,7 +33,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 async function once(dir: string, idleMs: number[] = [], viaStartScript = false): Promise<{ firstAnswerMs: number; rssMb: number[] }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...startNodeFlags(), join(ROOT, viaStartScript ? 'scripts/start.mjs' : 'build/server/main.js')], {
+  const child = spawn(process.execPath, [...startNodeFlags(), join(ROOT, viaStartScript ? 'scripts/start.mjs' : 'build/scripts/server-main.js')], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dir, DATABASE_URL: join(dir, 'lean.sqlite'), SEED: 'demo', ADMIN_PASSWORD: 'Lean-admin-Pass-1', DEMO_PASSWORD: 'Lean-demo-Pass-1', REDIS_URL: '', LOG_LEVEL: 'info' },
   });
@@ -73,7 +73,7 @@ export async function measureLeanServer(log: (m: string) => void): Promise<strin
     const [idle, settled] = starts[2]!.rssMb as [number, number];
     const verdict = (mb: number) => `target < ${TARGET_IDLE_MB} MB: ${mb < TARGET_IDLE_MB ? 'PASS' : 'MISS'}`;
     return [
-      '', '== production server (node build/server/main.js, SQLite with the demo data) ==',
+      '', '== production server (node build/scripts/server-main.js, SQLite with the demo data) ==',
       `  first start through scripts/start.mjs, seeding the demo data: first answer after ${Math.round(first.firstAnswerMs)} ms, resident memory 10 s later ${first.rssMb[0]!.toFixed(0)} MB  (${verdict(first.rssMb[0]!)})`,
       `  cold start, built (median of 3): first answer after ${Math.round(cold)} ms  (target < ${TARGET_COLD_START_MS} ms: ${cold < TARGET_COLD_START_MS ? 'PASS' : 'MISS'})`,
       // V8 gives back what a start grew only when its memory reducer runs, about 25 s into an idle process

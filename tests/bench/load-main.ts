@@ -1,6 +1,6 @@
 /**
  * `npm run bench:load`: mixed traffic with autocannon against the production
- * build (node build/server/main.js, as `npm start` runs it), on the embedded
+ * build (node build/scripts/server-main.js, as `npm start` runs it), on the embedded
  * SQLite default and on two instances sharing PostgreSQL and Redis.
  * A benchmark, not a test: figures go to docs/performance.md; exits 0 whatever they are.
  *
@@ -51,6 +51,9 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { withDefaultUser } from '../../server/db/postgres/postgres-database.ts';
 import { ROOT } from './bench-db.ts';
+
+/** The built server's entry in a checkout: build/scripts/server-main.js since issue 46 (build/server/main.js before). */
+const entryOf = (root: string) => (existsSync(join(root, 'build/scripts/server-main.js')) ? join(root, 'build/scripts/server-main.js') : join(root, 'build/server/main.js'));
 import { startNodeFlags } from './start-flags.ts';
 import { runStaff } from './staff-driver.ts';
 
@@ -125,7 +128,7 @@ async function startInstance(extraEnv: Record<string, string>, baseline?: string
   const port = await freePort();
   const prof = [...(env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.LOAD_CPU_PROF}`] : []), ...(env.LOAD_NODE_FLAGS ? env.LOAD_NODE_FLAGS.split(' ') : [])];
   const built = baseline && existsSync(join(baseline, 'scripts/build.mjs'));
-  const main = baseline && !built ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [join(baseline ?? ROOT, 'build/server/main.js')];
+  const main = baseline && !built ? ['--import', 'tsx', join(baseline, 'server/main.ts')] : [entryOf(baseline ?? ROOT)];
   const logFd = env.LOAD_SERVER_LOG ? openSync(`${env.LOAD_SERVER_LOG}.${port}`, 'w') : undefined;
   const child = spawn(process.execPath, [...prof, ...(baseline && !built ? [] : startNodeFlags(baseline ?? ROOT)), ...main], {
     cwd: baseline ?? ROOT,

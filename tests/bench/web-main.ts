@@ -1,6 +1,6 @@
 /**
  * `npm run bench:web`: what a browser receives from the production build
- * (node build/server/main.js, as `npm start` runs it), in headless Chromium.
+ * (node build/scripts/server-main.js, as `npm start` runs it), in headless Chromium.
  * A benchmark, not a test: it prints figures and PASS/MISS, and exits 0 either way.
  *
  *  - /signin: the JavaScript bytes that cross the wire (encoded body sizes,

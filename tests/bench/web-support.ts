@@ -1,5 +1,5 @@
 /**
- * The browser benches' shared start: the production build (node build/server/main.js, as `npm start`
+ * The browser benches' shared start: the production build (node build/scripts/server-main.js, as `npm start`
  * runs it) on a temporary demo database, headless Chromium, and the admin's stored session
  * (signed in once through the page), so each measured run can start from a new, cold context.
  */
@@ -50,7 +50,7 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
 
 export async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'build/server/main.js')], {
+  const child = spawn(process.execPath, [join(ROOT, 'build/scripts/server-main.js')], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dir, DATABASE_URL: join(dir, 'web.sqlite'), SEED: 'demo', ADMIN_PASSWORD, DEMO_PASSWORD: 'Web-demo-Pass-1', LOG_LEVEL: 'warn', REDIS_URL: '' },
   });

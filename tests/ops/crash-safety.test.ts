@@ -26,7 +26,7 @@ type Row = Record<string, any>;
 
 /** The real server (server/main.ts) as a child process on an existing database; answers its base URL. */
 async function startServer(databaseUrl: string, dataDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: '0', SEED: 'none', LOG_LEVEL: 'info', REDIS_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -50,7 +50,7 @@ describe('BACKOFFICE_PREPARE_ONLY=1', () => {
   const dir = scratchDir();
 
   it('prepares the database with the demo data and exits 0 without listening, also when workers are asked for', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
       cwd: ROOT,
       env: {
         ...process.env, NODE_ENV: 'production', BACKOFFICE_PREPARE_ONLY: '1', SERVER_WORKERS: '2', DATA_DIR: dir, DATABASE_URL: join(dir, 'db.sqlite'),
@@ -94,7 +94,7 @@ describe("npm start's first start moves the database into place only once it is 
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
 
-    const status = prepareFirstStart(target, (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    const status = prepareFirstStart(target, (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
       cwd: ROOT, stdio: 'ignore',
       env: { ...process.env, ...env, NODE_ENV: 'production', DATA_DIR: dir, PORT: '0', SEED: 'demo', ADMIN_PASSWORD: 'First-start-Admin-1', DEMO_PASSWORD: 'First-start-Demo-1', LOG_LEVEL: 'warn' },
     }).status, quiet);

@@ -55,7 +55,7 @@ describe('SIGTERM', () => {
   beforeAll(async () => {
     await ensureWebBuilt(ROOT);
     dir = mkdtempSync(join(tmpdir(), 'bo-shutdown-'));
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dir, DATABASE_URL: join(dir, 'db.sqlite'), PORT: '0', SEED: 'none', ADMIN_PASSWORD, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '8000', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -56,7 +56,7 @@ describe('SERVER_WORKERS=2 on SQLite with Redis', () => {
   beforeAll(async () => {
     await ensureWebBuilt(ROOT);
     dir = mkdtempSync(join(tmpdir(), 'bo-workers-'));
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
       cwd: ROOT,
       env: {
         ...process.env, NODE_ENV: 'production', DATA_DIR: dir, DATABASE_URL: join(dir, 'db.sqlite'), PORT: '0', SEED: 'none', ADMIN_PASSWORD, LOG_LEVEL: 'info',
@@ -141,7 +141,7 @@ describe('SERVER_WORKERS=2 on SQLite with Redis', () => {
   }, 30_000);
 
   it('refuses to start several workers without Redis, saying why', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/server-main.ts')], {
       cwd: ROOT, encoding: 'utf8', timeout: 60_000,
       env: { ...process.env, DATA_DIR: dir, PORT: '0', SEED: 'none', SERVER_WORKERS: '2', REDIS_URL: '' },
     });

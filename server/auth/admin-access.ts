@@ -1,5 +1,5 @@
 import type { RequestContext } from '../crud/access-policy.ts';
-import { principalOf } from '../auth/principal.ts';
+import { principalOf } from './principal.ts';
 import type { PermissionFlags } from '../../engine/permissions/customer-role.ts';
 import { AppError } from '../errors/app-error.ts';
 

@@ -1,0 +1,16 @@
+import type { Feature } from '../crud/feature-contract.ts';
+import { installShiftRules } from './shift-rules.ts';
+import { registerSaleRoutes } from './sale-routes.ts';
+import { registerSaleReturnRoutes } from './sale-return.ts';
+import { registerSlipRoutes } from './sale-slip.ts';
+
+/** The counter: sales, returns, slips, and the rules of a shift. */
+export const posFeature: Feature = {
+  name: 'pos',
+  listeners: [{ name: 'shift rules', install: installShiftRules }],
+  routes: ({ app, service, contextOf }) => {
+    registerSaleRoutes(app, service, contextOf);
+    registerSaleReturnRoutes(app, service, contextOf);
+    registerSlipRoutes(app, service, contextOf);
+  },
+};
