@@ -6,8 +6,8 @@ export const ROOT = resolve(import.meta.dirname, '..');
 export const BUILD_DIR = join(ROOT, 'build');
 export const SERVER_MAIN = join(BUILD_DIR, 'server', 'main.js');
 export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
-/** Everything the compiled server depends on. */
-const SERVER_SOURCES = ['server', 'engine', 'seed', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** Everything the compiled server depends on (schemas/screens: the declared screens are compiled in, engine/schema/declared-screens.ts). */
+const SERVER_SOURCES = ['server', 'engine', 'seed', 'schemas/screens', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time under a path (also the web build's rule: server/web/web-build.ts loads it from here). */
 export function newestMtime(path) {
