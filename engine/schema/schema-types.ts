@@ -299,6 +299,22 @@ export function siteSettingsOf(byName: ReadonlyMap<string, EntitySchema>): Entit
   return undefined;
 }
 
+/**
+ * The issuing company of an entity's records: the link field its `access.companyField` names and the entity that
+ * field links to (your_company), or null when the entity has no company. Read instead of naming the company entity.
+ */
+export function issuerOf(entity: EntitySchema): { field: string; entity: string } | null {
+  const field = entity.access?.companyField;
+  const target = field && field !== 'id' ? fieldOf(entity, field)?.entity : undefined;
+  return field && target ? { field, entity: target } : null;
+}
+
+/** The company entity itself (`access.companyField: "id"`), if the set has one. */
+export function companyEntityOf(all: Iterable<EntitySchema>): EntitySchema | undefined {
+  for (const e of all) if (e.access?.companyField === 'id') return e;
+  return undefined;
+}
+
 /** The site setting (a link field of setting_site) that names the default of that company entity (`defaultFrom: "company"`). */
 export function companySetting(site: Pick<EntitySchema, 'fields'>, companyEntity: string): string | null {
   const found = Object.entries(site.fields).find(([, f]) => f.type === 'link' && f.entity === companyEntity);

@@ -95,4 +95,10 @@ export function portalEntity(screens: readonly ScreenDecl[]): string | undefined
   return screens.flatMap((s) => s.routes).find((r) => r.kind === 'customerBills')?.entity;
 }
 
+/** The entity a declared screen needs (`needs.entity`): the collection summary's bills. */
+export function screenEntity(screens: readonly ScreenDecl[], name: string): string | undefined {
+  const needs = screens.find((s) => s.name === name)?.needs;
+  return needs && 'entity' in needs ? needs.entity : undefined;
+}
+
 export type { ScreenDecl, ScreenNeeds };
