@@ -243,6 +243,12 @@ export interface EntitySchema {
    * `defaultSetting`, `defaultFrom` and the document's site rules name are its fields.
    */
   siteSettings?: true;
+  /**
+   * True on an entity documents are made out to (customer, supplier): a document's link to it is the
+   * counterparty its print and e-Tax name (server/print/document-pdf.ts partyFields); the issuing company is
+   * the entity with `access.companyField: "id"`.
+   */
+  party?: true;
   /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
   menuOrder?: number;
   icon?: string;
