@@ -7,8 +7,8 @@ export const BUILD_DIR = join(ROOT, 'build');
 /** The server process's entry (scripts/server-main.ts: server/main.ts with the demo data's loader handed over). */
 export const SERVER_MAIN = join(BUILD_DIR, 'scripts', 'server-main.js');
 export const SERVER_STAMP = join(BUILD_DIR, '.stamp');
-/** Everything the compiled server depends on. */
-const SERVER_SOURCES = ['server', 'engine', 'seed', 'scripts/server-main.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** Everything the compiled server depends on (schemas/screens: the declared screens are compiled in, engine/schema/declared-screens.ts). */
+const SERVER_SOURCES = ['server', 'engine', 'seed', 'schemas/screens', 'scripts/server-main.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** The newest modification time under a path (the server's rule below, and the web build's: scripts/web-build.mjs). */
 export function newestMtime(path) {

@@ -151,7 +151,17 @@ export interface DocumentSpec {
    * receipt): whether it does ("full", "abbreviated" or "none") is decided when it is posted, stored in that
    * read-only field and never changes (server/documents/tax-invoice-supply.ts; docs/documents.md).
    */
-  taxInvoice?: { roleField?: string };
+  taxInvoice?: {
+    roleField?: string;
+    /**
+     * The enum field that says whether it is a full or an abbreviated tax invoice: on posting, an abbreviated one is
+     * refused while the site's `tax_invoice` setting is "full", and each form must state its fields (the seller's tax
+     * id; a full one also the buyer's name, tax id and branch, s. 86/4) (server/documents/tax-invoice-rules.ts).
+     */
+    formField?: string;
+    /** The ship-to name and address fields a new record fills from its customer's default shipping address (site setting is_enable_customer_ship_to_details). */
+    shipTo?: { name: string; address: string };
+  };
   /**
    * A credit or debit note (Revenue Code s. 86/9, 86/10): it corrects one issued document of its `from` sources.
    * Its post action is refused (409 NOTE_WITHOUT_INVOICE) unless every line comes from that one document, whose id

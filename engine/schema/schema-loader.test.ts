@@ -113,6 +113,15 @@ describe('loadSchemaSet', () => {
     expect(problemsOf(swap('receipt.json', { typeCode: '381' })).some((p) => p.file === 'receipt.json' && p.pointer.startsWith('/document/etax'))).toBe(true);
   });
 
+  it('rejects document.taxInvoice keys naming fields the document does not have (issue 46 §2)', () => {
+    const dir = resolve(import.meta.dirname, '../../schemas');
+    const sources = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => source(f, JSON.parse(readFileSync(resolve(dir, f), 'utf8'))));
+    const swap = (file: string, taxInvoice: Json) => sources.map((s) => (s.file === file ? source(file, { ...JSON.parse(s.text), document: { ...JSON.parse(s.text).document, taxInvoice } }) : s));
+    expectProblem(swap('tax_invoice.json', { formField: 'doc_no' }), 'tax_invoice.json', '/document/taxInvoice/formField', /enum field/);
+    expectProblem(swap('tax_invoice.json', { shipTo: { name: 'ship_to_name', address: 'nowhere' } }), 'tax_invoice.json', '/document/taxInvoice/shipTo/address', /not a field/);
+    expectProblem(swap('tax_invoice.json', { shipTo: { name: 'ship_to_name' } }), 'tax_invoice.json', '/document/taxInvoice/shipTo', /address/);
+  });
+
   it('accepts print.limitByRole on a document and rejects it elsewhere or with an unknown key', () => {
     const doc = { ...minimal('bill'), kind: 'document', print: { limitByRole: true } };
     expect(loadSchemaSet([source('bill.json', doc)])[0]).toMatchObject({ print: { limitByRole: true } });

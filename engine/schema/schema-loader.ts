@@ -268,6 +268,10 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
   d.etax?.typeCodeWhen?.forEach((w, i) => {
     for (const name of Object.keys('when' in w ? w.when : {})) if (!fieldOf(e, name)) bad(`/document/etax/typeCodeWhen/${i}/when/${name}`, `"${name}" is not a field of ${e.name}`);
   });
+  const ti = d.taxInvoice;
+  if (ti?.formField && fieldOf(e, ti.formField)?.type !== 'enum') bad('/document/taxInvoice/formField', `"${ti.formField}" must be an enum field of ${e.name}`);
+  for (const k of ['name', 'address'] as const) if (ti?.shipTo && !fieldOf(e, ti.shipTo[k])) bad(`/document/taxInvoice/shipTo/${k}`, `"${ti.shipTo[k]}" is not a field of ${e.name}`);
+  if (ti?.shipTo && fieldOf(e, 'customer_id')?.type !== 'link') bad('/document/taxInvoice/shipTo', `${e.name} needs a customer_id link to take the customer's address`);
   if (d.etax?.numberField && !fieldOf(e, d.etax.numberField)) bad('/document/etax/numberField', `"${d.etax.numberField}" is not a field of ${e.name}`);
   if (d.date !== undefined && fieldOf(e, d.date)?.type !== 'date') bad('/document/date', `"${d.date}" must be a date field of ${e.name}`);
   const lines = fieldOf(e, d.lines);

@@ -243,6 +243,12 @@ export interface EntitySchema {
    * `defaultSetting`, `defaultFrom` and the document's site rules name are its fields.
    */
   siteSettings?: true;
+  /**
+   * True on an entity documents are made out to (customer, supplier): a document's link to it is the
+   * counterparty its print and e-Tax name (server/print/document-pdf.ts partyFields); the issuing company is
+   * the entity with `access.companyField: "id"`.
+   */
+  party?: true;
   /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
   menuOrder?: number;
   icon?: string;
@@ -296,6 +302,22 @@ export function hasColumn(field: FieldDef): boolean {
 /** The entity that holds the site settings (`siteSettings: true`), if the set has one: a test may load a few schemas. */
 export function siteSettingsOf(byName: ReadonlyMap<string, EntitySchema>): EntitySchema | undefined {
   for (const e of byName.values()) if (e.siteSettings) return e;
+  return undefined;
+}
+
+/**
+ * The issuing company of an entity's records: the link field its `access.companyField` names and the entity that
+ * field links to (your_company), or null when the entity has no company. Read instead of naming the company entity.
+ */
+export function issuerOf(entity: EntitySchema): { field: string; entity: string } | null {
+  const field = entity.access?.companyField;
+  const target = field && field !== 'id' ? fieldOf(entity, field)?.entity : undefined;
+  return field && target ? { field, entity: target } : null;
+}
+
+/** The company entity itself (`access.companyField: "id"`), if the set has one. */
+export function companyEntityOf(all: Iterable<EntitySchema>): EntitySchema | undefined {
+  for (const e of all) if (e.access?.companyField === 'id') return e;
   return undefined;
 }
 

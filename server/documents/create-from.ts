@@ -192,11 +192,14 @@ export async function openLines(service: EntityService, targetName: string, sour
   const srcLines = linesOf(service, source);
   const out: OpenLine[] = [];
   const products = new Map<number, Row | null>();
+  // the entity the source lines' product_id links to (no entity is named here)
+  const productLink = fieldOf(srcLines.entity, 'product_id');
+  const productEntity = productLink?.type === 'link' ? productLink.entity : undefined;
   const productOf = async (v: unknown): Promise<Row | null> => {
     const pid = Number(v);
-    if (!Number.isInteger(pid) || pid < 1 || !service.registry.get('product')) return null;
+    if (!Number.isInteger(pid) || pid < 1 || !productEntity || !service.registry.get(productEntity)) return null;
     // read as the caller: a product outside its rights shows no name, as a list would
-    if (!products.has(pid)) products.set(pid, await service.get('product', pid, ctx).catch(() => null));
+    if (!products.has(pid)) products.set(pid, await service.get(productEntity, pid, ctx).catch(() => null));
     return products.get(pid)!;
   };
   for (const id of ids as number[]) {

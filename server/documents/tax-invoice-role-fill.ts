@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { taxInvoiceRole } from '../../engine/documents/tax-invoice-role.ts';
+import { issuerOf } from '../../engine/schema/schema-types.ts';
 import { siteSettings } from '../settings/site-settings.ts';
 
 /**
@@ -22,10 +23,12 @@ export async function fillTaxInvoiceRoles(k: Kysely<any>, registry: SchemaRegist
     const rows = await k.selectFrom(entity.name).selectAll().where(field, 'is', null).where(status, '!=', initial).execute();
     if (!rows.length) continue;
     const mode = (await siteSettings(k, registry)).tax_invoice;
+    // the issuing company (schema key access.companyField): its VAT registration decides the role
+    const issuer = issuerOf(entity);
     const companies = new Map<number, Record<string, unknown> | undefined>();
     for (const row of rows) {
-      const cid = Number(row.your_company_id);
-      if (!companies.has(cid)) companies.set(cid, await k.selectFrom('your_company').selectAll().where('id', '=', cid).executeTakeFirst());
+      const cid = issuer ? Number(row[issuer.field]) : NaN;
+      if (issuer && !companies.has(cid)) companies.set(cid, await k.selectFrom(issuer.entity).selectAll().where('id', '=', cid).executeTakeFirst());
       const role = taxInvoiceRole(entity, { ...row, [field]: null, vat_amount: Number(row.vat_amount ?? 0) / 100 }, companies.get(cid), mode) ?? 'none';
       await k.updateTable(entity.name).set({ [field]: role }).where('id', '=', Number(row.id)).execute();
       filled++;

@@ -16,7 +16,8 @@ export const ABBREVIATED_INVOICE_FIELDS = ['seller_tax_id'] as const;
 const blank = (v: unknown) => v === null || v === undefined || String(v).trim() === '';
 
 /**
- * The site settings that shape a tax invoice:
+ * The site settings that shape a tax invoice (a document whose schema gives document.taxInvoice.formField
+ * and .shipTo; no entity is named here):
  * - `tax_invoice` "full": every invoice is a full one; "abbreviated": the
  *   business may also issue abbreviated ones. Checked when the invoice is issued,
  *   so a draft can be completed first.
@@ -29,12 +30,13 @@ const blank = (v: unknown) => v === null || v === undefined || String(v).trim() 
 export function installTaxInvoiceRules(service: EntityService): void {
   installSettingDefaults(service);
   service.onAction(async (trx, e) => {
-    if (e.entity.name !== 'tax_invoice' || e.action !== (e.entity.document?.postAction ?? 'approve')) return;
+    const formField = e.entity.document?.taxInvoice?.formField;
+    if (!formField || e.action !== (e.entity.document?.postAction ?? 'approve')) return;
     const site = await siteSettings(trx, service.registry);
-    const form = String(e.after.invoice_type ?? 'full');
+    const form = String(e.after[formField] ?? 'full');
     if (form === 'abbreviated' && (site.tax_invoice ?? 'full') === 'full') {
-      throw new AppError('VALIDATION_FAILED', 'invoice_type: the site issues full tax invoices only (site setting tax_invoice)', {
-        fields: [{ field: 'invoice_type', code: 'enum', message: 'must be full: the site setting allows full tax invoices only', params: { allowed: 'full' } }],
+      throw new AppError('VALIDATION_FAILED', `${formField}: the site issues full tax invoices only (site setting tax_invoice)`, {
+        fields: [{ field: formField, code: 'enum', message: 'must be full: the site setting allows full tax invoices only', params: { allowed: 'full' } }],
       });
     }
     const needed = form === 'full' ? FULL_INVOICE_FIELDS : ABBREVIATED_INVOICE_FIELDS;
@@ -44,19 +46,20 @@ export function installTaxInvoiceRules(service: EntityService): void {
         fields: missing.map((field) => ({ field, code: 'required', message: 'is required' })),
       });
     }
-  });
+  }, (entity) => !!entity.document?.taxInvoice?.formField);
   service.onWrite(async (trx, e) => {
-    if (e.entity !== 'tax_invoice' || e.action !== 'create' || !e.after) return;
-    if (!blank(e.after.ship_to_address) || !e.after.customer_id) return;
+    const shipTo = service.registry.get(e.entity)?.document?.taxInvoice?.shipTo;
+    if (!shipTo || e.action !== 'create' || !e.after) return;
+    if (!blank(e.after[shipTo.address]) || !e.after.customer_id) return;
     if (!flagOn(await siteSettings(trx, service.registry), 'is_enable_customer_ship_to_details')) return;
     const addr = await trx.selectFrom('customer_address').selectAll().where('customer_id', '=', Number(e.after.customer_id)).where('address_type', '=', 'shipping')
       .orderBy('is_default', 'desc').orderBy('id').limit(1).executeTakeFirst();
     if (!addr) return;
     const text = [addr.address_line, addr.sub_district, addr.district, addr.province, addr.postal_code].filter((v) => !blank(v)).join(' ');
-    const values = { ship_to_name: addr.name ?? null, ship_to_address: text.slice(0, 500) || null };
-    await trx.updateTable('tax_invoice').set(values).where('id', '=', e.id).execute();
+    const values = { [shipTo.name]: addr.name ?? null, [shipTo.address]: text.slice(0, 500) || null };
+    await trx.updateTable(e.entity).set(values).where('id', '=', e.id).execute();
     Object.assign(e.after, values);
-  });
+  }, (entity) => !!entity.document?.taxInvoice?.shipTo);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { issuerOf, type EntitySchema } from '../../engine/schema/schema-types.ts';
 import { taxInvoiceRole } from '../../engine/documents/tax-invoice-role.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
@@ -173,7 +173,8 @@ export async function roleInvoiceBelow(k: Kysely<any>, service: EntityService, d
 /** The role a document with `document.taxInvoice.roleField` takes when posted: the issuer, the VAT, the site setting and the sale. */
 export async function roleAtPosting(k: Kysely<any>, service: EntityService, entity: EntitySchema, after: Row): Promise<'full' | 'abbreviated' | 'none'> {
   const site = await siteSettings(k, service.registry);
-  const issuer = after.your_company_id ? await k.selectFrom('your_company').selectAll().where('id', '=', Number(after.your_company_id)).executeTakeFirst() : null;
+  const company = issuerOf(entity);
+  const issuer = company && after[company.field] ? await k.selectFrom(company.entity).selectAll().where('id', '=', Number(after[company.field])).executeTakeFirst() : null;
   const mode = taxInvoiceRole(entity, { ...after, [entity.document!.taxInvoice!.roleField!]: null }, issuer, site.tax_invoice);
   if (!mode) return 'none';
   return (await saleTaxInvoice(k, service, entity, after)) ? 'none' : mode;

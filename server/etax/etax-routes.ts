@@ -4,6 +4,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import type { Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
+import { companyEntityOf } from '../../engine/schema/schema-types.ts';
 import { parseId, printOptionsOf } from '../print/print-routes.ts';
 import { countPrint } from '../print/print-counter.ts';
 import { principalOf } from '../auth/principal.ts';
@@ -68,7 +69,9 @@ export async function registerEtaxRoutes(app: FastifyInstance, service: EntitySe
 
   // who may see the issuing companies may see whether they can sign; never the certificate or its key
   app.get('/api/etax/status', async (request) => {
-    policy.assertAllowed(contextOf(request), service.entity('your_company'), 'read');
+    const company = companyEntityOf(service.registry.all());
+    if (!company) throw new AppError('NOT_FOUND', 'No company entity (access.companyField "id") in the schemas');
+    policy.assertAllowed(contextOf(request), company, 'read');
     const key = maker.signingKey();
     // the key was read at start (above), so a configured certificate is a readable one
     const k = key ? await key : null;

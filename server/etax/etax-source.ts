@@ -1,7 +1,6 @@
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import type { DocumentPrint } from '../print/document-pdf.ts';
-import { partyFields } from '../print/document-pdf.ts';
 import { AppError } from '../errors/app-error.ts';
 import { etaxDocumentOf, EtaxUnavailable, type EtaxDocument } from '../../engine/etax/etax-document.ts';
 import { noteReasonOf, noteReferencesOf } from '../print/note-references.ts';
@@ -18,7 +17,7 @@ type Row = Record<string, unknown>;
  */
 export async function etaxDocumentFor(service: EntityService, doc: DocumentPrint, cancellation: boolean): Promise<EtaxDocument> {
   const { entity, row } = doc;
-  const { party, issuer } = partyFields(entity);
+  const { party, issuer } = doc.parties;
   const products = new Map<number, Row>();
   for (const [key, map] of Object.entries(doc.lineLinks ?? {})) if (key.endsWith('.product_id')) for (const [id, r] of map) products.set(id, r);
   try {

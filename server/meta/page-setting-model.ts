@@ -44,7 +44,8 @@ export function productPickerOf(file: EntitySchema, resolve: (n: string) => Enti
   if (!lines?.pickerSetting) return null;
   const child = lines?.entity ? resolve(lines.entity) : undefined;
   const link = child ? fieldOf(child, 'product_id') : undefined;
-  return child && link?.type === 'link' && link.entity === 'product' ? { entity: child.name, field: 'product_id' } : null;
+  // the lines field's pickerSetting says its product_id is a product picker: the target is whatever it links to
+  return child && link?.type === 'link' ? { entity: child.name, field: 'product_id' } : null;
 }
 
 /**

@@ -3,6 +3,8 @@ import { entityJsonSchema } from '../../engine/validation/entity-json-schema.ts'
 import { ERROR_CATALOGUE } from '../../engine/errors/error-catalogue.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { CUSTOM_FIELD_TYPES } from '../../engine/schema/custom-field-layer.ts';
+import { DECLARED_SCREENS } from '../../engine/schema/declared-screens.ts';
+import { portalEntity, screenEntity } from '../../engine/schema/screen-loader.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -121,7 +123,10 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
       }
     }
   }
-  if (registry.get('billing_note')) {
+  // the declared screens' entities (schemas/screens/screens.json): the collection summary reads the bills, the portal lists them
+  const bills = screenEntity(DECLARED_SCREENS, 'collection_summary');
+  const portal = portalEntity(DECLARED_SCREENS);
+  if (bills && registry.get(bills)) {
     const date = { type: 'string', format: 'date' };
     paths['/api/report/collection_summary'] = {
       get: {
@@ -130,10 +135,12 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
         responses: { 200: { description: 'OK' }, 400: errorResponse, 403: errorResponse },
       },
     };
+  }
+  if (portal && registry.get(portal)) {
     const id = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
     paths['/api/customerpage/{customerId}/bill/{id}/pdf'] = {
       get: {
-        tags: ['billing_note'], summary: 'The customer portal\'s view-only copy of a billing note (marked COPY, not a print: view rights, no print counter)',
+        tags: [portal], summary: 'The customer portal\'s view-only copy of a billing note (marked COPY, not a print: view rights, no print counter)',
         parameters: [id('customerId'), id('id'), { name: 'lang', in: 'query', schema: { enum: ['th', 'en'], default: 'th' } }, { name: 'be', in: 'query', schema: { enum: ['0', '1'] } }],
         responses: { 200: { description: 'The PDF, inline', content: { 'application/pdf': {} } }, 400: errorResponse, 404: errorResponse },
       },

@@ -30,6 +30,8 @@ export interface DocumentPrint {
   lineEntities: Record<string, EntitySchema>;
   /** The rows behind link fields (customer, issuing company), by field name. */
   links: Record<string, Row | null>;
+  /** Which of those links is the counterparty and which the issuing company (partyFields). */
+  parties: { party?: string; issuer?: string };
   /** What a line's link shows instead of its id ("P-001 ฟิล์มยืด"), by "lines field.link field" and id. */
   lineLinks?: Record<string, Map<number, Row>>;
   /** The document each line refers to (lines with print.references), by lines field and line index. */
@@ -52,17 +54,21 @@ export function linkText(r: Row, lang: 'th' | 'en'): string {
   return [r.code, name].filter((x) => x !== null && x !== undefined && x !== '').map(String).join(' ');
 }
 
-/** Every link field to a counterparty or the issuing company (a 50 ทวิ names a supplier or a customer). */
-export function partyLinkFields(entity: EntitySchema): string[] {
-  return Object.entries(entity.fields).filter(([, f]) => f.type === 'link' && ['customer', 'supplier', 'your_company'].includes(f.entity ?? '')).map(([n]) => n);
+type Lookup = (name: string) => EntitySchema | undefined;
+const isParty = (lookup: Lookup, name: string | undefined) => !!name && lookup(name)?.party === true;
+const isCompany = (lookup: Lookup, name: string | undefined) => !!name && lookup(name)?.access?.companyField === 'id';
+
+/** Every link field to a counterparty (schema key `party`) or the issuing company (`access.companyField: "id"`): a 50 ทวิ names a supplier or a customer. */
+export function partyLinkFields(entity: EntitySchema, lookup: Lookup): string[] {
+  return Object.entries(entity.fields).filter(([, f]) => f.type === 'link' && (isParty(lookup, f.entity) || isCompany(lookup, f.entity))).map(([n]) => n);
 }
 
-/** Which link field names the counterparty and which the issuing company. */
-export function partyFields(entity: EntitySchema): { party?: string; issuer?: string } {
+/** Which link field names the counterparty and which the issuing company, from the linked entities' schema keys (no entity named here). */
+export function partyFields(entity: EntitySchema, lookup: Lookup): { party?: string; issuer?: string } {
   const links = Object.entries(entity.fields).filter(([, f]) => f.type === 'link');
   return {
-    party: links.find(([, f]) => f.entity === 'customer' || f.entity === 'supplier')?.[0],
-    issuer: links.find(([, f]) => f.entity === 'your_company')?.[0],
+    party: links.find(([, f]) => isParty(lookup, f.entity))?.[0],
+    issuer: links.find(([, f]) => isCompany(lookup, f.entity))?.[0],
   };
 }
 
@@ -154,7 +160,7 @@ function paymentBlock(doc: DocumentPrint, o: PrintOptions): object[] {
 export function headingOf(doc: DocumentPrint, o: PrintOptions): { title: string; number: string } {
   if (doc.heading) return doc.heading;
   const { entity, row } = doc;
-  const issuer = partyFields(entity).issuer;
+  const issuer = doc.parties.issuer;
   return { title: printTitle(entity, row, issuer ? doc.links[issuer] : null, doc.taxInvoiceMode, o.lang), number: String(row[entity.numbering?.field ?? entity.titleField] ?? '') };
 }
 
@@ -162,7 +168,7 @@ export function headingOf(doc: DocumentPrint, o: PrintOptions): { title: string;
 function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   const { entity, row } = doc;
   const label = (n: string) => entity.fields[n]?.label[o.lang] ?? n;
-  const { party, issuer } = partyFields(entity);
+  const { party, issuer } = doc.parties;
   const numberField = entity.numbering?.field ?? entity.titleField;
   const heading = headingOf(doc, o);
   // a date with no value (a receipt's 50 ทวิ date when no tax was withheld) prints no empty label
@@ -240,7 +246,7 @@ function continuationLine(doc: DocumentPrint, o: PrintOptions): string {
   const { entity, row } = doc;
   const h = headingOf(doc, o);
   const dateField = entity.numbering?.dateField ?? Object.keys(entity.fields).find((n) => entity.fields[n]!.type === 'date');
-  const party = partyFields(entity).party;
+  const party = doc.parties.party;
   const partyName = party ? partyBlock(doc.links[party], o)[0] : undefined;
   return [
     `${h.title} ${h.number}`,

@@ -4,6 +4,8 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { notFound } from '../crud/record-values.ts';
 import { renderDocumentPdf } from './document-pdf.ts';
+import { DECLARED_SCREENS } from '../../engine/schema/declared-screens.ts';
+import { portalEntity } from '../../engine/schema/screen-loader.ts';
 import { parseId, pdfFileName, printOptionsOf, readDocument, type PrintFiles } from './print-routes.ts';
 
 /**
@@ -18,7 +20,9 @@ import { parseId, pdfFileName, printOptionsOf, readDocument, type PrintFiles } f
  * Only lang and be are read from the query; anything else (filters) is ignored.
  */
 export function registerPortalPdfRoute(app: FastifyInstance, service: EntityService, policy: PermissionPolicy, contextOf: ContextOf, files?: PrintFiles): void {
-  if (!service.registry.get('billing_note')) return;
+  // the portal's entity: the one its bills screens name (schemas/screens/screens.json)
+  const name = portalEntity(DECLARED_SCREENS);
+  if (!name || !service.registry.get(name)) return;
   app.get('/api/customerpage/:customerId/bill/:id/pdf', async (request, reply) => {
     const ctx = contextOf(request);
     const params = request.params as { customerId: string; id: string };
@@ -26,7 +30,7 @@ export function registerPortalPdfRoute(app: FastifyInstance, service: EntityServ
     const id = parseId(params.id);
     const q = request.query as Record<string, unknown>;
     const o = { ...printOptionsOf({ lang: q.lang, be: q.be }), copy: true };
-    const entity = service.entity('billing_note');
+    const entity = service.entity(name);
     const doc = await readDocument(service, policy, entity, id, ctx, 'read', files);
     if (Number(doc.row.customer_id) !== customerId) throw notFound(entity, id);
     const pdf = await renderDocumentPdf(doc, o);

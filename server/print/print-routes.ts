@@ -74,7 +74,8 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   const lineEntities: DocumentPrint['lineEntities'] = {};
   for (const [name, f] of Object.entries(entity.fields)) if (f.type === 'lines' && f.entity) lineEntities[name] = service.entity(f.entity);
   const links: DocumentPrint['links'] = {};
-  for (const field of partyLinkFields(entity)) {
+  const lookup = (n: string) => service.registry.get(n);
+  for (const field of partyLinkFields(entity, lookup)) {
     const target = field && entity.fields[field]?.entity;
     const linkId = field ? Number(row[field]) : NaN;
     if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;
@@ -96,13 +97,14 @@ export async function readDocument(service: EntityService, policy: PermissionPol
       lineLinks[`${name}.${field}`] = found;
     }
   }
-  const issuer = partyFields(entity).issuer;
+  const parties = partyFields(entity, lookup);
+  const issuer = parties.issuer;
   const logo = entity.print?.logo && issuer ? await readImage(files, links[issuer]?.logo) : null;
   const taxInvoiceMode = entity.print?.taxInvoiceTitle ? (await siteSettings(service.db.kysely, service.registry)).tax_invoice : undefined;
   const lineRefs = await readLineReferences(service, entity, row);
   const promptpay = await promptPayForPrint(service, entity, row);
   const note = await notePrintOf(service, { entity, row });
-  return { entity, row, lineEntities, links, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay, note };
+  return { entity, row, lineEntities, links, parties, lineLinks, lineRefs, logo, taxInvoiceMode, promptpay, note };
 }
 
 /** A file name made only of characters every browser and mail client accepts. */

@@ -9,6 +9,7 @@ import { MAX_LIMIT } from '../crud/list-query.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { AppError } from '../errors/app-error.ts';
 import { directReceipts } from './direct-receipts.ts';
+import { collectionChain, type CollectionChain } from './collection-chain.ts';
 
 type Row = Record<string, unknown>;
 
@@ -88,7 +89,8 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
     customer = parseRecordId(String(query.customer_id));
     if (customer === null) throw new AppError('INVALID_QUERY', 'customer_id must be a record id');
   }
-  const entity = service.entity('billing_note');
+  const chain = collectionChain(service.registry);
+  const entity = chain.bills;
   // before the query is judged field by field: a role without the billing notes is simply refused
   service.policy.assertAllowed(ctx, entity, 'read');
   const filter: Row = { status: { _in: BILLED_STATES }, bill_date: { _lte: to, ...(from ? { _gte: from } : {}) } };
@@ -99,12 +101,12 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
       filter: JSON.stringify(filter), sort: 'customer_id,bill_date,id', limit: String(MAX_LIMIT), offset: String(offset),
       fields: 'id,bill_date,due_date,customer_id,customer_id.name_th,vat_type,subtotal,total_amount',
     }, ctx);
-    const { rows } = await service.list('billing_note', q, ctx);
+    const { rows } = await service.list(entity.name, q, ctx);
     bills.push(...rows);
     if (rows.length < MAX_LIMIT) break;
   }
   // what receipts dated after `to` settled is not yet settled on `to` (issue 44 §7)
-  const { settled, withheld } = await settledOf(service, bills.map((b) => Number(b.id)), to);
+  const { settled, withheld } = await settledOf(service, chain, bills.map((b) => Number(b.id)), to);
   const byCustomer = new Map<number, CustomerCollection>();
   const zero = () => Object.fromEntries(AGEING_BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
   const rowOf = (id: number, name: unknown): CustomerCollection => byCustomer.get(id) ?? { customer_id: id, customer_name: (name as string | undefined) ?? null, bills: 0, billed: 0, received: 0, withheld: 0, received_direct: 0, outstanding: 0, ageing: zero() };
@@ -123,7 +125,7 @@ export async function collectionSummary(service: EntityService, query: Row, ctx:
     c.ageing[bucketOf(to, String(b.due_date ?? b.bill_date))] += open;
     byCustomer.set(id, c);
   }
-  for (const r of await directReceipts(service, from, to, customer, ctx)) {
+  for (const r of await directReceipts(service, chain, from, to, customer, ctx)) {
     const c = rowOf(r.customer_id, r.customer_name);
     c.received += r.money;
     c.received_direct += r.money;
@@ -149,34 +151,36 @@ function mapBuckets(a: Record<Bucket, number>, f: (n: number) => number): Record
  * withheld: each receipt's wht_amount spread over all its lines by their amounts (remainder on the
  * last), so the parts add up to it exactly. The bills are already the caller's visible ones.
  */
-async function settledOf(service: EntityService, billIds: number[], to: string): Promise<{ settled: Map<number, number>; withheld: Map<number, number> }> {
+async function settledOf(service: EntityService, c: CollectionChain, billIds: number[], to: string): Promise<{ settled: Map<number, number>; withheld: Map<number, number> }> {
   const settled = new Map<number, number>();
   const withheld = new Map<number, number>();
   const k = service.db.kysely;
+  const [bl, ri, rc] = [`${c.billLines} as l`, `${c.receiptLines} as ri`, `${c.receipts.name} as r`] as const;
+  const [bill, receipt] = [`l.${c.billOf}`, `ri.${c.receiptOf}`] as const;
   for (let i = 0; i < billIds.length; i += 500) {
     const chunk = billIds.slice(i, i + 500);
     // the links of posted receipts (a cancelled one has none), dated on or before `to`
     const rows = await k.selectFrom('document_link as d')
-      .innerJoin('billing_note_item as l', 'l.id', 'd.source_line_id')
-      .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
-      .innerJoin('receipt as r', 'r.id', 'ri.receipt_id')
-      .select(['l.billing_note_id as bill', (eb) => eb.fn.sum<string>('d.amount').as('done')])
-      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.doc_date', '<=', to)
-      .groupBy('l.billing_note_id').execute();
+      .innerJoin(bl, 'l.id', 'd.source_line_id')
+      .innerJoin(ri, 'ri.id', 'd.target_line_id')
+      .innerJoin(rc, 'r.id', receipt)
+      .select([`${bill} as bill`, (eb) => eb.fn.sum<string>('d.amount').as('done')])
+      .where('d.source_entity', '=', c.bills.name).where('d.target_entity', '=', c.receipts.name).where(bill, 'in', chunk).where('r.doc_date', '<=', to)
+      .groupBy(bill).execute();
     for (const r of rows) settled.set(Number(r.bill), Number(r.done));
     // the receipts with tax withheld that took from these bills, and every line each of them took
     const receipts = await k.selectFrom('document_link as d')
-      .innerJoin('billing_note_item as l', 'l.id', 'd.source_line_id')
-      .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
-      .innerJoin('receipt as r', 'r.id', 'ri.receipt_id')
+      .innerJoin(bl, 'l.id', 'd.source_line_id')
+      .innerJoin(ri, 'ri.id', 'd.target_line_id')
+      .innerJoin(rc, 'r.id', receipt)
       .select(['r.id as id', 'r.wht_amount as wht']).distinct()
-      .where('d.source_entity', '=', 'billing_note').where('d.target_entity', '=', 'receipt').where('l.billing_note_id', 'in', chunk).where('r.wht_amount', '>', 0).where('r.doc_date', '<=', to)
+      .where('d.source_entity', '=', c.bills.name).where('d.target_entity', '=', c.receipts.name).where(bill, 'in', chunk).where('r.wht_amount', '>', 0).where('r.doc_date', '<=', to)
       .execute();
     for (const r of receipts) {
       const links = await k.selectFrom('document_link as d')
-        .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
-        .leftJoin('billing_note_item as l', (j) => j.onRef('l.id', '=', 'd.source_line_id').on('d.source_entity', '=', 'billing_note'))
-        .select(['l.billing_note_id as bill', 'd.amount as amount']).where('d.target_entity', '=', 'receipt').where('ri.receipt_id', '=', r.id)
+        .innerJoin(ri, 'ri.id', 'd.target_line_id')
+        .leftJoin(bl, (j) => j.onRef('l.id', '=', 'd.source_line_id').on('d.source_entity', '=', c.bills.name))
+        .select([`${bill} as bill`, 'd.amount as amount']).where('d.target_entity', '=', c.receipts.name).where(receipt, '=', r.id)
         .orderBy('ri.line_no').orderBy('ri.id').execute();
       const parts = spread(BigInt(Number(r.wht)), links.map((x) => BigInt(Number(x.amount))));
       links.forEach((x, j) => {

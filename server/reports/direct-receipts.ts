@@ -1,3 +1,4 @@
+import type { CollectionChain } from './collection-chain.ts';
 import { spread } from '../../engine/documents/document-math.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
@@ -22,9 +23,8 @@ const satang = (baht: unknown): number => Math.round(Number(baht ?? 0) * 100);
  * straight from an order, or typed by hand, is money the customer paid (issue 44 §1). Its tax withheld is spread
  * over the billed and the direct part by their amounts, as the bills' side does.
  */
-export async function directReceipts(service: EntityService, from: string | null, to: string, customer: number | null, ctx: RequestContext): Promise<DirectReceipt[]> {
-  const entity = service.registry.get('receipt');
-  if (!entity) return [];
+export async function directReceipts(service: EntityService, chain: CollectionChain, from: string | null, to: string, customer: number | null, ctx: RequestContext): Promise<DirectReceipt[]> {
+  const entity = chain.receipts;
   try {
     service.policy.assertAllowed(ctx, entity, 'read');
   } catch (err) {
@@ -38,7 +38,7 @@ export async function directReceipts(service: EntityService, from: string | null
     const q = service.parseQuery(entity, {
       filter: JSON.stringify(filter), sort: 'id', limit: String(MAX_LIMIT), offset: String(offset), fields: 'id,customer_id,customer_id.name_th,total_amount,wht_amount',
     }, ctx);
-    const { rows } = await service.list('receipt', q, ctx);
+    const { rows } = await service.list(entity.name, q, ctx);
     receipts.push(...rows);
     if (rows.length < MAX_LIMIT) break;
   }
@@ -46,10 +46,10 @@ export async function directReceipts(service: EntityService, from: string | null
   const ids = receipts.map((r) => Number(r.id));
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await service.db.kysely.selectFrom('document_link as d')
-      .innerJoin('receipt_item as ri', 'ri.id', 'd.target_line_id')
-      .select(['ri.receipt_id as receipt', (eb) => eb.fn.sum<string>('d.amount').as('amount')])
-      .where('d.target_entity', '=', 'receipt').where('d.source_entity', '=', 'billing_note').where('ri.receipt_id', 'in', ids.slice(i, i + 500))
-      .groupBy('ri.receipt_id').execute();
+      .innerJoin(`${chain.receiptLines} as ri`, 'ri.id', 'd.target_line_id')
+      .select([`ri.${chain.receiptOf} as receipt`, (eb) => eb.fn.sum<string>('d.amount').as('amount')])
+      .where('d.target_entity', '=', entity.name).where('d.source_entity', '=', chain.bills.name).where(`ri.${chain.receiptOf}`, 'in', ids.slice(i, i + 500))
+      .groupBy(`ri.${chain.receiptOf}`).execute();
     for (const r of rows) billed.set(Number(r.receipt), Number(r.amount));
   }
   const out: DirectReceipt[] = [];

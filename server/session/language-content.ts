@@ -1,5 +1,6 @@
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import uiStrings from './ui-strings.json' with { type: 'json' };
+import { DECLARED_SCREENS } from '../../engine/schema/declared-screens.ts';
 
 export interface ContentEntry {
   detail_key: string;
@@ -22,10 +23,12 @@ export function menuGroups(): Record<string, { th: string; en: string }> {
 
 /**
  * Every label the web shows: the UI's own strings plus, from the schemas,
- * entity.<name>, entity.<name>.plural and field.<entity>.<field> (merged, so admin overrides show).
+ * entity.<name>, entity.<name>.plural and field.<entity>.<field> (merged, so admin overrides show),
+ * and route.<name>, the titles of the declared screens (schemas/screens/screens.json).
  */
 export function languageContent(registry: SchemaRegistry): ContentEntry[] {
   const out: ContentEntry[] = [...(uiStrings as ContentEntry[])];
+  for (const s of DECLARED_SCREENS) out.push({ detail_key: `route.${s.name}`, ...s.title });
   for (const e of registry.all()) {
     out.push({ detail_key: `entity.${e.name}`, ...e.label });
     out.push({ detail_key: `entity.${e.name}.plural`, ...(e.labelPlural ?? e.label) });

@@ -1,31 +1,56 @@
 import type { MenuItem } from '../menu/menu-types.ts';
 import { menuGroups } from './language-content.ts';
+import { DECLARED_SCREENS } from '../../engine/schema/declared-screens.ts';
+import { loadScreenSet, SCREENS_FILE } from '../../engine/schema/screen-loader.ts';
+import type { ScreenDecl, ScreenFlag, ScreenNeeds } from '../../engine/schema/screen-types.ts';
 
 type Submenu = MenuItem['submenu'][number];
 
-/** The attribute pages of spec section 2, under the products' group, for roles that may view product attributes. */
-export const ATTRIBUTE_MENU: Submenu[] = [
-  { keyAction: 'product_attribute', label: { th: 'ประเภทฟิล์ม', en: 'Film types' }, path: '/film_type', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'แบรนด์', en: 'Brands' }, path: '/brand', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'เกรด', en: 'Grades' }, path: '/grade', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'คุณสมบัติ 1', en: 'Attribute 1' }, path: '/attr_1', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'คุณสมบัติ 2', en: 'Attribute 2' }, path: '/attr_2', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'คุณสมบัติ', en: 'Attributes' }, path: '/attribute', icon: 'pi pi-tags' },
-  { keyAction: 'product_attribute', label: { th: 'ตัวเลือกคุณสมบัติ', en: 'Attribute options' }, path: '/attribute_option', icon: 'pi pi-list' },
-];
+/** What the caller may do, asked once per menu: the screens' `needs` are answered from it. */
+export interface ScreenRights {
+  /** The menu shows this entity to the caller (its view right, the entity switched on): false when there is no such entity. */
+  entity(name: string): boolean;
+  right(menuKey: string, flag: ScreenFlag): boolean;
+  administrator: boolean;
+}
 
-export const CUSTOM_FIELD_MENU: Submenu = { keyAction: 'custom_field', label: { th: 'ฟิลด์ที่เพิ่มเอง', en: 'Custom fields' }, path: '/custom_field', icon: 'pi pi-plus-circle' };
+/** The declared screens' menu groups must be groups ui-strings names: checked once, when the session routes are registered. */
+export function checkScreenGroups(): void {
+  const groups = menuGroups();
+  loadScreenSet({ screens: DECLARED_SCREENS }, { entity: () => true, group: (g) => g in groups }, SCREENS_FILE);
+}
 
-/** Adds screens that are not entities to the staff menu: the attribute pages, and the custom field screen for administrators. */
-export function addScreenItems(menu: MenuItem[], opts: { attributes: boolean; customFields: boolean }): MenuItem[] {
+export function mayOpen(needs: ScreenNeeds | undefined, rights: ScreenRights): boolean {
+  if (!needs || 'portal' in needs) return false;
+  if ('entity' in needs) return rights.entity(needs.entity);
+  if ('right' in needs) return rights.right(needs.right, needs.flag);
+  return rights.administrator;
+}
+
+const entryOf = (s: ScreenDecl): Submenu => ({ keyAction: s.menu!.key, label: s.menu!.label ?? s.title, path: s.menu!.path ?? s.routes[0]!.path, icon: s.menu!.icon });
+
+/**
+ * The staff menu's entries of the declared screens (schemas/screens/screens.json) the caller may open, in file
+ * order, each with its group and its place among the group's entities: `menu.order`, else right after the
+ * entity it needs (`entityOrder`), else after every entity.
+ */
+export function screenMenuEntries(rights: ScreenRights, entityOrder: (name: string) => number | undefined, screens: readonly ScreenDecl[] = DECLARED_SCREENS):
+  { group: string; item: Submenu; place: number }[] {
+  return screens.filter((s) => s.menu && mayOpen(s.needs, rights)).map((s) => {
+    const after = s.needs && 'entity' in s.needs ? entityOrder(s.needs.entity) : undefined;
+    return { group: s.menu!.group, item: entryOf(s), place: s.menu!.order ?? (after ?? Infinity) + 0.5 };
+  });
+}
+
+/** The customer portal's menu (GET /public/menu/customer): the declared screens that need {portal: true}. */
+export function portalMenu(screens: readonly ScreenDecl[] = DECLARED_SCREENS): MenuItem[] {
   const labels = menuGroups();
-  const group = (key: string): MenuItem => {
-    let g = menu.find((m) => m.key === key);
-    if (!g) { g = { key, label: labels[key] ?? { th: key, en: key }, submenu: [] }; menu.push(g); }
-    return g;
-  };
-  if (opts.attributes) group('purchasing_stock').submenu.push(...ATTRIBUTE_MENU);
-  if (opts.customFields) group('settings').submenu.push(CUSTOM_FIELD_MENU);
-  const order = Object.keys(labels);
-  return menu.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  const out: MenuItem[] = [];
+  for (const s of screens.filter((x) => x.menu && x.needs && 'portal' in x.needs)) {
+    const key = s.menu!.group;
+    let g = out.find((m) => m.key === key);
+    if (!g) { g = { key, label: labels[key] ?? { th: key, en: key }, ...(s.menu!.groupIcon ? { icon: s.menu!.groupIcon } : {}), submenu: [] }; out.push(g); }
+    g.submenu.push(entryOf(s));
+  }
+  return out;
 }

@@ -11,11 +11,11 @@ import type { RoleInfo } from '../../engine/permissions/customer-role.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
 import { entityEnabled, siteSettings, SETTINGS } from '../settings/site-settings.ts';
-import { addStockScreens } from '../stock/stock-menu.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
-import { addScreenItems } from './screen-menu.ts';
+import { checkScreenGroups, portalMenu, screenMenuEntries, type ScreenRights } from './screen-menu.ts';
 import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
 import type { MenuItem } from '../menu/menu-types.ts';
+import type { ScreenFlag } from '../../engine/schema/screen-types.ts';
 import { addReportItems } from '../reports/report-menu.ts';
 import type { ReportCatalogue } from '../reports/report-catalogue.ts';
 import { isAdministrator } from '../auth/admin-access.ts';
@@ -44,28 +44,19 @@ function roleIdOf(body: unknown): number {
 
 export type { MenuItem } from '../menu/menu-types.ts';
 
-/**
- * Screens that are not an entity's list, each shown to whoever may view the entity it works on
- * (the collection summary). The create-from screens come from the schemas' `document.from[].menu`
- * (engine/documents/create-from-labels.ts). Icons are ones schema files already name, so the pruned
- * icon CSS (server/web/css-pruner.ts) keeps them.
- */
-// a screen sits right after its entity's item (schema key menuOrder), unless it names its own place (`menuOrder`)
-export const SCREEN_MENU: ReadonlyArray<{ group: string; entity: string; keyAction: string; path: string; icon: string; label: { th: string; en: string }; menuOrder?: number }> = [
-  { group: 'sales', entity: 'billing_note', keyAction: 'billing_note', path: '/collection_summary', icon: 'pi pi-chart-line', label: { th: 'สรุปการเก็บเงิน', en: 'Collection summary' }, menuOrder: 80 },
-  { group: 'retail', entity: 'pos_order', keyAction: 'pos_order', path: '/pos_register', icon: 'pi pi-shopping-cart', label: { th: 'หน้าขาย (POS)', en: 'POS register' }, menuOrder: 5 },
-];
-
 /** The menu entries of the create-from screens the schemas list in the menu: in the target's group, with its icon. */
-function createFromMenu(registry: SchemaRegistry): typeof SCREEN_MENU {
+function createFromMenu(registry: SchemaRegistry) {
   return createFromScreens(registry.all(), (n) => registry.get(n)).filter((s) => s.menu).flatMap((s) => {
     const e = registry.get(s.target)!;
-    return e.menuGroup ? [{ group: e.menuGroup, entity: e.name, keyAction: e.menuKey ?? e.name, path: s.path, icon: e.icon ?? 'pi pi-file', label: s.label }] : [];
+    return e.menuGroup ? [{ group: e.menuGroup, entity: e, item: { keyAction: e.menuKey ?? e.name, label: s.label, path: s.path, icon: e.icon ?? 'pi pi-file' } }] : [];
   });
 }
 
-/** The staff menu: one group per menuGroup, holding the entities the role may view (and their screens, `screens`). */
-export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean, screens = true): MenuItem[] {
+/**
+ * The staff menu: one group per menuGroup, holding the entities the role may view and, with `rights`, the
+ * create-from screens the schemas list and the screens of schemas/screens/screens.json the caller may open.
+ */
+export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) => boolean, rights?: Omit<ScreenRights, 'entity'>, screens?: Parameters<typeof screenMenuEntries>[2]): MenuItem[] {
   const groups = new Map<string, MenuItem>();
   const labels = menuGroups();
   // each item's place in its group: the schema's menuOrder (the order the work is done in); none keeps file order, after
@@ -78,13 +69,18 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
     place.set(item, e.menuOrder ?? Infinity);
     groups.set(e.menuGroup, g);
   }
-  for (const m of screens ? [...createFromMenu(registry), ...SCREEN_MENU] : []) {
-    const e = registry.get(m.entity);
+  for (const m of rights ? createFromMenu(registry) : []) {
     const g = groups.get(m.group);
-    if (!e || !g || !canView(e)) continue;
-    const item = { keyAction: m.keyAction, label: m.label, path: m.path, icon: m.icon };
-    g.submenu.push(item);
-    place.set(item, m.menuOrder ?? (e.menuOrder ?? Infinity) + 0.5);
+    if (!g || !canView(m.entity)) continue;
+    g.submenu.push(m.item);
+    place.set(m.item, (m.entity.menuOrder ?? Infinity) + 0.5);
+  }
+  const viewable = (name: string) => { const e = registry.get(name); return !!e && canView(e); };
+  for (const m of rights ? screenMenuEntries({ ...rights, entity: viewable }, (n) => registry.get(n)?.menuOrder, screens) : []) {
+    const g = groups.get(m.group) ?? { key: m.group, label: labels[m.group] ?? { th: m.group, en: m.group }, submenu: [] };
+    groups.set(m.group, g);
+    g.submenu.push(m.item);
+    place.set(m.item, m.place);
   }
   for (const g of groups.values()) g.submenu.sort((a, b) => place.get(a)! - place.get(b)! || 0);
   const order = Object.keys(labels);
@@ -94,6 +90,7 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
 /** The calls the web app makes while it starts (spec section 7), answered as the spec describes them. */
 /** `reports`: the report files' menu entries (server/reports/report-menu.ts). */
 export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, registry: SchemaRegistry, policy: PermissionPolicy, reports?: ReportCatalogue): void {
+  checkScreenGroups();
   const mayReadRole = (request: Parameters<typeof contextOf>[0], roleId: number) => {
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
@@ -147,31 +144,15 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     const all = p.userType?.is_show_all_menu === true;
     // an entity switched off in the site settings (schema key enabledBy) is not offered at all
     const site = await siteSettings(k, registry);
-    // a portal customer's menu stays its entities: its billing notes and its own record
-    const menu = staffMenu(registry, (e) => entityEnabled(e, site) && (all || policy.can(ctx, policy.menuKeyOf(e), 'view')), p.user.role_id !== -1);
-    if (p.user.role_id !== -1) addStockScreens(menu, (key, flag) => policy.can(ctx, key, flag));
-    if (reports && p.user.role_id !== -1) addReportItems(menu, reports, (key) => all || policy.can(ctx, key, 'view'), menuGroups());
-    // page settings are a screen, not an entity: listed under settings for roles that may view them
-    if (all || policy.can(ctx, 'page_setting', 'view')) {
-      let settings = menu.find((g) => g.key === 'settings');
-      if (!settings) {
-        settings = { key: 'settings', label: menuGroups().settings ?? { th: 'ตั้งค่า', en: 'Settings' }, submenu: [] };
-        const order = Object.keys(menuGroups());
-        menu.push(settings);
-        menu.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
-      }
-      settings.submenu.push({ keyAction: 'page_setting', label: { th: 'ตั้งค่าหน้าจอ', en: 'Page settings' }, path: '/page_setting', icon: 'pi pi-table' });
-    }
-    return { success: true, data: addScreenItems(menu, { attributes: all || policy.can(ctx, 'product_attribute', 'view'), customFields: isAdministrator(ctx) }) };
+    // a portal customer's menu stays its entities (its billing notes and its own record): no screens, no reports
+    const staff = p.user.role_id !== -1;
+    const rights = staff ? { right: (key: string, flag: ScreenFlag) => all || policy.can(ctx, key, flag), administrator: isAdministrator(ctx) } : undefined;
+    const menu = staffMenu(registry, (e) => entityEnabled(e, site) && (all || policy.can(ctx, policy.menuKeyOf(e), 'view')), rights);
+    if (reports && staff) addReportItems(menu, reports, (key) => all || policy.can(ctx, key, 'view'), menuGroups());
+    return { success: true, data: menu };
   });
 
-  app.get('/public/menu/customer', async () => ({
-    success: true,
-    data: [{
-      key: 'customer_portal', label: { th: 'พอร์ทัลลูกค้า', en: 'Customer portal' }, icon: 'pi pi-briefcase',
-      submenu: [{ keyAction: 'billing_note', label: { th: 'ใบวางบิล', en: 'Billing notes' }, path: '/customerpage/{customerId}/bill', icon: 'pi pi-file' }],
-    }],
-  }));
+  app.get('/public/menu/customer', async () => ({ success: true, data: portalMenu() }));
 
   const unread = async (userId: number): Promise<number> => {
     if (!registry.get('alert')) return 0; // alerts arrive with the CRM; until then nobody has any

@@ -36,6 +36,7 @@ describe('quantities and product names', () => {
       row: { id: 1, [linesField]: [{ product_id: 7, description: '', qty: '2.5000', unit: 'ม้วน', price: '120.00', discount_percent: '0', amount: '300.00' }] },
       lineEntities: { [linesField]: item },
       links: {},
+      parties: {},
       lineLinks: { [`${linesField}.product_id`]: new Map([[7, { code: 'P-001', name_th: 'ฟิล์มยืดพันพาเลทชนิดใสพิเศษ' }]]) },
     };
     const def = JSON.stringify(documentDefinition(doc, { lang: 'th' }));

@@ -56,7 +56,7 @@ function printOf(e: EntitySchema): DocumentPrint {
   }
   const links: DocumentPrint['links'] = {};
   for (const [n, f] of Object.entries(e.fields)) if (f.type === 'link') links[n] = f.entity === 'your_company' ? COMPANY : CUSTOMER;
-  return { entity: e, row, lineEntities, links };
+  return { entity: e, row, lineEntities, links, parties: partyFields(e, (n) => byName.get(n)) };
 }
 
 /** Every text the definition prints, as pdfmake receives it (runs joined). */
@@ -145,7 +145,7 @@ describe('Thai line breaks in printed documents', () => {
         // between warehouses names no company) prints no company name to look for
         const copied = await pdfToText(def, '-raw', false);
         expect(copied).toContain('กำกับ');
-        const { party, issuer } = partyFields(e);
+        const { party, issuer } = partyFields(e, (n) => byName.get(n));
         if (party || issuer) expect(copied).toContain('จำกัด');
         expect(copied).not.toContain('\u0E4D');
         const footer = (def as { footer?: (p: number, n: number) => unknown }).footer?.(1, 1) ?? null;

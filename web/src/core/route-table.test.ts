@@ -19,6 +19,9 @@ describe('the route table', () => {
     // the stock documents and the site settings are not named in the table or its titles
     const named = new Set([...ROUTES.map((r) => r.entity), ...ROUTES.map((r) => r.path.split('/')[1]), ...ROUTE_TITLES.map((t) => t[0])]);
     for (const name of ['delivery_order', 'goods_receipt', 'purchase_order', 'internal_product_transfer', 'setting_site']) expect(named.has(name), name).toBe(false);
+    // every entity a route names is a schema (schemas/screens/screens.json is checked against them)
+    const names = new Set(schemas.map((s) => s.name));
+    for (const r of ROUTES.filter((x) => x.entity)) expect(names.has(r.entity!), r.path).toBe(true);
   });
 
   it('takes a path\'s first word for the entity it shows, unless another screen has that word', () => {

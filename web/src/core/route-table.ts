@@ -1,98 +1,29 @@
+import { DECLARED_SCREENS } from '../../../engine/schema/declared-screens.ts';
+import type { ScreenRoute, ScreenRouteKind } from '../../../engine/schema/screen-types.ts';
+
 /**
- * Every route of spec section 2 as data. The router builds its routes from
- * this list; `kind` picks the lazily loaded screen. The create-from screens
- * (/receipt/sales_order, …) are not listed: the schemas declare them
- * (`document.from[]`) and SubPageScreen finds them under /{target}/{source}.
- *  - entity: generic list/form from the schema of the same name (or "not available yet" while no schema exists)
+ * Every route of spec section 2 that is not an entity's generic screen, from the one declaration of
+ * the screens (schemas/screens/screens.json, docs/schema-format.md "Screens"), which the server's menu
+ * is made from too. `kind` picks the lazily loaded screen (ui/route-screens.tsx); the title is the
+ * screen's (route.<name>). An entity's list (/{entity}), form (/{entity}/create, /{entity}/{id}),
+ * single-row screen and create-from screens (/{target}/{source}, document.from[]) come from the
+ * catch-all routes in App.tsx, from what the server's schemas say; reports from GET /api/report.
  *  - later: a feature of a later issue; shows its title and "not available yet"
  *  - childList: the rows of `entity` whose link `via` points at the record {id} (e.g. a company's files)
  *  - viewRecord: one record read-only; opening it sets the boolean `mark` to true (an alert is read)
  */
-export type RouteKind =
-  | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
-  | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin' | 'pageSetting'
-  | 'report' | 'stock' | 'pos';
+export type RouteKind = ScreenRouteKind;
 
-export interface RouteEntry {
-  path: string;
+export interface RouteEntry extends ScreenRoute {
   titleKey: string;
-  kind: RouteKind;
-  /** entity kinds: which schema renders it. */
-  entity?: string;
-  /** false for the sign-in pages. */
-  auth?: boolean;
-  /** childList: the link field of `entity` that points at the record in the path. */
-  via?: string;
-  /** viewRecord: the boolean field set to true when the record is opened. */
-  mark?: string;
-  /** admin: which screen of web/src/pages/admin renders it; pageSetting: 'list' or 'editor'; report: which report screen; stock: which of web/src/pages/stock. */
-  screen?: string;
 }
 
-/** Detail screens with their own editor instead of the generic form (web/src/pages/admin). */
-const ADMIN_EDITORS: Record<string, string> = { user_role: 'role', user_type: 'userType', user_account: 'userAccount' };
-const admin = (name: string, path: string, screen: string): RouteEntry => ({ path, titleKey: t(name), kind: 'admin', screen });
-
-const t = (name: string) => `route.${name}`;
-
-function entity(name: string): RouteEntry[] {
-  return [
-    { path: `/${name}`, titleKey: t(name), kind: 'entityList', entity: name },
-    { path: `/${name}/create`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
-    { path: `/${name}/:id`, titleKey: t(name), kind: ADMIN_EDITORS[name] ? 'admin' : 'entityDetail', entity: name, screen: ADMIN_EDITORS[name] },
-  ];
+/** The routes of the declared screens, in file order. */
+export function routesOf(screens: typeof DECLARED_SCREENS): RouteEntry[] {
+  return screens.flatMap((s) => s.routes.map((r) => ({ ...r, titleKey: `route.${s.name}` })));
 }
 
-/** "/receipt/datatable": the entity's searchable list under the spec's path. */
-function datatable(name: string): RouteEntry {
-  return { path: `/${name}/datatable`, titleKey: t(`${name}_datatable`), kind: 'entityList', entity: name };
-}
-
-/**
- * The entities whose screens are not the generic list and form. Every other schema's list
- * (/{entity}), form (/{entity}/create, /{entity}/{id}), single-row screen (kind "singleton")
- * and create-from screens (/{target}/{source}, document.from[]) come from the catch-all routes
- * in App.tsx, from what the server's schemas say: no table of entity names here.
- */
-const ENTITY_ROUTES = Object.keys(ADMIN_EDITORS);
-
-const ATTRIBUTE_PAGES = ['film_type', 'brand', 'grade', 'attr_1', 'attr_2', 'attribute'];
-
-export const ROUTES: RouteEntry[] = [
-  { path: '/', titleKey: t('home'), kind: 'home' },
-  { path: '/signin', titleKey: t('signin'), kind: 'signin', auth: false },
-  { path: '/signin/customer/:customerId', titleKey: t('signin_customer'), kind: 'signinCustomer', auth: false },
-  { path: '/customerpage/:customerId/bill', titleKey: t('customer_bill'), kind: 'customerBills' },
-  { path: '/customerpage/:customerId/bill/:id', titleKey: t('customer_bill'), kind: 'customerBill' },
-  admin('account_edit', '/account_edit/:id', 'accountEdit'),
-  ...ENTITY_ROUTES.flatMap(entity),
-  datatable('receipt'),
-  datatable('credit_note'), datatable('debit_note'),
-  { path: '/collection_summary', titleKey: t('collection_summary'), kind: 'report', screen: 'collectionSummary' },
-  { path: '/attachment/:id', titleKey: t('attachment'), kind: 'childList', entity: 'attachment', via: 'company_id' },
-  { path: '/view_alert/:id', titleKey: t('view_alert'), kind: 'viewRecord', entity: 'alert', mark: 'is_read' },
-  { path: '/product/import', titleKey: t('product_import'), kind: 'stock', screen: 'productImport' },
-  { path: '/outgoing', titleKey: t('outgoing'), kind: 'stock', screen: 'outgoing' },
-  { path: '/incoming', titleKey: t('incoming'), kind: 'stock', screen: 'incoming' },
-  { path: '/pos_register', titleKey: t('pos_register'), kind: 'pos', screen: 'register' },
-  // the attributes of one kind, one attribute with its options, one option with its products (web/src/pages/attributes)
-  ...ATTRIBUTE_PAGES.flatMap((name) => [
-    admin(name, `/${name}`, 'attributeKind'), admin(name, `/${name}/:submenuDetailId`, 'attributeDetail'),
-    admin(name, `/${name}/:submenuDetailId/:attributeId`, 'attributeOption'),
-  ]),
-  admin('attribute_option', '/attribute_option', 'attributeOptions'), admin('attribute_option', '/attribute_option/:attributeId', 'attributeDetail'),
-  admin('custom_field', '/custom_field', 'customFields'),
-  // page settings (docs/page-settings.md); the spec's /{pageKey}/{subPageKey}… are SPEC_SUB_PAGE_PATHS below
-  { path: '/page_setting', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'list' },
-  { path: '/page_setting/:pageKey', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'editor' },
-  { path: '/page_setting/:pageKey/:subPageKey', titleKey: t('page_setting'), kind: 'pageSetting', screen: 'editor' },
-  // reports are not listed here: each report file the server lists (GET /api/report) is a screen at /{name}
-  // (and /{name}/{id} with a routeParam), found by the dynamic routes (ui/route-screens.tsx)
-  admin('system_log', '/system_log', 'logDays'), admin('system_log', '/system_log/:date', 'logDay'), admin('system_log', '/system_log/:date/:id', 'logEntry'),
-  admin('db_manage', '/db_manage', 'dbManage'),
-  { path: '/loading', titleKey: t('loading'), kind: 'loading' },
-  admin('testuplaod', '/testuplaod', 'testUpload'), admin('test_com_socket', '/test_com_socket', 'testSocket'), admin('test_com_serial', '/test_com_serial', 'testSerial'),
-];
+export const ROUTES: RouteEntry[] = routesOf(DECLARED_SCREENS);
 
 /**
  * The spec's routes under a page that has settings: /{pageKey}/{subPageKey}, then

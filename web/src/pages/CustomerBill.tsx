@@ -11,14 +11,14 @@ import { CustomerBillPdf } from './CustomerBillPdf.tsx';
 import { CustomerBillQr } from './CustomerBillQr.tsx';
 
 /** One billing note of the signed-in customer, read-only, with its view-only PDF copy. */
-export default function CustomerBill() {
+export default function CustomerBill({ entity }: { entity: string }) {
   const { t, i18n } = useTranslation();
   const { customerId, id } = useParams();
   const [row, setRow] = useState<Record<string, unknown> | null>(null);
   const [meta, setMeta] = useState<EntityMeta | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    fetchEntityMeta('billing_note').then((m) => {
+    fetchEntityMeta(entity).then((m) => {
       setMeta(m);
       // links show their target's name where the customer may read it; other links are left out, never shown as raw ids
       const names = Object.entries(m.entity.fields).flatMap(([n, f]) => {
@@ -26,16 +26,16 @@ export default function CustomerBill() {
         if (f.type !== 'link') return [n];
         return f.displayField && m.readable?.includes(f.entity!) ? [n, `${n}.${f.displayField}`] : [];
       });
-      return api.get<{ data: Record<string, unknown> }>(`/api/billing_note/${id}?fields=${encodeURIComponent(names.join(','))}`).then((r) => setRow(r.data));
+      return api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${id}?fields=${encodeURIComponent(names.join(','))}`).then((r) => setRow(r.data));
     }).catch((e: ApiError) => setError(e.message));
-  }, [id]);
+  }, [entity, id]);
   const fields = Object.fromEntries(Object.entries(meta?.entity.fields ?? {}).filter(([n, f]) => f.type !== 'link' || (row && `${n}.${f.displayField}` in row)));
   const shown = (name: string, f: (typeof fields)[string]) => (f.type === 'link' ? row?.[`${name}.${f.displayField}`] : row?.[name]);
   const lines = meta && row ? Object.entries(fields).filter(([, f]) => f.type === 'lines') : [];
   return (
     <section className="bo-page">
       <PageTitle actions={<Link to={`/customerpage/${customerId}/bill`} className="p-button p-button-outlined p-button-sm">{t('common.back')}</Link>}>
-        {`${t('route.billing_note')} ${row ? String(row.bill_no ?? '') : ''}`}
+        {`${meta ? loc(meta.entity.label, i18n.language) : ''} ${row ? String(row.bill_no ?? '') : ''}`}
       </PageTitle>
       {error && <p role="alert" className="bo-error-text">{error}</p>}
       {!row && !error && <Spinner />}
@@ -60,7 +60,7 @@ export default function CustomerBill() {
           </div>
         );
       })}
-      {row && id && <CustomerBillQr id={id} />}
+      {row && id && <CustomerBillQr entity={entity} id={id} />}
       {row && customerId && id && <CustomerBillPdf customerId={customerId} id={id} />}
     </section>
   );

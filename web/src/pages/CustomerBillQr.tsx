@@ -16,11 +16,11 @@ for (const [key, th, en] of [
 
 /**
  * The PromptPay QR of what is still due on the customer's bill (issue 34 §2):
- * the payload comes from GET /api/billing_note/{id}/promptpay (read like the
+ * the payload comes from GET /api/{entity}/{id}/promptpay (read like the
  * bill, so only the customer's own), drawn here with qrcode. With nothing due
  * the page says so; a company without a PromptPay id shows no QR.
  */
-export function CustomerBillQr({ id }: { id: string }) {
+export function CustomerBillQr({ entity, id }: { entity: string; id: string }) {
   const { t } = useTranslation();
   const [qr, setQr] = useState<{ image: string; amount: number } | null>(null);
   const [nothingDue, setNothingDue] = useState(false);
@@ -28,14 +28,14 @@ export function CustomerBillQr({ id }: { id: string }) {
     let live = true;
     setQr(null);
     setNothingDue(false);
-    api.get<{ data: { payload: string; amount: number } }>(`/api/billing_note/${id}/promptpay`)
+    api.get<{ data: { payload: string; amount: number } }>(`/api/${entity}/${id}/promptpay`)
       .then(async (r) => {
         const image = await QRCode.toDataURL(r.data.payload, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
         if (live) setQr({ image, amount: r.data.amount });
       })
       .catch((e: unknown) => { if (live && e instanceof ApiError && e.status === 409) setNothingDue(true); });
     return () => { live = false; };
-  }, [id]);
+  }, [entity, id]);
   if (nothingDue) return <p className="bo-muted" data-testid="promptpay-nothing-due">{t('portal.nothing_due')}</p>;
   if (!qr) return null;
   return (

@@ -11,8 +11,8 @@ import { isCustomer, sessionAtom } from '../core/session-atoms.ts';
 
 const COLUMNS = ['bill_no', 'bill_date', 'due_date', 'total_amount', 'status'];
 
-/** The customer portal: the signed-in customer's billing notes (the server restricts the rows). */
-export default function CustomerBills() {
+/** The customer portal: the signed-in customer's billing notes (the server restricts the rows); `entity`: the portal's, from schemas/screens/screens.json. */
+export default function CustomerBills({ entity }: { entity: string }) {
   const { t, i18n } = useTranslation();
   const { customerId } = useParams();
   const [rows, setRows] = useState<Array<Record<string, unknown>> | null>(null);
@@ -20,12 +20,12 @@ export default function CustomerBills() {
   const [error, setError] = useState<string | null>(null);
   const customer = isCustomer(useAtomValue(sessionAtom));
   useEffect(() => {
-    fetchEntityMeta('billing_note').then(setMeta, () => setMeta(null));
+    fetchEntityMeta(entity).then(setMeta, () => setMeta(null));
     // the path's customer: a customer's own rows are limited by the server anyway, staff see that customer's bills
     const filter = !customer && /^[1-9][0-9]*$/.test(customerId ?? '') ? JSON.stringify({ customer_id: { _eq: Number(customerId) } }) : undefined;
-    api.get<{ data: Array<Record<string, unknown>> }>('/api/billing_note', { searchParams: { sort: '-bill_date', limit: 500, fields: ['id', ...COLUMNS].join(','), filter } })
+    api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, { searchParams: { sort: '-bill_date', limit: 500, fields: ['id', ...COLUMNS].join(','), filter } })
       .then((r) => setRows(r.data), (e: ApiError) => setError(e.message));
-  }, [customerId, customer]);
+  }, [entity, customerId, customer]);
   const fields = meta?.entity.fields ?? {};
   return (
     <section className="bo-page">

@@ -62,8 +62,8 @@ export function SignInScreen({ entry }: { entry: RouteEntry }) {
 export function RouteScreen({ entry }: { entry: RouteEntry }) {
   switch (entry.kind) {
     case 'home': return <Home />;
-    case 'customerBills': return <PortalGuard><CustomerBills /></PortalGuard>;
-    case 'customerBill': return <PortalGuard><CustomerBill /></PortalGuard>;
+    case 'customerBills': return <PortalGuard><CustomerBills entity={entry.entity!} /></PortalGuard>;
+    case 'customerBill': return <PortalGuard><CustomerBill entity={entry.entity!} /></PortalGuard>;
     case 'entityList': return <EntityScreen entity={entry.entity!} mode="list" titleKey={entry.titleKey} />;
     case 'entityDetail': return <EntityDetail entry={entry} />;
     case 'singleton': return <EntityScreen entity={entry.entity!} mode="singleton" titleKey={entry.titleKey} />;

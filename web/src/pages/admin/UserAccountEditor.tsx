@@ -187,7 +187,7 @@ export default function UserAccountEditor() {
             </div>
             {form.role_id === -1 && (
               <div className="bo-field">
-                <label htmlFor="ua-customer">{t('route.customer')}</label>
+                <label htmlFor="ua-customer">{t('field.user_account.customer_id')}</label>
                 <Dropdown inputId="ua-customer" value={form.customer_id} options={customers} optionLabel="label" optionValue="id" filter showClear disabled={readOnly || own} onChange={(e) => set('customer_id', (e.value as number) ?? null)} />
               </div>
             )}
