@@ -30,6 +30,8 @@ export async function runRiding(trx: Kysely<any>, s: {
 }): Promise<{ rows: Record<string, unknown>[]; probe: unknown }> {
   const before = (s.before ?? []).filter((r) => r.rows.length);
   const after = (s.after ?? []).filter((r) => r.rows.length);
+  // nothing rides: the statement alone, the same on both
+  if (!before.length && !after.length && !s.probe) return { rows: await s.main(trx).execute(), probe: null };
   if (!onPostgres(trx)) {
     for (const r of before) for (const batch of inBatches(r.rows, r.batch)) await r.write(trx, batch).execute();
     const probe = s.probe ? (await sql<{ v: unknown }>`select ${s.probe} as v`.execute(trx)).rows[0]?.v ?? null : null;
