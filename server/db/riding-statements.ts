@@ -10,8 +10,10 @@ export interface Rider<R = Record<string, unknown>> { rows: R[]; batch: number; 
 
 /**
  * Runs a statement that answers rows (`main`, with RETURNING) together with data-modifying statements that
- * go with it (`before` and `after`), and reads one scalar (`probe`) once `before` is written; answers main's
- * rows and the probe's value.
+ * go with it (`before` and `after`), and reads one scalar (`probe`) as of the moment `before` holds its
+ * locks; answers main's rows and the probe's value. The probe must read no table that rides: on
+ * PostgreSQL it shares the statement's snapshot and sees none of the riders' rows, on SQLite it sees
+ * those of `before`.
  *
  * PostgreSQL: one statement, `with b as (main), a… as (after…), r… as (before…) select b.*, (probe) from b`:
  * one round trip instead of one per statement. Measured on a posting (issue 35, the posting p99 on
