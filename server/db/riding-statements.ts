@@ -10,8 +10,10 @@ export interface Rider<R = Record<string, unknown>> { rows: R[]; batch: number; 
 
 /**
  * Runs a statement that answers rows (`main`, with RETURNING) together with data-modifying statements that
- * go with it (`before` and `after`), and reads one scalar (`probe`) once `before` is written; answers main's
- * rows and the probe's value.
+ * go with it (`before` and `after`), and reads one scalar (`probe`) as of the moment `before` holds its
+ * locks; answers main's rows and the probe's value. The probe must read no table that rides: on
+ * PostgreSQL it shares the statement's snapshot and sees none of the riders' rows, on SQLite it sees
+ * those of `before`.
  *
  * PostgreSQL: one statement, `with b as (main), a… as (after…), r… as (before…) select b.*, (probe) from b`:
  * one round trip instead of one per statement. Measured on a posting (issue 35, the posting p99 on
@@ -30,6 +32,8 @@ export async function runRiding(trx: Kysely<any>, s: {
 }): Promise<{ rows: Record<string, unknown>[]; probe: unknown }> {
   const before = (s.before ?? []).filter((r) => r.rows.length);
   const after = (s.after ?? []).filter((r) => r.rows.length);
+  // nothing rides: the statement alone, the same on both
+  if (!before.length && !after.length && !s.probe) return { rows: await s.main(trx).execute(), probe: null };
   if (!onPostgres(trx)) {
     for (const r of before) for (const batch of inBatches(r.rows, r.batch)) await r.write(trx, batch).execute();
     const probe = s.probe ? (await sql<{ v: unknown }>`select ${s.probe} as v`.execute(trx)).rows[0]?.v ?? null : null;

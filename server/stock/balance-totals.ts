@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
-import { inBatches } from '../db/batches.ts';
 import type { StockKey } from './stock-key.ts';
 
 /**
@@ -89,15 +88,8 @@ export function totalsRows(changes: { key: StockKey; qty: number; value: number 
   });
 }
 
-/** `INSERT … ON CONFLICT DO UPDATE` adding the rows to a totals table (a statement, or a CTE of one on PostgreSQL). */
+/** `INSERT … ON CONFLICT DO UPDATE` adding the rows to a totals table (written with the balances: addToBalances, runRiding). */
 export function totalsUpsert(qc: Pick<Kysely<any>, 'insertInto'>, t: { table: string; key: readonly string[] }, rows: Record<string, string | number>[]) {
   return qc.insertInto(t.table).values(rows)
     .onConflict((oc) => oc.columns([...t.key]).doUpdateSet({ qty: sql`${sql.ref(`${t.table}.qty`)} + excluded.qty`, value: sql`${sql.ref(`${t.table}.value`)} + excluded.value` }));
-}
-
-/** Adds balance changes (already written to stock_balance in this transaction) to their totals rows. */
-export async function addToBalanceTotals(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number }[]): Promise<void> {
-  for (const t of totalsRows(changes)) {
-    for (const batch of inBatches(t.rows, t.key.length + 2)) await totalsUpsert(trx, t, batch).execute();
-  }
 }
