@@ -53,7 +53,9 @@ export async function webBuildIsStale(root) {
   if (!existsSync(built) || !existsSync(join(web, 'dist', PRECOMPRESSED_MARK))) return true;
   if (schemaIconsChanged(root, join(web, 'dist'))) return true;
   const builtAt = statSync(built).mtimeMs;
-  const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')));
+  // the app bundles engine/ (shared code) and the declared screens (schemas/screens) too
+  const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')),
+    newestMtime(join(root, 'engine')), newestMtime(join(root, 'schemas', 'screens')));
   return sources > builtAt;
 }
 
