@@ -123,10 +123,39 @@ export function installJournalPosting(service: EntityService): void {
       await service.beforeCommit(trx, async () => { await postDocument(trx, service, e.entity, e.id); });
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
-        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`);
+        const extra = await stockDifference(trx, e.entity, e.id);
+        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`, extra);
       });
     }
   }, (entity) => postsToBooks(service, entity));
+}
+
+/**
+ * A cancelled stock document's reversal movements may move less value than its posting did (a receipt cancelled
+ * after part of its stock left at average cost: the stock ledger takes out what is there). The reversing entry
+ * then moves `inventory` by what the stock ledger moved, and the difference goes to `stock_adjustment`, so the
+ * inventory account stays equal to the stock valuation.
+ */
+async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: number): Promise<EntryLine[]> {
+  const dirs = new Set<'in' | 'out'>();
+  for (const v of entity.document!.journal!.variants) for (const l of v.lines) { const a = l.debit ?? l.credit; if (a && typeof a === 'object' && 'stock' in a) dirs.add(a.stock); }
+  if (!dirs.size) return [];
+  const roles = await roleAccounts(trx);
+  const out: EntryLine[] = [];
+  for (const dir of dirs) {
+    const posted = await stockValue(trx, entity, id, dir);
+    const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+      .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', dir === 'in' ? 'out' : 'in').where('note', '=', 'reversal').executeTakeFirst();
+    const d = posted - Number(row?.v ?? 0);
+    if (!d) continue;
+    // the mirrored entry moves inventory by `posted`; the stock moved back only `posted - d`
+    const inventory = accountOfRole(roles, 'inventory');
+    const adjustment = accountOfRole(roles, 'stock_adjustment');
+    const sign = dir === 'in' ? 1 : -1;
+    out.push({ accountId: inventory, debit: sign * d > 0 ? sign * d : 0, credit: sign * d < 0 ? -sign * d : 0, description: 'stock reversal difference' },
+      { accountId: adjustment, debit: sign * d < 0 ? -sign * d : 0, credit: sign * d > 0 ? sign * d : 0, description: 'stock reversal difference' });
+  }
+  return out;
 }
 
 /** Entries of a document already in the books (the old-database fill skips those). */

@@ -114,7 +114,7 @@ function encode(entity: EntitySchema, row: Row): Row {
  * The reversing entries of a document's entries that are not reversed yet, dated `date` (the cancel date):
  * each line's debit and credit swapped. The originals stay as they were.
  */
-export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string): Promise<number> {
+export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string, extra: EntryLine[] = []): Promise<number> {
   const head = service.entity(JOURNAL);
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
@@ -128,7 +128,7 @@ export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService,
     await writeEntry(trx, service, {
       companyId: Number(e.your_company_id), date: date > String(e.doc_date).slice(0, 10) ? date : String(e.doc_date).slice(0, 10), journal: String(e.journal),
       sourceEntity, sourceId, sourceDocNo: (e.source_doc_no as string | null) ?? null, memo, reversesId: Number(e.id),
-      lines: lines.map((l) => ({ accountId: Number(l.account_id), debit: Number(l.credit), credit: Number(l.debit), description: l.description as string | null, customerId: l.customer_id as number | null, supplierId: l.supplier_id as number | null })),
+      lines: [...lines.map((l) => ({ accountId: Number(l.account_id), debit: Number(l.credit), credit: Number(l.debit), description: l.description as string | null, customerId: l.customer_id as number | null, supplierId: l.supplier_id as number | null })), ...(count ? [] : extra)],
     });
     count++;
   }
