@@ -9,7 +9,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
-import { expectError, q } from '../support/security-fixtures.ts';
+import { expectError, q, thaiTaxId } from '../support/security-fixtures.ts';
+import { fillMissingEntries } from '../../server/ledger/ledger-backfill.ts';
 
 type Row = Record<string, any>;
 
@@ -177,6 +178,54 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     const bank = [...accounts.values()].find((a) => a.role === 'bank')!.id;
     const v = await c.ok(c.call('POST', '/api/journal_entry', c.admin, { doc_date: '2026-10-15', your_company_id: closed, items: [{ account_id: cash, debit: 10 }, { account_id: bank, credit: 10 }] }), 201);
     expectError(await c.action('journal_entry', v.id, 'post'), 409, 'PERIOD_CLOSED');
+  });
+
+  it('credit and debit notes post against the receivable; a receipt before any invoice is a customer deposit', async () => {
+    const customer = await c.customer();
+    const reason = await c.make('return_reason', { code: c.next('RR'), name_th: 'ปรับราคา', return_side: 'sales' });
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 4, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    const cn = await from('credit_note', 'tax_invoice', { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, amount: 100 }], values: { return_reason_id: reason } });
+    const issued = await act('credit_note', cn.id, 'issue');
+    // the note's own figures, whatever its VAT mode: returns and VAT debited, the receivable credited by its total
+    expect(issued.amount_before_vat + issued.vat_amount).toBeCloseTo(issued.total_amount, 2);
+    expect(issued.vat_amount).toBeGreaterThan(0);
+    expect(await onlyEntry('credit_note', cn.id)).toEqual({ sales_returns: issued.amount_before_vat, output_vat: issued.vat_amount, receivable: -issued.total_amount });
+    const dn = await from('debit_note', 'tax_invoice', { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, qty: 1, price: 50 }], values: { return_reason_id: reason } });
+    const raised = await act('debit_note', dn.id, 'issue');
+    expect(raised.vat_amount).toBeGreaterThan(0);
+    expect(await onlyEntry('debit_note', dn.id)).toEqual({ receivable: raised.total_amount, sales: -raised.amount_before_vat, output_vat: -raised.vat_amount });
+
+    // a company that is not VAT registered: its receipt is never a tax invoice, and before an invoice it is a deposit
+    const plain = await c.make('your_company', { code: c.next('NV'), name_th: 'ร้านไม่จดภาษี', tax_id: thaiTaxId(1055581234), branch_code: '00000', is_vat_registered: false });
+    const so2 = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: plain, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 1, price: 300 }] }), 201);
+    await act('sales_order', so2.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so2.id], values: { payment_method: 'cash' } });
+    expect((await act('receipt', rc.id, 'post')).tax_invoice_role).toBe('none');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 300, customer_deposits: -300 });
+  });
+
+  it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 3, price: 100 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    const before = await entriesOf('tax_invoice', iv.id);
+    // as a database from before the ledger: the entry is not there
+    const k = t.db.kysely;
+    await k.deleteFrom('journal_entry_item').where('journal_entry_id', '=', before[0]!.id).execute();
+    await k.deleteFrom('journal_entry').where('id', '=', before[0]!.id).execute();
+    expect(await entriesOf('tax_invoice', iv.id)).toEqual([]);
+    expect(await fillMissingEntries(t.service)).toBeGreaterThanOrEqual(1);
+    const after = await entriesOf('tax_invoice', iv.id);
+    expect(after).toHaveLength(1);
+    expect(byRole(after[0]!)).toEqual({ receivable: 321, sales: -300, output_vat: -21 });
+    expect(after[0]!.doc_date).toBe(iv.doc_date);
+    // a second start writes nothing
+    expect(await fillMissingEntries(t.service)).toBe(0);
   });
 
   it('an account with entries cannot be deleted', async () => {
