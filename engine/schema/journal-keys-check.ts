@@ -17,6 +17,12 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
     const f = e.fields[j.party];
     if (f?.type !== 'link' || !['customer', 'supplier'].includes(f.entity ?? '')) bad('/document/journal/party', `"${j.party}" is not a link to customer or supplier`);
   }
+  if (j.company) {
+    const [link, field] = j.company.split('.') as [string, string];
+    const f = e.fields[link];
+    const target = f?.type === 'link' ? byName.get(f.entity ?? '') : undefined;
+    if (!f || f.type !== 'link' || (target && target.fields[field]?.type !== 'link')) bad('/document/journal/company', `"${j.company}" is not a link's link to the company`);
+  }
   if (!e.workflow) bad('/document/journal', 'a document with a journal needs a workflow (its post and cancel actions)');
   const money = (at: string, name: string, of: EntitySchema | undefined) => { if (of?.fields[name]?.type !== 'money') bad(at, `"${name}" is not a money field`); };
   const amount = (at: string, a: JournalAmount) => {
