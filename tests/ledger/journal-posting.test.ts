@@ -228,6 +228,15 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await fillMissingEntries(t.service)).toBe(0);
   });
 
+  it('a stock adjustment written straight to the stock ledger moves inventory against stock adjustments', async () => {
+    const item = await c.product();
+    const found = await c.make('stock_movement', c.stockMovementBody(item, inv, { movement_type: 'adjustment', qty: 4, unit_cost: 25 }));
+    expect(await onlyEntry('stock_movement', found)).toEqual({ inventory: 100, stock_adjustment: -100 });
+    const lost = await c.make('stock_movement', c.stockMovementBody(item, inv, { movement_type: 'adjustment', direction: 'out', qty: 1, unit_cost: null }));
+    // out at the balance's average cost, as the stock ledger stored it
+    expect(await onlyEntry('stock_movement', lost)).toEqual({ stock_adjustment: 25, inventory: -25 });
+  });
+
   it('an account with entries cannot be deleted', async () => {
     const sales = [...accounts.values()].find((a) => a.role === 'sales')!.id;
     expectError(await c.call('DELETE', `/api/account/${sales}`, c.admin), 409, 'IN_USE');

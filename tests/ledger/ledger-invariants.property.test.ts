@@ -1,6 +1,6 @@
 /**
- * Issue 50 §5, the books reconcile after any sequence of documents: goods receipts, deliveries, POS sales,
- * tax invoices, receipts, credit notes and cancellations in random order. After each sequence every entry
+ * Issue 50 §5, the books reconcile after any sequence of documents: goods receipts, deliveries, POS sales, stock
+ * adjustments, tax invoices, receipts, credit notes and cancellations in random order. After each sequence every entry
  * balances, the `inventory` account of each company equals Σ stock value of its inventories, and every
  * posted document has one entry while a cancelled one's entry is reversed.
  * A random seed per run (printed on failure); PROPERTY_SEED=<n> replays one.
@@ -17,6 +17,7 @@ type Row = Record<string, any>;
 type Op =
   | { k: 'receive'; qty: number; price: number }
   | { k: 'pos'; qty: number }
+  | { k: 'adjust'; qty: number; out: boolean }
   | { k: 'sale'; qty: number; price: number; vat: 'exclude' | 'include' }
   | { k: 'deliver' | 'invoice' | 'receipt' | 'credit' | 'cancel'; pick: number };
 
@@ -30,6 +31,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: pick('deliver') },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('pos' as const), qty: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('sale' as const), qty: fc.integer({ min: 1, max: 5 }), price, vat: fc.constantFrom('exclude' as const, 'include' as const) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('adjust' as const), qty: fc.integer({ min: 1, max: 4 }), out: fc.boolean() }) },
   { weight: 2, arbitrary: pick('invoice') },
   { weight: 2, arbitrary: pick('receipt') },
   { weight: 1, arbitrary: pick('credit') },
@@ -92,6 +94,11 @@ describe.each(testDialects())('ledger invariants on %s', (dialect) => {
         const sale = await tryOk(c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: product, qty: op.qty }], payments: [{ payment_method_id: shop.cash, amount: 107 * op.qty + 50 }] },
           { headers: { ...c.admin, 'idempotency-key': `prop-${dialect}-${SEED}-${++key}` } }));
         if (sale) made.push({ entity: 'pos_order', id: sale.id });
+        return;
+      }
+      case 'adjust': {
+        // straight to the stock ledger: found stock at a cost, or a loss at the average cost
+        await tryOk(c.call('POST', '/api/stock_movement', c.admin, c.stockMovementBody(product, shop.inv, op.out ? { movement_type: 'adjustment', direction: 'out', qty: op.qty, unit_cost: null } : { movement_type: 'adjustment', qty: op.qty, unit_cost: 12.34 })));
         return;
       }
       case 'sale': {
