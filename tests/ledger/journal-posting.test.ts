@@ -237,6 +237,18 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await onlyEntry('stock_movement', lost)).toEqual({ stock_adjustment: 25, inventory: -25 });
   });
 
+  it('a 50 ทวิ of tax withheld from a supplier moves that part of the payable to WHT payable; cancelling reverses it', async () => {
+    const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, {
+      doc_date: '2026-11-20', your_company_id: company, payee_type: 'supplier', supplier_id: supplier,
+      income_type: '40_8', income_description: 'ค่าบริการขนส่ง', pnd_form: 'pnd53', wht_rate: '1', amount_paid: 5000,
+    }), 201);
+    await act('withholding_tax', w.id, 'issue');
+    expect(await onlyEntry('withholding_tax', w.id)).toEqual({ payable: 50, wht_payable: -50 });
+    await act('withholding_tax', w.id, 'cancel');
+    const [, reversal] = await entriesOf('withholding_tax', w.id);
+    expect(byRole(reversal!)).toEqual({ payable: -50, wht_payable: 50 });
+  });
+
   it('an account with entries cannot be deleted', async () => {
     const sales = [...accounts.values()].find((a) => a.role === 'sales')!.id;
     expectError(await c.call('DELETE', `/api/account/${sales}`, c.admin), 409, 'IN_USE');
