@@ -1,5 +1,5 @@
 import type { EntitySchema } from './schema-types.ts';
-import type { JournalAmount } from './journal-spec-types.ts';
+import type { JournalAmount, JournalVariant } from './journal-spec-types.ts';
 
 type Bad = (at: string, why: string) => void;
 
@@ -32,8 +32,9 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
     if (lf?.type !== 'lines') { bad(at, `"${a.lines}" is not a lines field`); return; }
     money(`${at}/amount`, a.amount, byName.get(lf.entity ?? ''));
   };
-  j.variants.forEach((v, vi) => {
-    const at = `/document/journal/variants/${vi}`;
+  const variants = [...j.variants, ...(j.returns ? [{ name: j.returns.name, lines: j.returns.lines }] : [])];
+  variants.forEach((v: JournalVariant, vi) => {
+    const at = vi < j.variants.length ? `/document/journal/variants/${vi}` : '/document/journal/returns';
     for (const f of Object.keys(v.when ?? {})) if (!e.fields[f]) bad(`${at}/when`, `no field "${f}"`);
     if (v.fromSource && !(e.document?.from ?? []).some((s) => s.source === v.fromSource)) bad(`${at}/fromSource`, `"${v.fromSource}" is not a source of document.from`);
     v.lines.forEach((l, li) => {

@@ -52,4 +52,10 @@ export interface JournalSpec {
   /** The header link to the customer or supplier that lines with `party` carry. */
   party?: string;
   variants: JournalVariant[];
+  /**
+   * A change written besides the workflow (a POS sale's partial return, `write` "return" as the write's action):
+   * its own entry, each header amount the change of that field, a lines amount over the lines the change added,
+   * a stock amount over the movements the change wrote. Reversed with the rest when the document is cancelled.
+   */
+  returns?: { write: string; name: string; lines: JournalLineSpec[] };
 }

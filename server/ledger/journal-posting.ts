@@ -56,7 +56,7 @@ function roleBy(spec: JournalLineSpec, row: Row): string {
 }
 
 /** The amounts of one line spec, per role (a lines amount may split over several roles). */
-async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
+export async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
   if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
   if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
   const out = new Map<string, number>();
@@ -93,10 +93,10 @@ export async function entryLines(trx: Kysely<any>, service: EntityService, entit
 const today = () => businessToday(businessClock.now(), businessClock.timeZone);
 
 /** The document's number for the entry's memo and `source_doc_no`. */
-const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.titleField]) ? `#${doc.id}` : String(doc[entity.titleField]));
+export const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.titleField]) ? `#${doc.id}` : String(doc[entity.titleField]));
 
 /** The company whose books get the entry: `journal.company` through its link, else the document's company field. */
-async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row): Promise<number | null> {
+export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row): Promise<number | null> {
   const path = entity.document!.journal!.company;
   if (path) {
     const [link, field] = path.split('.') as [string, string];

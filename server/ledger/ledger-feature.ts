@@ -3,6 +3,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { ensureChartOfAccounts } from './chart-seed.ts';
 import { installJournalPosting } from './journal-posting.ts';
 import { installVoucherRules } from './voucher-rules.ts';
+import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
 import { JOURNAL } from './journal-writer.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
@@ -17,6 +18,7 @@ export async function installLedger(app: FastifyInstance, service: EntityService
   if (!service.registry.get('account') || !service.registry.get(JOURNAL)) return;
   installVoucherRules(service);
   installJournalPosting(service);
+  installReturnPosting(service);
   if (service.registry.get('stock_movement') && service.registry.get('inventory')) installStockAdjustmentPosting(service);
   await ensureChartOfAccounts(service);
   const written = await fillMissingEntries(service, (m) => app.log.warn(m));
