@@ -111,7 +111,7 @@ export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row
 }
 
 /** Writes the entry of a posted document (nothing when its amounts are all zero); answers whether it wrote one. */
-export async function postDocument(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number): Promise<boolean> {
+export async function postDocument(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, opts: { history?: boolean } = {}): Promise<boolean> {
   const doc = await service.readWhole(trx, entity.name, id);
   const companyId = await companyOf(trx, entity, doc);
   if (companyId === null) return false;
@@ -122,7 +122,7 @@ export async function postDocument(trx: Kysely<any>, service: EntityService, ent
   await writeEntry(trx, service, {
     companyId, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
     sourceEntity: entity.name, sourceId: id, sourceDocNo: no, memo: `${entity.label.th} ${no} (${entry.variant.name})`, lines: entry.lines,
-  });
+  }, opts);
   return true;
 }
 

@@ -77,16 +77,18 @@ export function unbalanced(lines: { debit: number; credit: number }[]): AppError
 
 /**
  * Writes a posted entry and its lines in the caller's transaction, numbered in the journal's series.
- * Refused (409 PERIOD_CLOSED) when dated on or before its company's closed books.
+ * Refused (409 PERIOD_CLOSED) when dated on or before its company's closed books, except `history`: the entry
+ * of a document posted before the ledger existed (ledger-backfill.ts).
  */
-export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput): Promise<number> {
+export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: { history?: boolean } = {}): Promise<number> {
   const head = service.entity(JOURNAL);
   const header: Row = {
     doc_date: input.date, your_company_id: input.companyId, journal: input.journal, source_entity: input.sourceEntity, source_id: input.sourceId,
     source_doc_no: input.sourceDocNo, memo: input.memo, reverses_id: input.reversesId ?? null, status: POSTED,
     total_debit: input.lines.reduce((s, l) => s + l.debit, 0) / 100, total_credit: input.lines.reduce((s, l) => s + l.credit, 0) / 100,
   };
-  await refuseClosedPeriod(trx, service, head, header);
+  // the entries of documents posted before the ledger record what the closed period already holds
+  if (!opts.history) await refuseClosedPeriod(trx, service, head, header);
   header.doc_no = await nextNumber(trx, head, header);
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };

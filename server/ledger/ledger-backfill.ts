@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { JOURNAL, POSTED } from './journal-writer.ts';
@@ -5,6 +6,27 @@ import { postDocument, postsToBooks } from './journal-posting.ts';
 import { postStockAdjustment, STOCK_LEDGER } from './stock-adjustment-posting.ts';
 
 const BATCH = 200;
+
+/**
+ * One transaction for the batch; when it fails, each document in its own, so one that cannot post (a role
+ * missing from an edited chart) does not hold back the others: it is told, and tried again at the next start.
+ */
+async function inBatch(service: EntityService, ids: number[], post: (trx: Kysely<any>, id: number) => Promise<boolean>, what: string, log: (m: string) => void): Promise<number> {
+  const k = service.db.kysely;
+  try {
+    return await k.transaction().execute(async (trx) => { let n = 0; for (const id of ids) if (await post(trx, id)) n++; return n; });
+  } catch {
+    let n = 0;
+    for (const id of ids) {
+      try {
+        if (await k.transaction().execute((trx) => post(trx, id))) n++;
+      } catch (err) {
+        log(`warning: the entry of ${what} ${id} was not written: ${(err as Error).message}`);
+      }
+    }
+    return n;
+  }
+}
 
 /**
  * The states a document is in once posted and not cancelled: every state but the initial one and the one its
@@ -34,14 +56,7 @@ export async function fillMissingEntries(service: EntityService, log: (m: string
         .orderBy('id').limit(BATCH).execute()).map((r) => Number(r.id));
       if (!ids.length) break;
       after = ids[ids.length - 1]!;
-      try {
-        await k.transaction().execute(async (trx) => {
-          for (const id of ids) if (await postDocument(trx, service, entity, id)) written++;
-        });
-      } catch (err) {
-        // one document that cannot post (a role missing from an edited chart) must not stop the server; it is told, and tried at the next start
-        log(`warning: the entries of ${entity.name} ${ids[0]}..${after} were not written: ${(err as Error).message}`);
-      }
+      written += await inBatch(service, ids, (trx, id) => postDocument(trx, service, entity, id, { history: true }), `${entity.name}`, log);
     }
   }
   if (service.registry.get(STOCK_LEDGER)) written += await fillAdjustments(service, log);
@@ -59,11 +74,7 @@ async function fillAdjustments(service: EntityService, log: (m: string) => void)
       .orderBy('id').limit(BATCH).execute()).map((r) => Number(r.id));
     if (!ids.length) break;
     after = ids[ids.length - 1]!;
-    try {
-      await k.transaction().execute(async (trx) => { for (const id of ids) if (await postStockAdjustment(trx, service, id)) written++; });
-    } catch (err) {
-      log(`warning: the entries of stock adjustments ${ids[0]}..${after} were not written: ${(err as Error).message}`);
-    }
+    written += await inBatch(service, ids, (trx, id) => postStockAdjustment(trx, service, id, { history: true }), 'stock adjustment', log);
   }
   return written;
 }

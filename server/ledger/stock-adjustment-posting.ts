@@ -13,7 +13,7 @@ export const STOCK_LEDGER = 'stock_movement';
  * account by the value the stock ledger stored: in, Dr `inventory` / Cr `stock_adjustment`; out, the other way.
  * In the inventory's company's books, dated the movement's business day. Answers whether it wrote an entry.
  */
-export async function postStockAdjustment(trx: Kysely<any>, service: EntityService, id: number): Promise<boolean> {
+export async function postStockAdjustment(trx: Kysely<any>, service: EntityService, id: number, opts: { history?: boolean } = {}): Promise<boolean> {
   const m = await trx.selectFrom(STOCK_LEDGER).selectAll().where('id', '=', id).executeTakeFirst();
   if (!m || !isEmpty(m.doc_entity)) return false;
   const inv = await trx.selectFrom('inventory').select('your_company_id').where('id', '=', Number(m.inventory_id)).executeTakeFirst();
@@ -27,7 +27,7 @@ export async function postStockAdjustment(trx: Kysely<any>, service: EntityServi
   await writeEntry(trx, service, {
     companyId: Number(inv.your_company_id), date: businessDayOf(String(m.movement_date)), journal: 'general', sourceEntity: STOCK_LEDGER, sourceId: id, sourceDocNo: no,
     memo: `ปรับปรุงสินค้า ${no}`, lines: [{ accountId: debit, debit: value, credit: 0 }, { accountId: credit, debit: 0, credit: value }],
-  });
+  }, opts);
   return true;
 }
 
