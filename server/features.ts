@@ -12,6 +12,7 @@ import { reportsFeature } from './reports/reports-feature.ts';
 import { posFeature } from './pos/pos-feature.ts';
 import { stockFeature } from './stock/stock-feature.ts';
 import { barcodesFeature } from './barcodes/barcodes-feature.ts';
+import { ledgerFeature } from './ledger/ledger-feature.ts';
 import { printFeature, type PrintContext } from './print/print-feature.ts';
 import { mailFeature } from './mail/mail-feature.ts';
 import { etaxFeature, type EtaxContext } from './etax/etax-feature.ts';
@@ -30,7 +31,8 @@ export interface FeatureContext extends FeatureBase, AuthContext, SessionContext
  * routes (server/app.ts). The order of the listeners is the order they run in on every write and
  * action, so it is this array's, not prose: auth first (every write is audited before anything else
  * sees it), the documents' closed books before their posting, stock after the documents it posts,
- * barcodes after stock (a scanned pack follows the stock posting). A new feature is one more line here.
+ * barcodes after stock (a scanned pack follows the stock posting), the ledger after stock (a delivery's
+ * cost of goods sold is the value the stock ledger has just moved). A new feature is one more line here.
  */
 export const FEATURES: readonly Feature<FeatureContext>[] = [
   authFeature,
@@ -46,6 +48,7 @@ export const FEATURES: readonly Feature<FeatureContext>[] = [
   posFeature,
   stockFeature,
   barcodesFeature,
+  ledgerFeature,
   printFeature,
   mailFeature,
   etaxFeature,

@@ -24,7 +24,7 @@ describe('the feature list', () => {
     expect(new Set(FEATURES.map((f) => f.name)).size).toBe(FEATURES.length);
   });
 
-  it('orders the listeners as data: auth audits first, closed books before posting, stock after documents, barcodes after stock', () => {
+  it('orders the listeners as data: auth audits first, closed books before posting, stock after documents, barcodes after stock, the ledger after stock', () => {
     const names = FEATURES.flatMap((f) => (f.listeners ?? []).map((l) => `${f.name}: ${l.name}`));
     const at = (n: string) => { const i = names.indexOf(n); expect(i, n).toBeGreaterThanOrEqual(0); return i; };
     expect(at('auth: audit every write')).toBe(0);
@@ -32,6 +32,8 @@ describe('the feature list', () => {
     expect(at('documents: cancel guard')).toBeLessThan(at('documents: posting'));
     expect(at('documents: posting')).toBeLessThan(at('stock: stock posting'));
     expect(at('stock: stock posting')).toBeLessThan(at('barcodes: scanned packs posted'));
+    // a delivery's cost of goods sold is the value the stock posting has just moved
+    expect(at('stock: stock posting')).toBeLessThan(at('ledger: journal posting'));
   });
 
   it('leaves app.ts a loop over the list, under 150 lines', () => {

@@ -1,0 +1,38 @@
+import type { Feature, FeatureBase } from '../crud/feature-contract.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { ensureChartOfAccounts } from './chart-seed.ts';
+import { installJournalPosting } from './journal-posting.ts';
+import { installVoucherRules } from './voucher-rules.ts';
+import { installReturnPosting } from './return-posting.ts';
+import { fillMissingEntries } from './ledger-backfill.ts';
+import { JOURNAL } from './journal-writer.ts';
+import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
+
+// a test app may load a few schemas without the chart: then nothing posts
+const hasBooks = (service: EntityService) => !!service.registry.get('account') && !!service.registry.get(JOURNAL);
+const withBooks = (install: (service: EntityService) => void) => (service: EntityService) => { if (hasBooks(service)) install(service); };
+
+/**
+ * The general ledger (issue 50, docs/accounting.md): the entries every posting document writes from
+ * its schema's `document.journal`, manual vouchers, the chart of accounts on a fresh database, and
+ * the entries of documents posted before the ledger existed. It comes after stock in the feature list:
+ * a delivery's cost of goods sold is the value the stock ledger has just moved.
+ */
+export const ledgerFeature: Feature<FeatureBase> = {
+  name: 'ledger',
+  listeners: [
+    { name: 'voucher rules', install: withBooks(installVoucherRules) },
+    { name: 'journal posting', install: withBooks(installJournalPosting) },
+    { name: 'return posting', install: withBooks(installReturnPosting) },
+    {
+      name: 'stock adjustment posting',
+      install: withBooks((service) => { if (service.registry.get('stock_movement') && service.registry.get('inventory')) installStockAdjustmentPosting(service); }),
+    },
+  ],
+  routes: async ({ app, service }) => {
+    if (!hasBooks(service)) return;
+    await ensureChartOfAccounts(service);
+    const written = await fillMissingEntries(service, (m) => app.log.warn(m));
+    if (written) app.log.info(`general ledger: wrote the entries of ${written} documents posted before the ledger`);
+  },
+};
