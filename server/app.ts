@@ -58,6 +58,7 @@ import type { FileStorage } from './files/file-storage.ts';
 import { opsServerOptions } from './ops/logging.ts';
 import { installOps } from './ops/ops-routes.ts';
 import { installStock } from './stock/stock-routes.ts';
+import { installLedger } from './ledger/ledger-feature.ts';
 import { parseId, registerPrintRoutes } from './print/print-routes.ts';
 import { installPromptPayIdCheck, registerPromptPayRoutes } from './print/promptpay-qr.ts';
 import { registerPortalPdfRoute } from './print/portal-pdf.ts';
@@ -269,6 +270,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   registerTextExportRoute(app, service, reports, contextOf);
   registerReportRoutes(app, service, reports, contextOf);
   installStock(app, service, contextOf, importJobs);
+  await installLedger(app, service);
   const printFiles = { db: opts.db, storage: opts.uploadStore ?? dirStorage(opts.uploadDir) };
   registerPrintRoutes(app, service, policy, contextOf, { db: opts.db, files: printFiles });
   registerPortalPdfRoute(app, service, policy, contextOf, printFiles);
