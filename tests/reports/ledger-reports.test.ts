@@ -159,6 +159,22 @@ describe.each(testDialects())('the ledger reports on %s', (dialect) => {
     expect(cents(bs.rows.find((r) => r.dbd_line === 'current_profit')!.amount)).toBe(profit);
   });
 
+  it('each report exports and prints, with its totals', async () => {
+    const q = `date_from=2025-01-01&date_to=2025-03-31&company=${company.A}`;
+    const csv = await c.call('GET', `/api/report/profit_and_loss/export?format=csv&${q}`, c.admin);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const income = -(net(lines('2025-01-01', '2025-03-31'), 'sales') + net(lines('2025-01-01', '2025-03-31'), 'other_income'));
+    expect(csv.body.split('\r\n').find((l) => l.includes('รวม'))).toContain(String(income / 100));
+    for (const [name, query] of [['trial_balance', q], ['general_ledger', `${q}&account=${code.cash}`], ['balance_sheet', `as_of=2025-03-31&company=${company.A}`],
+      ['receivable_ledger', q], ['payable_ledger', q]]) {
+      const pdf = await c.call('GET', `/api/report/${name}/pdf?${query}`, c.admin);
+      expect(pdf.statusCode, `${name}: ${pdf.body.slice(0, 200)}`).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      const xlsx = await c.call('GET', `/api/report/${name}/export?format=xlsx&${query}`, c.admin);
+      expect(xlsx.statusCode, name).toBe(200);
+    }
+  });
+
   it('the receivable and payable ledgers give each party opening, movements, closing and ageing', async () => {
     const [from, to] = ['2025-02-01', '2025-03-31'];
     const ar = await report('receivable_ledger', { date_from: from, date_to: to, company: company.A });
