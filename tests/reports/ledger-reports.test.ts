@@ -48,7 +48,7 @@ describe.each(testDialects())('the ledger reports on %s', (dialect) => {
   let t: TestApp;
   let c: StockClient;
   const code: Record<string, string> = {};
-  const company: Record<string, number> = {};
+  const company = { A: 0, B: 0 };
   let customer = 0;
   let supplier = 0;
   const report = async (name: string, query: Record<string, string | number>) =>
