@@ -94,6 +94,24 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'ปิดงวดบัญชีแล้ว เอกสารที่ลงวันที่ในงวดที่ปิดแล้วออก ผ่านรายการ ยกเลิก หรือแก้ไขไม่ได้', en: 'The books are closed for this date: the document can no longer be issued, posted, cancelled or amended',
     detailed: { th: '{entity} {number} ลงวันที่ {date} ซึ่งอยู่ในงวดบัญชีที่ปิดแล้ว (ปิดถึงวันที่ {closed}) จึงออก ผ่านรายการ ยกเลิก หรือแก้ไขไม่ได้', en: '{entity} {number} is dated {date}, in books closed until {closed}: it can no longer be issued, posted, cancelled or amended' },
   },
+  JOURNAL_UNBALANCED: {
+    th: 'ยอดเดบิตและเครดิตไม่เท่ากัน', en: 'Debits and credits are not equal',
+    detailed: { th: 'ยอดเดบิต {debit} และเครดิต {credit} ต่างกัน {difference} บาท ยอดเดบิตต้องเท่ากับยอดเครดิต ให้แก้จำนวนเงินในรายการก่อนผ่านรายการ', en: 'Debits {debit} and credits {credit} differ by {difference}: they must be equal; correct the lines before posting' },
+  },
+  JOURNAL_LINE_INVALID: { th: 'รายการบัญชีไม่ถูกต้อง', en: 'A journal line is not valid' },
+  'JOURNAL_LINE_INVALID.one_side': { th: 'รายการที่ {line} ต้องมีเดบิตหรือเครดิตอย่างใดอย่างหนึ่ง ไม่ใช่ทั้งสองหรือไม่มีเลย', en: 'Line {line} must have a debit or a credit, not both and not neither' },
+  'JOURNAL_LINE_INVALID.negative': { th: 'รายการที่ {line} มีจำนวนเงินติดลบ ให้บันทึกเป็นจำนวนบวกอีกด้านหนึ่งแทน', en: 'Line {line} has a negative amount; enter it as a positive amount on the other side' },
+  'JOURNAL_LINE_INVALID.group_account': { th: 'รายการที่ {line}: บัญชี {account} เป็นบัญชีคุม ลงรายการไม่ได้ ให้เลือกบัญชีย่อยภายใต้บัญชีนี้', en: 'Line {line}: account {account} is a heading, which is not posted to; choose an account under it' },
+  'JOURNAL_LINE_INVALID.too_few': { th: 'สมุดรายวันต้องมีอย่างน้อยสองรายการ คือด้านเดบิตและด้านเครดิต', en: 'An entry needs at least two lines, a debit and a credit' },
+  JOURNAL_AUTOMATIC: {
+    th: 'รายการบัญชีที่ระบบบันทึกจากเอกสารแก้ไขหรือลบไม่ได้ ให้ยกเลิกเอกสารต้นทางเพื่อกลับรายการ', en: 'An entry written from a document cannot be changed or deleted; cancel the document to reverse it',
+    detailed: { th: 'รายการบัญชี {number} บันทึกจากเอกสาร {source} แก้ไขหรือลบไม่ได้ ให้ยกเลิกเอกสาร {source} เพื่อกลับรายการ', en: 'Entry {number} was written from {source}: it cannot be changed or deleted; cancel {source} to reverse it' },
+  },
+  'JOURNAL_AUTOMATIC.posted': { th: 'สมุดรายวัน {number} ผ่านรายการแล้ว แก้ไขหรือลบไม่ได้ ให้บันทึกรายการกลับด้วยใบสำคัญใหม่', en: 'Entry {number} is posted: it cannot be changed or deleted; reverse it with a new voucher' },
+  ACCOUNT_ROLE_MISSING: {
+    th: 'ผังบัญชียังไม่มีบัญชีที่ใช้ลงรายการนี้', en: 'No account of the chart has the role this posting needs',
+    detailed: { th: 'ผังบัญชียังไม่มีบัญชีที่มีหน้าที่ "{role}" ให้กำหนดหน้าที่นี้ให้บัญชีหนึ่งในผังบัญชี แล้วทำรายการอีกครั้ง', en: 'No account of the chart has the role "{role}": give that role to an account and try again' },
+  },
   HAS_DEPENDENTS: {
     th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
     detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },

@@ -1,6 +1,7 @@
 /** The document keys of an entity schema (`document`, `print`): docs/schema-format.md. Split from schema-types.ts to keep files small. */
 import type { LocalizedText } from './localized-text.ts';
 import type { ScanSpec, StockSpec } from './stock-spec-types.ts';
+import type { JournalSpec } from './journal-spec-types.ts';
 
 /** A document this one can be created from, and what processing it does to that source. */
 export interface DocumentSource {
@@ -143,6 +144,8 @@ export interface DocumentSpec {
   completeWhen?: Record<string, string>;
   /** A stock document: what posting it writes to the ledger (server/stock), and what cancelling reverses. */
   stock?: StockSpec;
+  /** The general-ledger entry of posting, reversed on cancel (server/ledger, docs/accounting.md). */
+  journal?: JournalSpec;
   /** A document scanned into with a barcode scanner (server/barcodes): its scan endpoints, panel and pack states. */
   scan?: ScanSpec;
   /**

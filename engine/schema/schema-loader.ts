@@ -7,6 +7,7 @@ import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldO
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
+import { checkJournalKeys } from './journal-keys-check.ts';
 import { checkSiteRuleKeys } from './site-rule-keys-check.ts';
 import { searchFieldProblem } from './search-paths.ts';
 import { checkFillKeys } from './fill-checks.ts';
@@ -105,6 +106,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   if (e.workflow) checkWorkflow(e.workflow, fieldNames, bad);
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);
+  checkJournalKeys(e, byName, bad);
   // site-setting keys name fields of the site settings (checked when the set has them: a test may load a few schemas)
   const site = siteSettingsOf(byName);
   checkSiteRuleKeys(e, byName, site, bad);

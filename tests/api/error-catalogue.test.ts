@@ -191,6 +191,61 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       const so = await make('sales_order', { doc_date: '2026-10-20', your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 100 }] });
       return call('POST', `/api/sales_order/${so}/actions/approve`);
     },
+    JOURNAL_UNBALANCED: async () => {
+      // a voucher typed by hand whose debits and credits differ by 0.01
+      const accounts = (await call('GET', '/api/account?limit=500')).json().data as Array<{ id: number; role: string | null }>;
+      const role = (r: string) => accounts.find((a) => a.role === r)!.id;
+      const co = (await call('POST', '/api/your_company', { code: 'EC-JV', name_th: 'บริษัท บัญชี จำกัด', tax_id: thaiTaxId(745549999), branch_code: '00000' })).json().data.id;
+      const jv = await call('POST', '/api/journal_entry', { doc_date: '2026-11-20', your_company_id: co, items: [{ account_id: role('purchases'), debit: 100 }, { account_id: role('cash'), credit: 99.99 }] });
+      expect(jv.statusCode, jv.body).toBe(201);
+      return call('POST', `/api/journal_entry/${jv.json().data.id}/actions/post`);
+    },
+    JOURNAL_LINE_INVALID: async () => {
+      // a line with both a debit and a credit
+      const accounts = (await call('GET', '/api/account?limit=500')).json().data as Array<{ id: number; role: string | null }>;
+      const role = (r: string) => accounts.find((a) => a.role === r)!.id;
+      const co = (await call('POST', '/api/your_company', { code: 'EC-JL', name_th: 'บริษัท บัญชีสอง จำกัด', tax_id: thaiTaxId(745549988), branch_code: '00000' })).json().data.id;
+      const jv = await call('POST', '/api/journal_entry', { doc_date: '2026-11-20', your_company_id: co, items: [{ account_id: role('purchases'), debit: 100, credit: 100 }, { account_id: role('cash'), credit: 0 }] });
+      expect(jv.statusCode, jv.body).toBe(201);
+      return call('POST', `/api/journal_entry/${jv.json().data.id}/actions/post`);
+    },
+    JOURNAL_AUTOMATIC: async () => {
+      // the entry an issued tax invoice wrote is not edited
+      const make = async (entity: string, body: unknown) => {
+        const res = await call('POST', `/api/${entity}`, body);
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().data;
+      };
+      const company = await make('your_company', { code: 'EC-JA', name_th: 'บริษัท รายการอัตโนมัติ จำกัด', tax_id: thaiTaxId(745549977), branch_code: '00000', is_vat_registered: true });
+      const customer = await make('customer', { code: 'EC-C11', customer_type: 'juristic', name_th: 'บริษัท ลูกค้าบัญชี จำกัด', tax_id: thaiTaxId(745549966), branch_code: '00000' });
+      const product = await make('product', { code: 'EC-P11', name_th: 'สินค้าบัญชี', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const so = await make('sales_order', { your_company_id: company.id, customer_id: customer.id, vat_type: 'exclude', items: [{ product_id: product.id, qty: 1, price: 100 }] });
+      expect((await call('POST', `/api/sales_order/${so.id}/actions/approve`)).statusCode).toBe(200);
+      const iv = (await call('POST', '/api/tax_invoice/from/sales_order', { ids: [so.id] })).json().data;
+      expect((await call('POST', `/api/tax_invoice/${iv.id}/actions/issue`)).statusCode).toBe(200);
+      const entry = (await call('GET', `/api/journal_entry?filter=${encodeURIComponent(JSON.stringify({ source_entity: { _eq: 'tax_invoice' }, source_id: { _eq: iv.id } }))}`)).json().data[0];
+      return call('PATCH', `/api/journal_entry/${entry.id}`, { memo: 'changed' });
+    },
+    ACCOUNT_ROLE_MISSING: async () => {
+      // the chart's sales account loses its role: a tax invoice has nowhere to post its sales (the role is given back after)
+      const accounts = (await call('GET', '/api/account?limit=500')).json().data as Array<{ id: number; role: string | null }>;
+      const sales = accounts.find((a) => a.role === 'sales')!.id;
+      const make = async (entity: string, body: unknown) => {
+        const res = await call('POST', `/api/${entity}`, body);
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().data;
+      };
+      const company = await make('your_company', { code: 'EC-AR', name_th: 'บริษัท ไม่มีบัญชี จำกัด', tax_id: thaiTaxId(745549955), branch_code: '00000', is_vat_registered: true });
+      const customer = await make('customer', { code: 'EC-C12', customer_type: 'juristic', name_th: 'บริษัท ลูกค้าผัง จำกัด', tax_id: thaiTaxId(745549944), branch_code: '00000' });
+      const product = await make('product', { code: 'EC-P12', name_th: 'สินค้าผัง', product_class: 'class_a', unit: 'ชิ้น', price: 10, vat_type: 'vat7' });
+      const so = await make('sales_order', { your_company_id: company.id, customer_id: customer.id, vat_type: 'exclude', items: [{ product_id: product.id, qty: 1, price: 100 }] });
+      expect((await call('POST', `/api/sales_order/${so.id}/actions/approve`)).statusCode).toBe(200);
+      const iv = (await call('POST', '/api/tax_invoice/from/sales_order', { ids: [so.id] })).json().data;
+      expect((await call('PATCH', `/api/account/${sales}`, { role: null })).statusCode).toBe(200);
+      const res = await call('POST', `/api/tax_invoice/${iv.id}/actions/issue`);
+      expect((await call('PATCH', `/api/account/${sales}`, { role: 'sales' })).statusCode).toBe(200);
+      return res;
+    },
     ALREADY_TAX_INVOICED: async () => {
       // a sale paid by a receipt that serves as its tax invoice: a tax invoice for the same order would be its second
       const make = async (entity: string, body: unknown) => {

@@ -1,0 +1,44 @@
+import type { EntitySchema } from './schema-types.ts';
+import type { JournalAmount } from './journal-spec-types.ts';
+
+type Bad = (at: string, why: string) => void;
+
+/**
+ * `document.journal` names fields and account roles the posting module reads without knowing the document:
+ * a wrong name fails at start, not at the first posting. The roles are the options of `account.role`.
+ */
+export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySchema>, bad: Bad): void {
+  const j = e.document?.journal;
+  if (!j) return;
+  const account = byName.get('account');
+  const roles = new Set((account?.fields.role?.options ?? []).map((o) => o.value));
+  // checked when the set has the chart (a test may load a few schemas); without it nothing posts
+  if (j.party) {
+    const f = e.fields[j.party];
+    if (f?.type !== 'link' || !['customer', 'supplier'].includes(f.entity ?? '')) bad('/document/journal/party', `"${j.party}" is not a link to customer or supplier`);
+  }
+  if (!e.workflow) bad('/document/journal', 'a document with a journal needs a workflow (its post and cancel actions)');
+  const money = (at: string, name: string, of: EntitySchema | undefined) => { if (of?.fields[name]?.type !== 'money') bad(at, `"${name}" is not a money field`); };
+  const amount = (at: string, a: JournalAmount) => {
+    if (typeof a === 'string') return money(at, a, e);
+    if ('stock' in a) { if (!e.document?.stock) bad(at, 'a stock amount needs document.stock'); return; }
+    const lf = e.fields[a.lines];
+    if (lf?.type !== 'lines') { bad(at, `"${a.lines}" is not a lines field`); return; }
+    money(`${at}/amount`, a.amount, byName.get(lf.entity ?? ''));
+  };
+  j.variants.forEach((v, vi) => {
+    const at = `/document/journal/variants/${vi}`;
+    for (const f of Object.keys(v.when ?? {})) if (!e.fields[f]) bad(`${at}/when`, `no field "${f}"`);
+    if (v.fromSource && !(e.document?.from ?? []).some((s) => s.source === v.fromSource)) bad(`${at}/fromSource`, `"${v.fromSource}" is not a source of document.from`);
+    v.lines.forEach((l, li) => {
+      const lat = `${at}/lines/${li}`;
+      const named = typeof l.role === 'string' ? [l.role] : Object.values(l.role.roles);
+      for (const r of named) if (account && !roles.has(r)) bad(`${lat}/role`, `"${r}" is not a role of account.role`);
+      if ((l.debit === undefined) === (l.credit === undefined)) bad(lat, 'a line has a debit or a credit, not both');
+      const a = l.debit ?? l.credit;
+      if (a !== undefined) amount(lat, a);
+      if (l.party && !j.party) bad(`${lat}/party`, 'the journal names no party field');
+      if (typeof l.role !== 'string' && (typeof a === 'string' || (a && 'stock' in a)) && !e.fields[l.role.field]) bad(`${lat}/role/field`, `no header field "${l.role.field}"`);
+    });
+  });
+}

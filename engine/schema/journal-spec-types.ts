@@ -1,0 +1,49 @@
+/** The accounting key of a document schema (`document.journal`): docs/accounting.md, docs/schema-format.md. */
+
+/** Where a journal line's amount comes from. */
+export type JournalAmount =
+  /** A money field of the document's header. */
+  | string
+  /** Σ `value` of the stock movements the document wrote in that direction (the stock ledger's cost). */
+  | { stock: 'in' | 'out' }
+  /** Σ a money field over a lines field of the document (a sale's payments), one journal line per role. */
+  | { lines: string; amount: string };
+
+/** One line of the entry: the account by role, and its side. */
+export interface JournalLineSpec {
+  /**
+   * The account's role (account.role), or the role by a field's value: a header enum (a receipt's payment
+   * method), or with a lines amount a field of each line, through one link ("payment_method_id.payment_type").
+   */
+  role: string | { field: string; roles: Record<string, string> };
+  /** Exactly one of the two. */
+  debit?: JournalAmount;
+  credit?: JournalAmount;
+  /** The line carries the document's party (`journal.party`), as a receivable or payable line does. */
+  party?: boolean;
+}
+
+/** One way the document posts; the first variant whose conditions all hold is used. */
+export interface JournalVariant {
+  /** What this variant is, for docs/accounting.md and the entry's memo. */
+  name: string;
+  /** Header field values: `{"tax_invoice_role": ["full", "abbreviated"]}`. */
+  when?: Record<string, string[]>;
+  /** Some line of the document was made from this source entity. */
+  fromSource?: string;
+  /** The sale the document's lines come from already has a posted tax invoice (server/documents/tax-invoice-supply.ts). */
+  saleInvoiced?: boolean;
+  lines: JournalLineSpec[];
+}
+
+/**
+ * The entry a document writes when its post action runs (in the same transaction), reversed by an entry
+ * dated the cancel date when its cancel action runs (server/ledger/journal-posting.ts).
+ */
+export interface JournalSpec {
+  /** The book of original entry. */
+  journal: 'sales' | 'purchases' | 'receipts' | 'payments' | 'general';
+  /** The header link to the customer or supplier that lines with `party` carry. */
+  party?: string;
+  variants: JournalVariant[];
+}

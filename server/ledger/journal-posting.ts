@@ -1,0 +1,164 @@
+import type { Kysely } from 'kysely';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { JournalAmount, JournalLineSpec, JournalSpec, JournalVariant } from '../../engine/schema/journal-spec-types.ts';
+import { businessToday } from '../../engine/documents/business-time.ts';
+import { businessClock } from '../../engine/documents/business-clock.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { isEmpty } from '../crud/record-values.ts';
+import { sourceOf } from '../documents/document-posting.ts';
+import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
+import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
+
+type Row = Record<string, unknown>;
+
+/** Documents that post to the books: those whose schema declares `document.journal`, while the chart exists. */
+export function postsToBooks(service: EntityService, entity: EntitySchema): boolean {
+  return Boolean(entity.document?.journal && entity.workflow && service.registry.get('account') && service.registry.get(JOURNAL));
+}
+
+const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
+
+/** Does the variant's condition hold for this document? */
+async function holds(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, v: JournalVariant): Promise<boolean> {
+  for (const [f, values] of Object.entries(v.when ?? {})) if (!values.includes(String(doc[f] ?? ''))) return false;
+  if (v.fromSource) {
+    const field = entity.document!.lines;
+    const linesEntity = field ? service.entity(entity.fields[field]!.entity!) : undefined;
+    const lines = (field ? doc[field] as Row[] | undefined : undefined) ?? [];
+    if (!linesEntity || !lines.some((l) => !isEmpty(l.source_line_id) && sourceOf(entity, linesEntity, l)?.source === v.fromSource)) return false;
+  }
+  if (v.saleInvoiced !== undefined) {
+    const invoiced = (await saleTaxInvoice(trx, service, entity, doc)) !== null;
+    if (invoiced !== v.saleInvoiced) return false;
+  }
+  return true;
+}
+
+/** The first variant whose conditions hold (one without conditions is the fallback). */
+export async function variantOf(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row): Promise<JournalVariant | null> {
+  for (const v of entity.document!.journal!.variants) if (await holds(trx, service, entity, doc, v)) return v;
+  return null;
+}
+
+/** Σ `value` (satang) of the document's own stock movements in a direction, reversals left out. */
+async function stockValue(trx: Kysely<any>, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
+  const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+    .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', direction)
+    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', 'reversal')])).executeTakeFirst();
+  return Number(row?.v ?? 0);
+}
+
+/** The role of a line by a field path ("payment_type", "payment_method_id.payment_type") of a row. */
+function roleBy(spec: JournalLineSpec, row: Row): string {
+  if (typeof spec.role === 'string') return spec.role;
+  const value = String(row[spec.role.field] ?? '');
+  return spec.role.roles[value] ?? spec.role.roles['*'] ?? Object.values(spec.role.roles)[0]!;
+}
+
+/** The amounts of one line spec, per role (a lines amount may split over several roles). */
+async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
+  if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
+  if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
+  const out = new Map<string, number>();
+  for (const line of (doc[a.lines] as Row[] | undefined) ?? []) {
+    const role = roleBy(spec, line);
+    out.set(role, (out.get(role) ?? 0) + satang(line[a.amount]));
+  }
+  return [...out];
+}
+
+/** The entry's lines for a posted document, balanced (journal-writer.ts), or null when the document moves no money. */
+export async function entryLines(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, roles: Map<string, number>): Promise<{ variant: JournalVariant; lines: EntryLine[] } | null> {
+  const j = entity.document!.journal! as JournalSpec;
+  const variant = await variantOf(trx, service, entity, doc);
+  if (!variant) return null;
+  const partyField = j.party;
+  const partyKind = partyField ? entity.fields[partyField]?.entity : undefined;
+  const lines: EntryLine[] = [];
+  for (const spec of variant.lines) {
+    const debit = spec.debit !== undefined;
+    for (const [role, amount] of await amountsOf(trx, entity, doc, spec, (spec.debit ?? spec.credit)!)) {
+      if (amount === 0) continue;
+      const party = spec.party && partyField && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
+      lines.push({
+        accountId: accountOfRole(roles, role), debit: debit ? amount : 0, credit: debit ? 0 : amount,
+        customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null,
+      });
+    }
+  }
+  const out = balanced(lines, roles);
+  return out.length ? { variant, lines: out } : null;
+}
+
+const today = () => businessToday(businessClock.now(), businessClock.timeZone);
+
+/** The document's number for the entry's memo and `source_doc_no`. */
+const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.titleField]) ? `#${doc.id}` : String(doc[entity.titleField]));
+
+/** Writes the entry of a posted document (nothing when its amounts are all zero); answers whether it wrote one. */
+export async function postDocument(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number): Promise<boolean> {
+  const doc = await service.readWhole(trx, entity.name, id);
+  const companyField = entity.access?.companyField ?? 'your_company_id';
+  if (isEmpty(doc[companyField])) return false;
+  const entry = await entryLines(trx, service, entity, doc, await roleAccounts(trx));
+  if (!entry) return false;
+  const dateField = entity.document!.date;
+  const no = numberOf(entity, doc);
+  await writeEntry(trx, service, {
+    companyId: Number(doc[companyField]), date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
+    sourceEntity: entity.name, sourceId: id, sourceDocNo: no, memo: `${entity.label.th} ${no} (${entry.variant.name})`, lines: entry.lines,
+  });
+  return true;
+}
+
+/**
+ * Schema key `document.journal` on the server: the post action writes the document's entry, the cancel action
+ * its reversing entry dated the cancel date, each in the action's transaction and after its stock movements
+ * (written as the transaction's last step, whose values a delivery's cost of goods sold takes).
+ */
+export function installJournalPosting(service: EntityService): void {
+  service.onAction(async (trx, e) => {
+    const d = e.entity.document!;
+    if (e.action === (d.postAction ?? 'approve')) {
+      await service.beforeCommit(trx, async () => { await postDocument(trx, service, e.entity, e.id); });
+    } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
+      await service.beforeCommit(trx, async () => {
+        const extra = await stockDifference(trx, e.entity, e.id);
+        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`, extra);
+      });
+    }
+  }, (entity) => postsToBooks(service, entity));
+}
+
+/**
+ * A cancelled stock document's reversal movements may move less value than its posting did (a receipt cancelled
+ * after part of its stock left at average cost: the stock ledger takes out what is there). The reversing entry
+ * then moves `inventory` by what the stock ledger moved, and the difference goes to `stock_adjustment`, so the
+ * inventory account stays equal to the stock valuation.
+ */
+async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: number): Promise<EntryLine[]> {
+  const dirs = new Set<'in' | 'out'>();
+  for (const v of entity.document!.journal!.variants) for (const l of v.lines) { const a = l.debit ?? l.credit; if (a && typeof a === 'object' && 'stock' in a) dirs.add(a.stock); }
+  if (!dirs.size) return [];
+  const roles = await roleAccounts(trx);
+  const out: EntryLine[] = [];
+  for (const dir of dirs) {
+    const posted = await stockValue(trx, entity, id, dir);
+    const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+      .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', dir === 'in' ? 'out' : 'in').where('note', '=', 'reversal').executeTakeFirst();
+    const d = posted - Number(row?.v ?? 0);
+    if (!d) continue;
+    // the mirrored entry moves inventory by `posted`; the stock moved back only `posted - d`
+    const inventory = accountOfRole(roles, 'inventory');
+    const adjustment = accountOfRole(roles, 'stock_adjustment');
+    const sign = dir === 'in' ? 1 : -1;
+    out.push({ accountId: inventory, debit: sign * d > 0 ? sign * d : 0, credit: sign * d < 0 ? -sign * d : 0, description: 'stock reversal difference' },
+      { accountId: adjustment, debit: sign * d < 0 ? -sign * d : 0, credit: sign * d > 0 ? sign * d : 0, description: 'stock reversal difference' });
+  }
+  return out;
+}
+
+/** Entries of a document already in the books (the old-database fill skips those). */
+export async function hasEntry(trx: Kysely<any>, entity: string, id: number): Promise<boolean> {
+  return Boolean(await trx.selectFrom(JOURNAL).select('id').where('source_entity', '=', entity).where('source_id', '=', id).where('status', '=', POSTED).limit(1).executeTakeFirst());
+}

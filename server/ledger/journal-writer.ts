@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import { columnDefs, toDb } from '../db/field-codec.ts';
+import { nextNumber } from '../crud/numbering-series.ts';
+import type { EntityService } from '../crud/entity-service.ts';
+import { AppError } from '../errors/app-error.ts';
+import { refuseClosedPeriod } from '../documents/closed-books.ts';
+
+type Row = Record<string, unknown>;
+
+/** The entity of the books; the names of its header and lines tables come from its schema. */
+export const JOURNAL = 'journal_entry';
+/** The status an entry counts in the books with (reports read only these). */
+export const POSTED = 'posted';
+/** Differences of at most this many satang, left by VAT rounding between a document's figures, go to the `rounding` account. */
+const ROUNDING_LIMIT = 100;
+
+/** One line as written: amounts in satang, each line one side only. */
+export interface EntryLine { accountId: number; debit: number; credit: number; description?: string | null; customerId?: number | null; supplierId?: number | null }
+
+export interface EntryInput {
+  companyId: number;
+  date: string;
+  journal: string;
+  sourceEntity: string | null;
+  sourceId: number | null;
+  sourceDocNo: string | null;
+  memo: string;
+  reversesId?: number | null;
+  lines: EntryLine[];
+}
+
+/** The account id of each role (account.role), read in the caller's transaction. */
+export async function roleAccounts(trx: Kysely<any>): Promise<Map<string, number>> {
+  const rows = await trx.selectFrom('account').select(['id', 'role']).where('role', 'is not', null).execute();
+  return new Map(rows.map((r) => [String(r.role), Number(r.id)]));
+}
+
+export function accountOfRole(roles: Map<string, number>, role: string): number {
+  const id = roles.get(role);
+  if (id === undefined) throw new AppError('ACCOUNT_ROLE_MISSING', `no account of the chart has the role "${role}": give that role to an account (chart of accounts) and post again`, { role }, { role });
+  return id;
+}
+
+/**
+ * Lines with the same account, side and party merged, zero lines dropped, a negative amount moved to the other
+ * side; a difference up to ROUNDING_LIMIT satang balanced on the `rounding` account, a larger one refused.
+ */
+export function balanced(lines: EntryLine[], roles: Map<string, number>): EntryLine[] {
+  const merged = new Map<string, EntryLine>();
+  for (const l of lines) {
+    const net = l.debit - l.credit;
+    if (net === 0) continue;
+    const side = net > 0 ? 'd' : 'c';
+    const key = `${l.accountId}/${side}/${l.customerId ?? ''}/${l.supplierId ?? ''}`;
+    const m = merged.get(key) ?? { ...l, debit: 0, credit: 0 };
+    if (net > 0) m.debit += net; else m.credit -= net;
+    merged.set(key, m);
+  }
+  const out = [...merged.values()];
+  const diff = out.reduce((s, l) => s + l.debit - l.credit, 0);
+  if (diff !== 0) {
+    if (Math.abs(diff) > ROUNDING_LIMIT) throw unbalanced(out);
+    out.push({ accountId: accountOfRole(roles, 'rounding'), debit: diff < 0 ? -diff : 0, credit: diff > 0 ? diff : 0, description: 'rounding' });
+  }
+  return out;
+}
+
+const baht = (satang: number) => (satang / 100).toFixed(2);
+
+/** 400 JOURNAL_UNBALANCED naming both totals and the difference. */
+export function unbalanced(lines: { debit: number; credit: number }[]): AppError {
+  const debit = lines.reduce((s, l) => s + l.debit, 0);
+  const credit = lines.reduce((s, l) => s + l.credit, 0);
+  return new AppError('JOURNAL_UNBALANCED', `debits ${baht(debit)} and credits ${baht(credit)} differ by ${baht(Math.abs(debit - credit))}: an entry's debits must equal its credits`,
+    { debit: baht(debit), credit: baht(credit), difference: baht(debit - credit) }, { debit: baht(debit), credit: baht(credit), difference: baht(Math.abs(debit - credit)) });
+}
+
+/**
+ * Writes a posted entry and its lines in the caller's transaction, numbered in the journal's series.
+ * Refused (409 PERIOD_CLOSED) when dated on or before its company's closed books.
+ */
+export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput): Promise<number> {
+  const head = service.entity(JOURNAL);
+  const header: Row = {
+    doc_date: input.date, your_company_id: input.companyId, journal: input.journal, source_entity: input.sourceEntity, source_id: input.sourceId,
+    source_doc_no: input.sourceDocNo, memo: input.memo, reverses_id: input.reversesId ?? null, status: POSTED,
+    total_debit: input.lines.reduce((s, l) => s + l.debit, 0) / 100, total_credit: input.lines.reduce((s, l) => s + l.credit, 0) / 100,
+  };
+  await refuseClosedPeriod(trx, service, head, header);
+  header.doc_no = await nextNumber(trx, head, header);
+  const now = new Date().toISOString();
+  const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
+  const inserted = await trx.insertInto(head.name).values({ ...encode(head, header), ...stamp }).returning('id').executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  const linesEntity = service.entity(head.fields.items!.entity!);
+  const parentField = linesEntity.parent!.field;
+  const rows = input.lines.map((l, i) => ({
+    ...encode(linesEntity, { account_id: l.accountId, debit: l.debit / 100, credit: l.credit / 100, description: l.description ?? null, customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null }),
+    [parentField]: id, line_no: i + 1, ...stamp,
+  }));
+  if (rows.length) await trx.insertInto(linesEntity.name).values(rows).execute();
+  return id;
+}
+
+function encode(entity: EntitySchema, row: Row): Row {
+  const defs = columnDefs(entity);
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row)) { const f = defs.get(k); out[k] = f ? toDb(f, v) : v; }
+  return out;
+}
+
+/**
+ * The reversing entries of a document's entries that are not reversed yet, dated `date` (the cancel date):
+ * each line's debit and credit swapped. The originals stay as they were.
+ */
+export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string, extra: EntryLine[] = []): Promise<number> {
+  const head = service.entity(JOURNAL);
+  const linesEntity = service.entity(head.fields.items!.entity!);
+  const parentField = linesEntity.parent!.field;
+  const entries = await trx.selectFrom(head.name).selectAll().where('source_entity', '=', sourceEntity).where('source_id', '=', sourceId).where('status', '=', POSTED).orderBy('id').execute();
+  const reversed = new Set(entries.map((e) => e.reverses_id).filter((v) => v !== null && v !== undefined).map(Number));
+  let count = 0;
+  for (const e of entries) {
+    if (e.reverses_id !== null && e.reverses_id !== undefined) continue;
+    if (reversed.has(Number(e.id))) continue;
+    const lines = await trx.selectFrom(linesEntity.name).selectAll().where(parentField, '=', e.id).orderBy('line_no').execute();
+    await writeEntry(trx, service, {
+      companyId: Number(e.your_company_id), date: date > String(e.doc_date).slice(0, 10) ? date : String(e.doc_date).slice(0, 10), journal: String(e.journal),
+      sourceEntity, sourceId, sourceDocNo: (e.source_doc_no as string | null) ?? null, memo, reversesId: Number(e.id),
+      lines: [...lines.map((l) => ({ accountId: Number(l.account_id), debit: Number(l.credit), credit: Number(l.debit), description: l.description as string | null, customerId: l.customer_id as number | null, supplierId: l.supplier_id as number | null })), ...(count ? [] : extra)],
+    });
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,235 @@
+/**
+ * Issue 50 §2 and §3: every posting document writes the entry its schema's `document.journal` declares
+ * (docs/accounting.md), checked by account role; every entry balances; cancelling writes a reversing entry
+ * and keeps the original; manual vouchers balance or are refused; closed books refuse entries; automatic
+ * entries are never edited.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { StockClient } from '../support/stock-fixtures.ts';
+import { posShop } from '../support/pos-fixtures.ts';
+import { expectError, q, thaiTaxId } from '../support/security-fixtures.ts';
+import { fillMissingEntries } from '../../server/ledger/ledger-backfill.ts';
+
+type Row = Record<string, any>;
+
+describe.each(testDialects())('the general ledger on %s', (dialect) => {
+  let t: TestApp;
+  let c: StockClient;
+  let company: number;
+  let inv: number;
+  let product: number;
+  let supplier: number;
+  /** account id → role and code */
+  const accounts = new Map<number, Row>();
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    c = new StockClient(t);
+    company = await c.company();
+    inv = await c.inventory(company);
+    product = await c.product({ price: 100 });
+    supplier = await c.supplier();
+    const res = await c.ok(c.call('GET', '/api/account?limit=500', c.admin));
+    for (const a of res as unknown as Row[]) accounts.set(a.id, a);
+  });
+  afterAll(async () => t?.close());
+
+  const act = (entity: string, id: number, action: string) => c.ok(c.action(entity, id, action));
+  const from = (target: string, source: string, body: Row) => c.ok(c.call('POST', `/api/${target}/from/${source}`, c.admin, body), 201);
+
+  /** The posted entries written for a document, with their lines, oldest first. */
+  const entriesOf = async (entity: string, id: number): Promise<Row[]> => {
+    const list = await c.ok(c.call('GET', `/api/journal_entry?sort=id&filter=${q({ source_entity: { _eq: entity }, source_id: { _eq: id } })}`, c.admin)) as unknown as Row[];
+    return Promise.all(list.map((e) => c.ok(c.call('GET', `/api/journal_entry/${e.id}`, c.admin))));
+  };
+  /** An entry's lines as role → signed amount (debit positive), each entry checked to balance. */
+  const byRole = (entry: Row): Record<string, number> => {
+    const out: Record<string, number> = {};
+    let sum = 0;
+    for (const l of entry.items as Row[]) {
+      expect(l.debit > 0 !== l.credit > 0, JSON.stringify(l)).toBe(true);
+      const role = accounts.get(l.account_id)?.role ?? `#${l.account_id}`;
+      out[role] = Math.round(((out[role] ?? 0) + l.debit - l.credit) * 100) / 100;
+      sum += Math.round(l.debit * 100) - Math.round(l.credit * 100);
+    }
+    expect(sum, `entry ${entry.doc_no} balances`).toBe(0);
+    expect(entry.status).toBe('posted');
+    return out;
+  };
+  const onlyEntry = async (entity: string, id: number): Promise<Record<string, number>> => {
+    const entries = await entriesOf(entity, id);
+    expect(entries, `${entity} ${id}`).toHaveLength(1);
+    return byRole(entries[0]!);
+  };
+
+  it('a sale chain posts goods receipt, delivery, tax invoice and receipt with WHT by role; the bill posts nothing', async () => {
+    const gr = await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 100, price: 60 }]);
+    expect(await onlyEntry('goods_receipt', gr.id)).toEqual({ inventory: 6000, goods_received_not_invoiced: -6000 });
+
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, inventory_id: inv, vat_type: 'exclude', wht_rate: 3, items: [{ product_id: product, qty: 10, price: 100 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const d = await from('delivery_order', 'sales_order', { ids: [so.id] });
+    await c.ok(c.call('PATCH', `/api/delivery_order/${d.id}`, c.admin, { inventory_id: inv }));
+    await act('delivery_order', d.id, 'approve');
+    // cost of goods sold at the stock ledger's value: 10 × 60
+    expect(await onlyEntry('delivery_order', d.id)).toEqual({ cogs: 600, inventory: -600 });
+
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    expect(await onlyEntry('tax_invoice', iv.id)).toEqual({ receivable: 1070, sales: -1000, output_vat: -70 });
+
+    const bn = await from('billing_note', 'tax_invoice', { ids: [iv.id] });
+    await act('billing_note', bn.id, 'issue');
+    expect(await entriesOf('billing_note', bn.id)).toEqual([]);
+
+    const rc = await from('receipt', 'billing_note', { ids: [bn.id], values: { payment_method: 'transfer', wht_amount: 30 } });
+    await act('receipt', rc.id, 'post');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ bank: 1040, wht_receivable: 30, receivable: -1070 });
+    // the receivable line names the customer, for the receivable ledger
+    const [entry] = await entriesOf('receipt', rc.id);
+    expect(entry!.items.find((l: Row) => accounts.get(l.account_id)?.role === 'receivable').customer_id).toBe(customer);
+  });
+
+  it('a receipt that is itself the tax invoice posts sales and output VAT', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 2, price: 100 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so.id], values: { payment_method: 'cash' } });
+    const posted = await act('receipt', rc.id, 'post');
+    expect(posted.tax_invoice_role).toBe('full');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 214, sales: -200, output_vat: -14 });
+  });
+
+  it('a purchase invoice of goods received clears goods received not invoiced; one typed by hand posts purchases', async () => {
+    const gr = await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 5, price: 60 }]);
+    const pi = await from('purchase_invoice', 'goods_receipt', { ids: [gr.id], values: { supplier_invoice_no: `SUP-${dialect}-1`, supplier_invoice_date: '2026-11-20' } });
+    await act('purchase_invoice', pi.id, 'approve');
+    expect(await onlyEntry('purchase_invoice', pi.id)).toEqual({ goods_received_not_invoiced: 300, input_vat: 21, payable: -321 });
+    const typed = await c.ok(c.call('POST', '/api/purchase_invoice', c.admin, { supplier_id: supplier, your_company_id: company, vat_type: 'exclude', supplier_invoice_no: `SUP-${dialect}-2`, supplier_invoice_date: '2026-11-20', items: [{ description: 'ค่าบริการขนส่ง', qty: 1, price: 500 }] }), 201);
+    await act('purchase_invoice', typed.id, 'approve');
+    const e = await onlyEntry('purchase_invoice', typed.id);
+    expect(e).toEqual({ purchases: 500, input_vat: 35, payable: -535 });
+  });
+
+  it('a POS sale posts its payments, change, sales, VAT and cost; a refund reverses it', async () => {
+    const shop = await posShop(c);
+    const tape = await c.product({ price: 107 });
+    await c.receive(shop.inv, [{ product_id: tape, qty: 5, price: 50 }], { your_company_id: shop.company });
+    const shift = (await c.ok(c.call('POST', '/api/pos_shift', c.admin, { pos_id: shop.pos, opening_cash: 0 }), 201)).id as number;
+    const sale = await c.ok(c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: tape, qty: 2 }], payments: [{ payment_method_id: shop.cash, amount: 300 }] },
+      { headers: { ...c.admin, 'idempotency-key': `ledger-${dialect}-sale-1` } }), 201);
+    expect(sale).toMatchObject({ total_amount: 214, change_amount: 86 });
+    expect(await onlyEntry('pos_order', sale.id)).toEqual({ cash: 214, sales: -200, output_vat: -14, cogs: 100, inventory: -100 });
+    await act('pos_order', sale.id, 'refund');
+    const entries = await entriesOf('pos_order', sale.id);
+    expect(entries).toHaveLength(2);
+    expect(entries[1]!.reverses_id).toBe(entries[0]!.id);
+    expect(byRole(entries[1]!)).toEqual({ cash: -214, sales: 200, output_vat: 14, cogs: -100, inventory: 100 });
+  });
+
+  it('cancelling a tax invoice writes a reversing entry dated the cancel date; the original stays', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 500 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    await act('tax_invoice', iv.id, 'cancel');
+    const [original, reversal] = await entriesOf('tax_invoice', iv.id);
+    expect(byRole(original!)).toEqual({ receivable: 535, sales: -500, output_vat: -35 });
+    expect(byRole(reversal!)).toEqual({ receivable: -535, sales: 500, output_vat: 35 });
+    expect(reversal!.reverses_id).toBe(original!.id);
+    // an entry written from a document is never edited nor deleted, nor acted on
+    expectError(await c.call('PATCH', `/api/journal_entry/${original!.id}`, c.admin, { memo: 'แก้ไข' }), 409, 'JOURNAL_AUTOMATIC');
+    expectError(await c.call('PATCH', `/api/journal_entry/${reversal!.id}`, c.admin, { memo: 'แก้ไข' }), 409, 'JOURNAL_AUTOMATIC');
+    // posted entries are locked by their workflow state
+    expectError(await c.call('DELETE', `/api/journal_entry/${original!.id}`, c.admin), 409, 'DOCUMENT_LOCKED');
+    expect(await entriesOf('tax_invoice', iv.id)).toHaveLength(2);
+  });
+
+  it('a manual voucher is a draft until posted, and posts only when its debits equal its credits', async () => {
+    const role = (r: string) => [...accounts.values()].find((a) => a.role === r)!.id as number;
+    const heading = [...accounts.values()].find((a) => a.is_group)!.id as number;
+    const draft = await c.ok(c.call('POST', '/api/journal_entry', c.admin, { doc_date: '2026-11-20', your_company_id: company, memo: 'ค่าเช่า', items: [
+      { account_id: role('purchases'), debit: 1000 }, { account_id: role('cash'), credit: 999.99 },
+    ] }), 201);
+    expect(draft.status).toBe('draft');
+    const res = await c.call('POST', `/api/journal_entry/${draft.id}/actions/post`, { ...c.admin, 'accept-language': 'th' });
+    expectError(res, 400, 'JOURNAL_UNBALANCED');
+    expect(res.json().error.details).toMatchObject({ debit: '1000.00', credit: '999.99', difference: '0.01' });
+    expect(res.json().error.message).toContain('0.01');
+    await c.ok(c.call('PATCH', `/api/journal_entry/${draft.id}`, c.admin, { items: [{ account_id: role('purchases'), debit: 1000, credit: 5 }, { account_id: role('cash'), credit: 995 }] }));
+    expectError(await c.action('journal_entry', draft.id, 'post'), 400, 'JOURNAL_LINE_INVALID');
+    // a heading is not offered for a line (its link filter), and not posted to
+    expectError(await c.call('PATCH', `/api/journal_entry/${draft.id}`, c.admin, { items: [{ account_id: heading, debit: 1000 }, { account_id: role('cash'), credit: 1000 }] }), 400, 'VALIDATION_FAILED');
+    await c.ok(c.call('PATCH', `/api/journal_entry/${draft.id}`, c.admin, { items: [{ account_id: role('purchases'), debit: 1000 }, { account_id: role('cash'), credit: 1000 }] }));
+    const posted = await act('journal_entry', draft.id, 'post');
+    expect(posted).toMatchObject({ status: 'posted', total_debit: 1000, total_credit: 1000 });
+    expect(posted.doc_no).toMatch(/JV/);
+    expectError(await c.call('PATCH', `/api/journal_entry/${draft.id}`, c.admin, { memo: 'x' }), 409, 'DOCUMENT_LOCKED');
+  });
+
+  it('no entry of a company is dated on or before its closed books: 409 PERIOD_CLOSED', async () => {
+    const closed = await c.company();
+    await c.ok(c.call('PATCH', `/api/your_company/${closed}`, c.admin, { books_closed_until: '2026-10-31' }));
+    const cash = [...accounts.values()].find((a) => a.role === 'cash')!.id;
+    const bank = [...accounts.values()].find((a) => a.role === 'bank')!.id;
+    const v = await c.ok(c.call('POST', '/api/journal_entry', c.admin, { doc_date: '2026-10-15', your_company_id: closed, items: [{ account_id: cash, debit: 10 }, { account_id: bank, credit: 10 }] }), 201);
+    expectError(await c.action('journal_entry', v.id, 'post'), 409, 'PERIOD_CLOSED');
+  });
+
+  it('credit and debit notes post against the receivable; a receipt before any invoice is a customer deposit', async () => {
+    const customer = await c.customer();
+    const reason = await c.make('return_reason', { code: c.next('RR'), name_th: 'ปรับราคา', return_side: 'sales' });
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 4, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    const cn = await from('credit_note', 'tax_invoice', { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, amount: 100 }], values: { return_reason_id: reason } });
+    const issued = await act('credit_note', cn.id, 'issue');
+    // the note's own figures, whatever its VAT mode: returns and VAT debited, the receivable credited by its total
+    expect(issued.amount_before_vat + issued.vat_amount).toBeCloseTo(issued.total_amount, 2);
+    expect(issued.vat_amount).toBeGreaterThan(0);
+    expect(await onlyEntry('credit_note', cn.id)).toEqual({ sales_returns: issued.amount_before_vat, output_vat: issued.vat_amount, receivable: -issued.total_amount });
+    const dn = await from('debit_note', 'tax_invoice', { ids: [iv.id], lines: [{ source_line_id: iv.items[0].id, qty: 1, price: 50 }], values: { return_reason_id: reason } });
+    const raised = await act('debit_note', dn.id, 'issue');
+    expect(raised.vat_amount).toBeGreaterThan(0);
+    expect(await onlyEntry('debit_note', dn.id)).toEqual({ receivable: raised.total_amount, sales: -raised.amount_before_vat, output_vat: -raised.vat_amount });
+
+    // a company that is not VAT registered: its receipt is never a tax invoice, and before an invoice it is a deposit
+    const plain = await c.make('your_company', { code: c.next('NV'), name_th: 'ร้านไม่จดภาษี', tax_id: thaiTaxId(1055581234), branch_code: '00000', is_vat_registered: false });
+    const so2 = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: plain, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 1, price: 300 }] }), 201);
+    await act('sales_order', so2.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so2.id], values: { payment_method: 'cash' } });
+    expect((await act('receipt', rc.id, 'post')).tax_invoice_role).toBe('none');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 300, customer_deposits: -300 });
+  });
+
+  it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 3, price: 100 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    const before = await entriesOf('tax_invoice', iv.id);
+    // as a database from before the ledger: the entry is not there
+    const k = t.db.kysely;
+    await k.deleteFrom('journal_entry_item').where('journal_entry_id', '=', before[0]!.id).execute();
+    await k.deleteFrom('journal_entry').where('id', '=', before[0]!.id).execute();
+    expect(await entriesOf('tax_invoice', iv.id)).toEqual([]);
+    expect(await fillMissingEntries(t.service)).toBeGreaterThanOrEqual(1);
+    const after = await entriesOf('tax_invoice', iv.id);
+    expect(after).toHaveLength(1);
+    expect(byRole(after[0]!)).toEqual({ receivable: 321, sales: -300, output_vat: -21 });
+    expect(after[0]!.doc_date).toBe(iv.doc_date);
+    // a second start writes nothing
+    expect(await fillMissingEntries(t.service)).toBe(0);
+  });
+
+  it('an account with entries cannot be deleted', async () => {
+    const sales = [...accounts.values()].find((a) => a.role === 'sales')!.id;
+    expectError(await c.call('DELETE', `/api/account/${sales}`, c.admin), 409, 'IN_USE');
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Issue 50 §5, the books reconcile after any sequence of documents: goods receipts, deliveries, POS sales,
+ * tax invoices, receipts, credit notes and cancellations in random order. After each sequence every entry
+ * balances, the `inventory` account of each company equals Σ stock value of its inventories, and every
+ * posted document has one entry while a cancelled one's entry is reversed.
+ * A random seed per run (printed on failure); PROPERTY_SEED=<n> replays one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { StockClient } from '../support/stock-fixtures.ts';
+import { posShop } from '../support/pos-fixtures.ts';
+
+type Row = Record<string, any>;
+type Op =
+  | { k: 'receive'; qty: number; price: number }
+  | { k: 'pos'; qty: number }
+  | { k: 'sale'; qty: number; price: number; vat: 'exclude' | 'include' }
+  | { k: 'deliver' | 'invoice' | 'receipt' | 'credit' | 'cancel'; pick: number };
+
+/** Refusals that are the rules doing their job. */
+const EXPECTED = new Set(['OVER_PROCESSED', 'HAS_DEPENDENTS', 'INVALID_TRANSITION', 'ALREADY_TAX_INVOICED', 'INSUFFICIENT_STOCK', 'NOTE_WITHOUT_INVOICE']);
+const SEED = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
+const price = fc.integer({ min: 1, max: 500_000 }).map((s) => s / 100);
+const pick = (k: 'deliver' | 'invoice' | 'receipt' | 'credit' | 'cancel') => fc.record({ k: fc.constant(k), pick: fc.nat() });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('receive' as const), qty: fc.integer({ min: 1, max: 20 }), price }) },
+  { weight: 2, arbitrary: pick('deliver') },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('pos' as const), qty: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('sale' as const), qty: fc.integer({ min: 1, max: 5 }), price, vat: fc.constantFrom('exclude' as const, 'include' as const) }) },
+  { weight: 2, arbitrary: pick('invoice') },
+  { weight: 2, arbitrary: pick('receipt') },
+  { weight: 1, arbitrary: pick('credit') },
+  { weight: 2, arbitrary: pick('cancel') },
+);
+
+describe.each(testDialects())('ledger invariants on %s', (dialect) => {
+  let t: TestApp;
+  let c: StockClient;
+  let shop: Awaited<ReturnType<typeof posShop>>;
+  let customer: number;
+  let supplier: number;
+  let product: number;
+  let reason: number;
+  let shift: number;
+  let key = 0;
+  const made: { entity: string; id: number }[] = [];
+  const orders: Row[] = [];
+  const invoices: Row[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    c = new StockClient(t);
+    shop = await posShop(c);
+    customer = await c.customer();
+    supplier = await c.supplier();
+    product = await c.product({ price: 107 });
+    reason = await c.make('return_reason', { code: c.next('RR'), name_th: 'สินค้าชำรุด', return_side: 'sales' });
+    shift = (await c.ok(c.call('POST', '/api/pos_shift', c.admin, { pos_id: shop.pos, opening_cash: 0 }), 201)).id as number;
+  });
+  afterAll(async () => t?.close());
+
+  /** A request whose refusal by a business rule is fine; anything else fails the property. */
+  const tryOk = async (p: Promise<{ statusCode: number; body: string; json(): any }>): Promise<Row | null> => {
+    const res = await p;
+    if (res.statusCode < 300) return res.json().data;
+    const code = res.json().error?.code;
+    if (!EXPECTED.has(code)) throw new Error(`unexpected ${res.statusCode} ${res.body}`);
+    return null;
+  };
+  const act = (entity: string, id: number, action: string) => tryOk(c.action(entity, id, action));
+  const post = async (entity: string, draft: Row | null, action: string) => {
+    if (!draft) return null;
+    const done = await act(entity, draft.id, action);
+    if (done) made.push({ entity, id: draft.id });
+    return done;
+  };
+  const at = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+  const header = () => ({ your_company_id: shop.company, inventory_id: shop.inv });
+
+  async function run(op: Op): Promise<void> {
+    switch (op.k) {
+      case 'receive': return void await post('goods_receipt', await tryOk(c.call('POST', '/api/goods_receipt', c.admin, { ...header(), supplier_id: supplier, items: [{ product_id: product, qty: op.qty, price: op.price }] })), 'approve');
+      case 'deliver': {
+        const so = at(orders, op.pick);
+        if (!so) return;
+        return void await post('delivery_order', await tryOk(c.call('POST', '/api/delivery_order/from/sales_order', c.admin, { ids: [so.id], values: { inventory_id: shop.inv } })), 'approve');
+      }
+      case 'pos': {
+        const sale = await tryOk(c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: product, qty: op.qty }], payments: [{ payment_method_id: shop.cash, amount: 107 * op.qty + 50 }] },
+          { headers: { ...c.admin, 'idempotency-key': `prop-${dialect}-${SEED}-${++key}` } }));
+        if (sale) made.push({ entity: 'pos_order', id: sale.id });
+        return;
+      }
+      case 'sale': {
+        const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: shop.company, customer_id: customer, vat_type: op.vat, items: [{ product_id: product, qty: op.qty, price: op.price }] }), 201);
+        await c.ok(c.action('sales_order', so.id, 'approve'));
+        orders.push(so);
+        return;
+      }
+      case 'invoice': {
+        const so = at(orders, op.pick);
+        if (!so) return;
+        const iv = await post('tax_invoice', await tryOk(c.call('POST', '/api/tax_invoice/from/sales_order', c.admin, { ids: [so.id] })), 'issue');
+        if (iv) invoices.push(iv);
+        return;
+      }
+      case 'receipt': {
+        const so = at(orders, op.pick);
+        if (!so) return;
+        return void await post('receipt', await tryOk(c.call('POST', '/api/receipt/from/sales_order', c.admin, { ids: [so.id], values: { payment_method: op.pick % 2 ? 'cash' : 'transfer' } })), 'post');
+      }
+      case 'credit': {
+        const iv = at(invoices, op.pick);
+        if (!iv) return;
+        return void await post('credit_note', await tryOk(c.call('POST', '/api/credit_note/from/tax_invoice', c.admin, { ids: [iv.id], values: { return_reason_id: reason } })), 'issue');
+      }
+      case 'cancel': {
+        const doc = at(made, op.pick);
+        if (!doc) return;
+        await act(doc.entity, doc.id, doc.entity === 'pos_order' ? 'refund' : 'cancel');
+      }
+    }
+  }
+
+  /** What does not reconcile, as readable lines (empty when the books agree). */
+  async function broken(): Promise<string[]> {
+    const k = t.db.kysely;
+    const out: string[] = [];
+    const unbalanced = await k.selectFrom('journal_entry_item as l').innerJoin('journal_entry as e', 'e.id', 'l.journal_entry_id')
+      .select(['e.doc_no', sql<number>`sum(l.debit) - sum(l.credit)`.as('diff')]).where('e.status', '=', 'posted').groupBy('e.doc_no')
+      .having(sql`sum(l.debit) - sum(l.credit)`, '!=', 0).execute();
+    for (const u of unbalanced) out.push(`entry ${u.doc_no} is off by ${u.diff}`);
+    const books = await k.selectFrom('journal_entry_item as l').innerJoin('journal_entry as e', 'e.id', 'l.journal_entry_id').innerJoin('account as a', 'a.id', 'l.account_id')
+      .select(sql<number>`coalesce(sum(l.debit) - sum(l.credit), 0)`.as('v')).where('e.status', '=', 'posted').where('a.role', '=', 'inventory').where('e.your_company_id', '=', shop.company).executeTakeFirst();
+    const stock = await k.selectFrom('stock_balance_total as b').innerJoin('inventory as i', 'i.id', 'b.inventory_id')
+      .select(sql<number>`coalesce(sum(b.value), 0)`.as('v')).where('i.your_company_id', '=', shop.company).executeTakeFirst();
+    if (Number(books?.v) !== Number(stock?.v)) {
+      const moves = await k.selectFrom('stock_movement').select(['doc_entity', 'doc_id', 'direction', 'qty', 'value', 'note']).orderBy('id').execute();
+      const bal = await k.selectFrom('stock_balance_total').selectAll().execute();
+      out.push(`inventory account ${books?.v} ≠ stock value ${stock?.v} (satang) ${process.env.LEDGER_DEBUG ? JSON.stringify({ moves, bal }) : ''}`);
+    }
+    for (const d of made) {
+      const row = await k.selectFrom(d.entity).select('status').where('id', '=', d.id).executeTakeFirstOrThrow();
+      const entries = await k.selectFrom('journal_entry').select(['id', 'reverses_id']).where('source_entity', '=', d.entity).where('source_id', '=', d.id).execute();
+      const originals = entries.filter((e) => e.reverses_id === null).length;
+      const reversals = entries.length - originals;
+      const gone = ['cancelled', 'refunded'].includes(String(row.status));
+      if (originals > 1 || reversals !== (gone ? originals : 0)) out.push(`${d.entity} ${d.id} (${row.status}): ${originals} entries, ${reversals} reversals`);
+    }
+    return out;
+  }
+
+  it('hold after random sequences of stock, sales and POS documents and cancellations', async () => {
+    let last: unknown = null;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { minLength: 4, maxLength: 12 }), async (ops) => {
+          try {
+            for (const op of ops) await run(op);
+            { const b = (await broken()).join("; "); if (b) throw new Error(`${b} after ${JSON.stringify(ops)}`); }
+          } catch (err) {
+            last = err;
+            throw err;
+          }
+        }),
+        // the state is shared between runs, so shrinking would replay on top of it: keep the first counterexample
+        { numRuns: 8, endOnFailure: true, seed: SEED },
+      );
+    } catch (err) {
+      throw new Error(`ledger invariants failed with PROPERTY_SEED=${SEED}: ${(err as Error).message}\n${(last as Error | null)?.message ?? ''}`);
+    }
+    expect(made.length, `documents posted (seed ${SEED})`).toBeGreaterThan(0);
+  }, 300_000);
+});
