@@ -1,5 +1,5 @@
 import type { EntitySchema } from './schema-types.ts';
-import type { JournalAmount } from './journal-spec-types.ts';
+import type { JournalAmount, JournalVariant } from './journal-spec-types.ts';
 
 type Bad = (at: string, why: string) => void;
 
@@ -17,6 +17,12 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
     const f = e.fields[j.party];
     if (f?.type !== 'link' || !['customer', 'supplier'].includes(f.entity ?? '')) bad('/document/journal/party', `"${j.party}" is not a link to customer or supplier`);
   }
+  if (j.company) {
+    const [link, field] = j.company.split('.') as [string, string];
+    const f = e.fields[link];
+    const target = f?.type === 'link' ? byName.get(f.entity ?? '') : undefined;
+    if (!f || f.type !== 'link' || (target && target.fields[field]?.type !== 'link')) bad('/document/journal/company', `"${j.company}" is not a link's link to the company`);
+  }
   if (!e.workflow) bad('/document/journal', 'a document with a journal needs a workflow (its post and cancel actions)');
   const money = (at: string, name: string, of: EntitySchema | undefined) => { if (of?.fields[name]?.type !== 'money') bad(at, `"${name}" is not a money field`); };
   const amount = (at: string, a: JournalAmount) => {
@@ -26,8 +32,9 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
     if (lf?.type !== 'lines') { bad(at, `"${a.lines}" is not a lines field`); return; }
     money(`${at}/amount`, a.amount, byName.get(lf.entity ?? ''));
   };
-  j.variants.forEach((v, vi) => {
-    const at = `/document/journal/variants/${vi}`;
+  const variants = [...j.variants, ...(j.returns ? [{ name: j.returns.name, lines: j.returns.lines }] : [])];
+  variants.forEach((v: JournalVariant, vi) => {
+    const at = vi < j.variants.length ? `/document/journal/variants/${vi}` : '/document/journal/returns';
     for (const f of Object.keys(v.when ?? {})) if (!e.fields[f]) bad(`${at}/when`, `no field "${f}"`);
     if (v.fromSource && !(e.document?.from ?? []).some((s) => s.source === v.fromSource)) bad(`${at}/fromSource`, `"${v.fromSource}" is not a source of document.from`);
     v.lines.forEach((l, li) => {

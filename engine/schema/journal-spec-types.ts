@@ -43,7 +43,19 @@ export interface JournalVariant {
 export interface JournalSpec {
   /** The book of original entry. */
   journal: 'sales' | 'purchases' | 'receipts' | 'payments' | 'general';
+  /**
+   * The company whose books the entry goes to, through a link ("inventory_id.your_company_id": a stock document's
+   * inventory decides, so each company's inventory account follows its own warehouses); when that is empty, and
+   * by default, the document's `access.companyField`.
+   */
+  company?: string;
   /** The header link to the customer or supplier that lines with `party` carry. */
   party?: string;
   variants: JournalVariant[];
+  /**
+   * A change written besides the workflow (a POS sale's partial return, `write` "return" as the write's action):
+   * its own entry, each header amount the change of that field, a lines amount over the lines the change added,
+   * a stock amount over the movements the change wrote. Reversed with the rest when the document is cancelled.
+   */
+  returns?: { write: string; name: string; lines: JournalLineSpec[] };
 }

@@ -56,7 +56,7 @@ function roleBy(spec: JournalLineSpec, row: Row): string {
 }
 
 /** The amounts of one line spec, per role (a lines amount may split over several roles). */
-async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
+export async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
   if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
   if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
   const out = new Map<string, number>();
@@ -93,19 +93,34 @@ export async function entryLines(trx: Kysely<any>, service: EntityService, entit
 const today = () => businessToday(businessClock.now(), businessClock.timeZone);
 
 /** The document's number for the entry's memo and `source_doc_no`. */
-const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.titleField]) ? `#${doc.id}` : String(doc[entity.titleField]));
+export const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.titleField]) ? `#${doc.id}` : String(doc[entity.titleField]));
+
+/** The company whose books get the entry: `journal.company` through its link, else the document's company field. */
+export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row): Promise<number | null> {
+  const path = entity.document!.journal!.company;
+  if (path) {
+    const [link, field] = path.split('.') as [string, string];
+    const target = entity.fields[link]?.entity;
+    if (target && !isEmpty(doc[link])) {
+      const row = await trx.selectFrom(target).select(field).where('id', '=', Number(doc[link])).executeTakeFirst();
+      if (row && !isEmpty(row[field])) return Number(row[field]);
+    }
+  }
+  const own = doc[entity.access?.companyField ?? 'your_company_id'];
+  return isEmpty(own) ? null : Number(own);
+}
 
 /** Writes the entry of a posted document (nothing when its amounts are all zero); answers whether it wrote one. */
 export async function postDocument(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number): Promise<boolean> {
   const doc = await service.readWhole(trx, entity.name, id);
-  const companyField = entity.access?.companyField ?? 'your_company_id';
-  if (isEmpty(doc[companyField])) return false;
+  const companyId = await companyOf(trx, entity, doc);
+  if (companyId === null) return false;
   const entry = await entryLines(trx, service, entity, doc, await roleAccounts(trx));
   if (!entry) return false;
   const dateField = entity.document!.date;
   const no = numberOf(entity, doc);
   await writeEntry(trx, service, {
-    companyId: Number(doc[companyField]), date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
+    companyId, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
     sourceEntity: entity.name, sourceId: id, sourceDocNo: no, memo: `${entity.label.th} ${no} (${entry.variant.name})`, lines: entry.lines,
   });
   return true;

@@ -43,21 +43,20 @@ export function accountOfRole(roles: Map<string, number>, role: string): number 
 }
 
 /**
- * Lines with the same account, side and party merged, zero lines dropped, a negative amount moved to the other
- * side; a difference up to ROUNDING_LIMIT satang balanced on the `rounding` account, a larger one refused.
+ * Lines of the same account and party netted into one line on the side its net falls (a POS sale's cash paid and
+ * change given are one cash debit), zero lines dropped; a difference up to ROUNDING_LIMIT satang balanced on the
+ * `rounding` account, a larger one refused.
  */
 export function balanced(lines: EntryLine[], roles: Map<string, number>): EntryLine[] {
-  const merged = new Map<string, EntryLine>();
+  const merged = new Map<string, EntryLine & { net: number }>();
   for (const l of lines) {
-    const net = l.debit - l.credit;
-    if (net === 0) continue;
-    const side = net > 0 ? 'd' : 'c';
-    const key = `${l.accountId}/${side}/${l.customerId ?? ''}/${l.supplierId ?? ''}`;
-    const m = merged.get(key) ?? { ...l, debit: 0, credit: 0 };
-    if (net > 0) m.debit += net; else m.credit -= net;
+    const key = `${l.accountId}/${l.customerId ?? ''}/${l.supplierId ?? ''}`;
+    const m = merged.get(key) ?? { ...l, debit: 0, credit: 0, net: 0 };
+    m.net += l.debit - l.credit;
     merged.set(key, m);
   }
-  const out = [...merged.values()];
+  const out: EntryLine[] = [...merged.values()].filter((m) => m.net !== 0)
+    .map(({ net, ...l }) => ({ ...l, debit: net > 0 ? net : 0, credit: net < 0 ? -net : 0 }));
   const diff = out.reduce((s, l) => s + l.debit - l.credit, 0);
   if (diff !== 0) {
     if (Math.abs(diff) > ROUNDING_LIMIT) throw unbalanced(out);

@@ -2,6 +2,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { JOURNAL, POSTED } from './journal-writer.ts';
 import { postDocument, postsToBooks } from './journal-posting.ts';
+import { postStockAdjustment, STOCK_LEDGER } from './stock-adjustment-posting.ts';
 
 const BATCH = 200;
 
@@ -41,6 +42,27 @@ export async function fillMissingEntries(service: EntityService, log: (m: string
         // one document that cannot post (a role missing from an edited chart) must not stop the server; it is told, and tried at the next start
         log(`warning: the entries of ${entity.name} ${ids[0]}..${after} were not written: ${(err as Error).message}`);
       }
+    }
+  }
+  if (service.registry.get(STOCK_LEDGER)) written += await fillAdjustments(service, log);
+  return written;
+}
+
+/** Stock adjustments (movements written straight to the stock ledger) without an entry, as above. */
+async function fillAdjustments(service: EntityService, log: (m: string) => void): Promise<number> {
+  const k = service.db.kysely;
+  let written = 0;
+  let after = 0;
+  for (;;) {
+    const ids = (await k.selectFrom(STOCK_LEDGER).select('id').where('doc_entity', 'is', null).where('id', '>', after)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(JOURNAL).select('id').where('source_entity', '=', STOCK_LEDGER).whereRef('source_id', '=', `${STOCK_LEDGER}.id`))))
+      .orderBy('id').limit(BATCH).execute()).map((r) => Number(r.id));
+    if (!ids.length) break;
+    after = ids[ids.length - 1]!;
+    try {
+      await k.transaction().execute(async (trx) => { for (const id of ids) if (await postStockAdjustment(trx, service, id)) written++; });
+    } catch (err) {
+      log(`warning: the entries of stock adjustments ${ids[0]}..${after} were not written: ${(err as Error).message}`);
     }
   }
   return written;

@@ -37,6 +37,12 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   const act = (entity: string, id: number, action: string) => c.ok(c.action(entity, id, action));
+  let shopMade: ReturnType<typeof posShop> | undefined;
+  /** posShop's codes are fixed: one shop for the file. */
+  const shopOnce = () => (shopMade ??= posShop(c));
+  let shiftMade: Promise<number> | undefined;
+  /** One open shift on its terminal. */
+  const shiftOnce = (pos: number) => (shiftMade ??= c.ok(c.call('POST', '/api/pos_shift', c.admin, { pos_id: pos, opening_cash: 0 }), 201).then((r) => r.id as number));
   const from = (target: string, source: string, body: Row) => c.ok(c.call('POST', `/api/${target}/from/${source}`, c.admin, body), 201);
 
   /** The posted entries written for a document, with their lines, oldest first. */
@@ -115,10 +121,10 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
   });
 
   it('a POS sale posts its payments, change, sales, VAT and cost; a refund reverses it', async () => {
-    const shop = await posShop(c);
+    const shop = await shopOnce();
     const tape = await c.product({ price: 107 });
     await c.receive(shop.inv, [{ product_id: tape, qty: 5, price: 50 }], { your_company_id: shop.company });
-    const shift = (await c.ok(c.call('POST', '/api/pos_shift', c.admin, { pos_id: shop.pos, opening_cash: 0 }), 201)).id as number;
+    const shift = await shiftOnce(shop.pos);
     const sale = await c.ok(c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: tape, qty: 2 }], payments: [{ payment_method_id: shop.cash, amount: 300 }] },
       { headers: { ...c.admin, 'idempotency-key': `ledger-${dialect}-sale-1` } }), 201);
     expect(sale).toMatchObject({ total_amount: 214, change_amount: 86 });
@@ -226,6 +232,46 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(after[0]!.doc_date).toBe(iv.doc_date);
     // a second start writes nothing
     expect(await fillMissingEntries(t.service)).toBe(0);
+  });
+
+  it('a stock adjustment written straight to the stock ledger moves inventory against stock adjustments', async () => {
+    const item = await c.product();
+    const found = await c.make('stock_movement', c.stockMovementBody(item, inv, { movement_type: 'adjustment', qty: 4, unit_cost: 25 }));
+    expect(await onlyEntry('stock_movement', found)).toEqual({ inventory: 100, stock_adjustment: -100 });
+    const lost = await c.make('stock_movement', c.stockMovementBody(item, inv, { movement_type: 'adjustment', direction: 'out', qty: 1, unit_cost: null }));
+    // out at the balance's average cost, as the stock ledger stored it
+    expect(await onlyEntry('stock_movement', lost)).toEqual({ stock_adjustment: 25, inventory: -25 });
+  });
+
+  it('a 50 ทวิ of tax withheld from a supplier moves that part of the payable to WHT payable; cancelling reverses it', async () => {
+    const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, {
+      doc_date: '2026-11-20', your_company_id: company, payee_type: 'supplier', supplier_id: supplier,
+      income_type: '40_8', income_description: 'ค่าบริการขนส่ง', pnd_form: 'pnd53', wht_rate: '1', amount_paid: 5000,
+    }), 201);
+    await act('withholding_tax', w.id, 'issue');
+    expect(await onlyEntry('withholding_tax', w.id)).toEqual({ payable: 50, wht_payable: -50 });
+    await act('withholding_tax', w.id, 'cancel');
+    const [, reversal] = await entriesOf('withholding_tax', w.id);
+    expect(byRole(reversal!)).toEqual({ payable: -50, wht_payable: 50 });
+  });
+
+  it('a partial POS return posts its own entry; the refund of the rest reverses everything', async () => {
+    const shop = await shopOnce();
+    const roll = await c.product({ price: 107 });
+    await c.receive(shop.inv, [{ product_id: roll, qty: 5, price: 40 }], { your_company_id: shop.company });
+    const shift = await shiftOnce(shop.pos);
+    const sale = await c.ok(c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: roll, qty: 3 }], payments: [{ payment_method_id: shop.cash, amount: 321 }] },
+      { headers: { ...c.admin, 'idempotency-key': `ledger-${dialect}-return-1` } }), 201);
+    await c.ok(c.call('POST', `/api/pos_order/${sale.id}/return`, c.admin, { items: [{ line_id: sale.items[0].id, qty: 1 }] }));
+    const [original, ret] = await entriesOf('pos_order', sale.id);
+    expect(byRole(original!)).toEqual({ cash: 321, sales: -300, output_vat: -21, cogs: 120, inventory: -120 });
+    // one roll of 107.00 (VAT 7.00) back, its cost 40.00 back in stock
+    expect(byRole(ret!)).toEqual({ sales_returns: 100, output_vat: 7, cash: -107, inventory: 40, cogs: -40 });
+    await c.ok(c.call('POST', `/api/pos_order/${sale.id}/return`, c.admin, { items: [{ line_id: sale.items[0].id, qty: 2 }] }));
+    const all = await entriesOf('pos_order', sale.id);
+    const net: Record<string, number> = {};
+    for (const e of all) for (const [role, v] of Object.entries(byRole(e))) net[role] = Math.round(((net[role] ?? 0) + v) * 100) / 100;
+    expect(Object.values(net).every((v) => v === 0), JSON.stringify(net)).toBe(true);
   });
 
   it('an account with entries cannot be deleted', async () => {
