@@ -11,6 +11,7 @@ import { rebuildBalanceTotals } from '../server/stock/balance-totals.ts';
 import { rebuildMovementDays } from '../server/stock/movement-days.ts';
 import { firstInOfLedger } from '../server/stock/balance-first-in.ts';
 import { takeMissingSnapshots } from '../server/stock/stock-snapshots.ts';
+import { bulkJournal } from './bulk-journal.ts';
 
 /**
  * Generates a large, realistic stock ledger for benchmarks: `size` rows in
@@ -24,10 +25,12 @@ import { takeMissingSnapshots } from '../server/stock/stock-snapshots.ts';
 
 export const LEDGER = 'stock_movement';
 /** Bumped whenever the generated data changes, so cached benchmark databases are rebuilt. */
-export const BULK_SEED_VERSION = 3;
+export const BULK_SEED_VERSION = 4;
 
 export interface BulkSeedOptions {
   size: number;
+  /** Posted journal lines to add as well (seed/bulk-journal.ts), for the ledger reports; none unless asked. */
+  journalLines?: number;
   log?: (msg: string) => void;
 }
 
@@ -386,6 +389,7 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   await db.kysely.deleteFrom('stock_snapshot_date').execute();
   const snapshots = await takeMissingSnapshots(db, new Date().toISOString().slice(0, 10));
   log(`${snapshots} month-end stock snapshots taken`);
+  if (opts.journalLines) await bulkJournal(db, registry, { lines: opts.journalLines, log });
   const ms = performance.now() - t0;
   log(`done: ${size.toLocaleString('en-US')} rows in ${(ms / 1000).toFixed(1)} s (${Math.round(size / ((performance.now() - tInsert) / 1000)).toLocaleString('en-US')} rows/s for the ledger)`);
   return { rows: size, productIds: masters.productIds, inventoryIds: masters.inventoryIds, ms };

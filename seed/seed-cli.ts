@@ -8,11 +8,12 @@ import { bulkSeed } from './bulk-seed.ts';
 
 /**
  * `npm run seed -- --size N`: adds N generated stock_movement rows (plus the
- * benchmark products and inventories they link to) to the database named by
+ * benchmark products and inventories they link to) and N posted journal lines
+ * (seed/bulk-journal.ts, for the ledger reports) to the database named by
  * DATABASE_URL (a SQLite file path, or postgres://…).
  */
 
-const USAGE = 'usage: npm run seed -- --size N   (N: number of stock_movement rows to add, e.g. 1000000; 1_000_000 and 1e6 are accepted)';
+const USAGE = 'usage: npm run seed -- --size N   (N: number of stock_movement rows and of journal lines to add, e.g. 1000000; 1_000_000 and 1e6 are accepted)';
 
 function parseArgs(argv: string[]): { size: number } {
   let raw: string | undefined;
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     await db.alone(START_LOCK, async () => {
       const sync = await syncSchema(db, registry.fileSchemas());
       if (!sync.skipped) log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added`);
-      await bulkSeed(db, registry, { size, log });
+      await bulkSeed(db, registry, { size, journalLines: size, log });
     }, () => log('a server is preparing the database; waiting for it to finish'));
   } finally {
     await db.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadReportSet } from './report-loader.ts';
+import { isAggregate, loadReportSet } from './report-loader.ts';
 import { SchemaLoadError } from '../schema/schema-loader.ts';
 import type { EntitySchema } from '../schema/schema-types.ts';
 
@@ -51,5 +51,20 @@ describe('report files', () => {
     // SQL text has no place in a file: an unknown expression form is refused where it stands
     expect(problems({ ...base, columns: [{ ...base.columns[0], expr: { raw: 'select 1' } }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/0/expr' }));
     expect(problems({ ...base, columns: [{ ...base.columns[0], expr: 'p.code; drop table product' }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/0/expr' }));
+  });
+
+  it('checks the names inside a scalar subquery and a running sum, and counts neither as an aggregate', () => {
+    const scalar = (where: unknown, value: unknown) => ({ key: 'opening', label: { th: 'ยกมา', en: 'Opening' }, type: 'qty', expr: { scalar: { from: 'product', as: 'q', where: [where], value } } });
+    const ok = scalar({ eq: ['q.code', 'p.code'] }, { sum: 'q.qty' });
+    const running = { key: 'running', label: { th: 'สะสม', en: 'Running' }, type: 'qty', expr: { runningSum: 'p.qty', orderBy: ['p.code'] } };
+    expect(problems({ ...base, columns: [...base.columns, ok, running] })).toEqual([]);
+    expect(problems({ ...base, columns: [...base.columns, scalar({ eq: ['q.nope', 'p.code'] }, { sum: 'q.qty' })] })).toContainEqual(expect.objectContaining({ pointer: '/columns/2/expr/scalar/where/0/eq/0', reason: '"nope" is not a column of "q"' }));
+    expect(problems({ ...base, columns: [...base.columns, scalar({ eq: ['q.code', 'p.code'] }, { sum: 'z.qty' })] })).toContainEqual(expect.objectContaining({ pointer: '/columns/2/expr/scalar/value/sum' }));
+    expect(problems({ ...base, columns: [...base.columns, { ...running, expr: { runningSum: 'p.qty', orderBy: ['x.code'] } }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/2/expr/orderBy/0' }));
+    // a subquery's sum is one value of the row, a running sum a window: neither makes the report group
+    expect(isAggregate(ok.expr as never)).toBe(false);
+    expect(isAggregate(running.expr as never)).toBe(false);
+    // a running sum needs its order
+    expect(problems({ ...base, columns: [...base.columns, { ...running, expr: { runningSum: 'p.qty' } }] })).toContainEqual(expect.objectContaining({ pointer: '/columns/2/expr' }));
   });
 });

@@ -3,7 +3,7 @@ import metaSchema from './report.meta-schema.json' with { type: 'json' };
 import type { EntitySchema } from '../schema/schema-types.ts';
 import { hasColumn, softDeleteColumn, SYSTEM_FIELDS } from '../schema/schema-types.ts';
 import { SchemaLoadError, type SchemaProblem, type SchemaSource } from '../schema/schema-loader.ts';
-import type { Cond, Expr, Join, ReportDef, SubQuery } from './report-types.ts';
+import type { Cond, Expr, Join, ReportDef, ScalarQuery, SubQuery } from './report-types.ts';
 import { TEXT_EXPORTS } from './text-exports.ts';
 
 /**
@@ -60,6 +60,8 @@ export function isAggregate(e: Expr, columns: ReadonlyMap<string, Expr> = new Ma
   if (typeof e === 'string') return false;
   const [op, arg] = Object.entries(e)[0]!;
   if (AGGREGATES.includes(op)) return true;
+  // a subquery's sum and a window's running sum are values of the row, not aggregates of its group
+  if (op === 'scalar' || op === 'runningSum') return false;
   if (op === 'column') { const c = columns.get(arg as string); return c ? isAggregate(c, columns) : false; }
   if (op === 'case') {
     const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
@@ -127,6 +129,17 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     if (op === 'param') { if (!params.has(arg as string)) bad(at, `"${arg}" is not a parameter`); return; }
     if (op === 'column') { if (!allowColumns || !columns.has(arg as string)) bad(at, `"${arg}" is not a column declared before this one`); return; }
     if (op === 'value' || op === 'today') return;
+    if (op === 'scalar') {
+      const q = arg as ScalarQuery;
+      const inner = sub(q, `${at}/scalar`, scope, allowColumns);
+      expr(q.value, `${at}/scalar/value`, inner, false);
+      return;
+    }
+    if (op === 'runningSum') {
+      expr(arg as Expr, `${at}/runningSum`, scope, allowColumns);
+      (e as { orderBy: Expr[] }).orderBy.forEach((o, i) => expr(o, `${at}/orderBy/${i}`, scope, allowColumns));
+      return;
+    }
     if (op === 'case') {
       const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
       c.case.forEach((w, i) => { cond(w.when, `${at}/case/${i}/when`, scope, allowColumns); expr(w.then, `${at}/case/${i}/then`, scope, allowColumns); });
@@ -142,6 +155,7 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     addTable(q.from, q.as, at, scope);
     joins(q.joins, `${at}/joins`, scope);
     q.where?.forEach((c, i) => cond(c, `${at}/where/${i}`, scope, allowColumns));
+    return scope;
   };
   const cond = (c: Cond, at: string, scope: Map<string, Set<string>>, allowColumns: boolean): void => {
     const [op, arg] = Object.entries(c)[0]!;

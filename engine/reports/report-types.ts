@@ -42,9 +42,14 @@ export type Expr =
   | { coalesce: Expr[] }
   | { case: { when: Cond; then: Expr }[]; else?: Expr }
   | { businessDate: Expr } | { year: Expr } | { yearMonth: Expr } | { daysBetween: [Expr, Expr] }
-  | { concat: Expr[] };
+  | { concat: Expr[] }
+  /** One value read by a subquery (a sum of a ledger's lines before a date; a month's VAT of a company): correlated by its where. */
+  | { scalar: ScalarQuery }
+  /** A running sum over the row set in this order (a ledger's balance after each line): a window, never a grouping. */
+  | { runningSum: Expr; orderBy: Expr[] };
 
 export interface SubQuery { from: string; as: string; joins?: Join[]; where?: Cond[] }
+export interface ScalarQuery extends SubQuery { value: Expr }
 
 export type Cond =
   | { eq: [Expr, Expr] } | { ne: [Expr, Expr] } | { lt: [Expr, Expr] } | { le: [Expr, Expr] } | { gt: [Expr, Expr] } | { ge: [Expr, Expr] }

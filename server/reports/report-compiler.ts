@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Cond, Expr, Join, ParamPart, ReportDef, ReportSource, SubQuery } from '../../engine/reports/report-types.ts';
+import type { Cond, Expr, Join, ParamPart, ReportDef, ReportSource, ScalarQuery, SubQuery } from '../../engine/reports/report-types.ts';
 import { isAggregate, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
@@ -115,6 +115,13 @@ export class ReportCompiler {
         const whens = c.case.map((w) => sql`when ${this.cond(w.when) ?? sql`1 = 1`} then ${this.expr(w.then)}`);
         return sql`(case ${sql.join(whens, sql` `)}${c.else !== undefined ? sql` else ${this.expr(c.else)}` : sql``} end)`;
       }
+      // Kysely puts the embedded select in parentheses
+      case 'scalar': return sql`${this.subquery(arg as ScalarQuery, (arg as ScalarQuery).value)}`;
+      case 'runningSum': {
+        // rows, not range: lines of one date and entry are summed one at a time, in the order given
+        const order = sql.join((e as { orderBy: Expr[] }).orderBy.map((o) => this.expr(o)), sql`, `);
+        return sql`sum(${this.expr(arg)}) over (order by ${order} rows between unbounded preceding and current row)`;
+      }
       case 'businessDate': return businessDateSql(this.env.dialect, this.expr(arg));
       case 'year': return sql`substr(cast(${this.expr(arg)} as text), 1, 4)`;
       case 'yearMonth': return sql`substr(cast(${this.expr(arg)} as text), 1, 7)`;
@@ -159,12 +166,18 @@ export class ReportCompiler {
     throw new Error(`unknown report condition ${op}`);
   }
 
-  private subquery(q: SubQuery): SelectQueryBuilder<any, any, any> {
+  /**
+   * exists/notExists (select 1), or a scalar's value. A scalar reads figures, so it takes the caller's row scope
+   * on its table and joins as the report's source does: a user limited to one company never sums another's.
+   */
+  private subquery(q: SubQuery, value?: Expr): SelectQueryBuilder<any, any, any> {
     let b = this.env.k.selectFrom(`${q.from} as ${q.as}`) as SelectQueryBuilder<any, any, any>;
-    b = this.joins(b, q.joins, false);
+    b = this.joins(b, q.joins, value !== undefined);
     b = this.softDeleted(b, q.from, q.as);
+    const scope = value !== undefined ? this.scoped(q.from, q.as) : null;
+    if (scope) b = b.where(scope);
     for (const w of q.where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
-    return b.select(sql`1`.as('one'));
+    return b.select((value !== undefined ? this.expr(value) : sql`1`).as('one'));
   }
 
   private softDeleted(b: SelectQueryBuilder<any, any, any>, table: string, alias: string) {

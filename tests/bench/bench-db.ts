@@ -35,7 +35,8 @@ export async function benchDatabase(rows: number, extraIndex: boolean, log: (m: 
     const db = openDatabase(tmp);
     try {
       await syncSchema(db, registry.fileSchemas());
-      await bulkSeed(db, registry, { size: rows, log: (m) => log(`seed: ${m}`) });
+      // as many posted journal lines as stock movements: the ledger reports' figures (issue 50 §4)
+      await bulkSeed(db, registry, { size: rows, journalLines: rows, log: (m) => log(`seed: ${m}`) });
     } finally {
       await db.close();
     }

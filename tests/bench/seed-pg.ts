@@ -14,6 +14,7 @@ import { SCHEMAS_DIR } from './bench-db.ts';
 const db = openDatabase(process.env.BENCH_PG_SEEDED!);
 const registry = new SchemaRegistry(readSchemaDir(SCHEMAS_DIR));
 await syncSchema(db, registry.fileSchemas());
-await bulkSeed(db, registry, { size: Math.round(Number(process.env.BENCH_ROWS ?? 1_000_000)), log: (m) => console.log(`[seed-pg] ${m}`) });
+const size = Math.round(Number(process.env.BENCH_ROWS ?? 1_000_000));
+await bulkSeed(db, registry, { size, journalLines: size, log: (m) => console.log(`[seed-pg] ${m}`) });
 await db.close();
 process.exit(0);
