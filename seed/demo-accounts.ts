@@ -9,7 +9,8 @@ import { CUSTOMER_ROLE_ID } from '../engine/permissions/customer-role.ts';
 export const DEMO_ACCOUNTS = [
   { username: 'warehouse', role: 'พนักงานคลังสินค้า', first: 'สมศักดิ์', last: 'มั่นคง', note: 'limited to inventory WH-BN' },
   { username: 'branch', role: 'นักบัญชีสาขา', first: 'วิภาวรรณ', last: 'ศรีสุข', note: 'limited to company TPT' },
-  { username: 'viewer', role: 'ผู้ดูข้อมูล', first: 'ธนพล', last: 'ใจเย็น', note: 'view-only role' },
+  { username: 'viewer', role: 'ผู้ดูข้อมูล', first: 'ธนพล', last: 'ใจเย็น', note: 'view-only role, the books aside' },
+  { username: 'accountant', role: 'นักบัญชี', first: 'อรุณี', last: 'บัญชีดี', note: 'the books: vouchers, ledgers, statements, VAT return, closing months' },
   { username: 'sales', role: 'ฝ่ายขาย', first: 'กมลชนก', last: 'พรหมมา', note: 'customers, prices and billing' },
   { username: 'cashier', role: 'แคชเชียร์', first: 'ปิยะพร', last: 'แสงทอง', note: 'sells at the register, opens and closes shifts; no edits or refunds' },
   { username: 'customer1', role: null, first: 'ศศิธร', last: 'รักงาน', note: 'portal account of customer C001' },

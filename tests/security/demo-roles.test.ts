@@ -122,9 +122,30 @@ describe.each(testDialects())('demo roles on %s', (dialect) => {
     await expectStatus(t.headers, [['POST', `/api/pos_order/${o.id}/actions/refund`, { refund_reason: 'ทดสอบ' }]], 200);
   });
 
-  it('viewer: reads everything, changes nothing', async () => {
+  const BOOKS = ['/api/account', '/api/journal_entry', '/api/report/trial_balance?date_from=2026-01-01&date_to=2026-12-31',
+    '/api/report/profit_and_loss?date_from=2026-01-01&date_to=2026-12-31', '/api/report/balance_sheet?as_of=2026-12-31', '/api/report/vat_return?month=2026-11'];
+
+  it('viewer: reads everything but the books, changes nothing', async () => {
     const h = await signIn('viewer');
     await expectStatus(h, [['GET', '/api/customer'], ['GET', '/api/quotation'], ['GET', '/api/billing_note'], ['GET', '/api/goods_receipt']], 200);
     await expectStatus(h, [['POST', '/api/customer', { code: 'C-VIEW', customer_type: 'individual', name_th: 'ลูกค้า' }]], 403);
+    // issue 50 §6: the demo's other roles see no books
+    await expectStatus(h, BOOKS.map((u) => ['GET', u] as ['GET', string]), 403);
+    for (const u of ['sales', 'warehouse', 'cashier', 'branch']) await expectStatus(await signIn(u), [['GET', '/api/journal_entry'], ['GET', '/api/report/trial_balance?date_from=2026-01-01&date_to=2026-12-31']], 403);
+  });
+
+  it('accountant: the books, a voucher posted, a month closed; not the sales or stock documents', async () => {
+    const h = await signIn('accountant');
+    await expectStatus(h, BOOKS.map((u) => ['GET', u] as ['GET', string]), 200);
+    const accounts = (await call(h, 'GET', '/api/account?limit=500')).json().data as Row[];
+    const byRole = (role: string) => accounts.find((a) => a.role === role)!.id as number;
+    const voucher = await call(h, 'POST', '/api/journal_entry', {
+      doc_date: '2026-11-20', your_company_id: ids.TPT, memo: 'ค่าเช่าสำนักงาน', items: [{ account_id: byRole('stock_adjustment'), debit: 100 }, { account_id: byRole('cash'), credit: 100 }],
+    });
+    expect(voucher.statusCode, voucher.body).toBe(201);
+    await expectStatus(h, [['POST', `/api/journal_entry/${voucher.json().data.id}/actions/post`]], 200);
+    const closed = await t.app.inject({ method: 'PATCH', url: `/api/your_company/${ids.TPT}`, headers: h, payload: { books_closed_until: '2026-10-31' } });
+    expect(closed.statusCode, closed.body).toBe(200);
+    await expectStatus(h, [['GET', '/api/sales_order'], ['GET', '/api/stock/balance'], ['GET', '/api/user_role']], 403);
   });
 });
