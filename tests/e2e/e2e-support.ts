@@ -30,7 +30,7 @@ function demoConfig(dir: string): AppConfig {
 
 /**
  * A data folder with the demo data loaded, made once per test run (test-run.ts) and business day: loading
- * the demo data takes 10-20 s, which each browser test file paid before starting its server. Keyed by the
+ * the demo data takes 7-15 s on this machine, which each browser test file paid before starting its server. Keyed by the
  * business day because the demo data's dates follow today ({"$today": -30}). Undefined outside a run.
  */
 async function demoTemplate(): Promise<string | undefined> {
