@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['engine/**/*.test.ts', 'server/**/*.test.ts', 'tests/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     exclude: ['tests/bench/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
+    // the ten slowest files are printed after the summary, to keep an eye on CI's 20 minutes
+    reporters: ['default', './tests/support/slowest-files-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll waits for something that must happen; 1 s (vitest's default) is too short on a loaded

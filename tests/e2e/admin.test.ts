@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PNG } from '../support/crm-fixtures.ts';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, dismissToasts, shot, signInInBrowser, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 13 in headless Chromium: the role matrix changes a user's menu, the
@@ -10,35 +10,31 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, sho
  * test shows a ping time, and a browser without Web Serial is told so.
  */
 describe('admin screens end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let roleId = 0;
   const CLERK_PASSWORD = 'E2e-clerk-Pass-1';
-  const url = (path: string) => `${server.baseUrl}${path}`;
+  const url = (path: string) => s.url(path);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', acceptDownloads: true });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    page.setDefaultTimeout(10_000);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    const role = await api('POST', '/api/user_role', { name: 'E2E Clerk', role_detail: { customer: { view: true } }, production_report_print_times: 1 });
-    roleId = role.data.id;
-    const user = await api('POST', '/api/user_account', { username: 'e2eclerk', first_name: 'Clerk', role_id: roleId, inventory_allow: [], branch_company: [] });
-    await api('PUT', `/api/user_account/${user.data.id}/password`, { password: CLERK_PASSWORD });
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({
+      context: { viewport: { width: 1366, height: 860 }, acceptDownloads: true },
+      timeout: 10_000,
+      arrange: async (api) => {
+        const role = await api('POST', '/api/user_role', { name: 'E2E Clerk', role_detail: { customer: { view: true } }, production_report_print_times: 1 });
+        roleId = role.data.id;
+        const user = await api('POST', '/api/user_account', { username: 'e2eclerk', first_name: 'Clerk', role_id: roleId, inventory_allow: [], branch_company: [] });
+        await api('PUT', `/api/user_account/${user.data.id}/password`, { password: CLERK_PASSWORD });
+      },
+    });
+    ({ server, browser, page, errors, api } = s);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('edits a role in the matrix, and the menu of a user with that role changes', async () => {
     const clerkContext = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });

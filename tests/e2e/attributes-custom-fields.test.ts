@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Issue 11 §2 and §3 in headless Chromium: a brand attribute's page lists it, its options
@@ -10,44 +10,39 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
  * customers and the customer form shows it.
  */
 describe('attribute pages and custom fields end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let attrId = 0;
   let usedOption = 0;
   let productCode = '';
-  const url = (path: string) => `${server.baseUrl}${path}`;
+  const url = (path: string) => s.url(path);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    page.setDefaultTimeout(10_000);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    // the demo business carries film type, brand, grade and colour attributes
-    const demo = (await api('GET', '/api/product/attribute/list')).data as { code: string; options: { code: string; product_ids: number[] }[] }[];
-    expect(demo.map((a) => a.code)).toEqual(['BRAND', 'COLOR', 'FILM', 'GRADE']);
-    expect(demo.find((a) => a.code === 'FILM')!.options.map((o) => [o.code, o.product_ids.length])).toEqual([['STRETCH', 4], ['SHRINK', 1]]);
-    const attr = await api('POST', '/api/product_attribute', { code: 'E2E-BRAND', name_th: 'ยี่ห้อทดสอบ', name_en: 'Test brand', kind: 'brand' });
-    attrId = attr.data.id;
-    usedOption = (await api('POST', '/api/attribute_option', { attribute_id: attrId, code: 'ACME', name_th: 'แอคมี' })).data.id;
-    const products = await api('GET', '/api/product?limit=2&sort=code&fields=id,code');
-    productCode = products.data[0].code;
-    for (const p of products.data) {
-      const res = await api('PATCH', `/api/product/${p.id}`, { attributes: [{ attribute_id: attrId, option_id: usedOption }] });
-      expect(res.success, JSON.stringify(res)).toBe(true);
-    }
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({
+      context: { viewport: { width: 1366, height: 860 } },
+      timeout: 10_000,
+      arrange: async (api) => {
+        // the demo business carries film type, brand, grade and colour attributes
+        const demo = (await api('GET', '/api/product/attribute/list')).data as { code: string; options: { code: string; product_ids: number[] }[] }[];
+        expect(demo.map((a) => a.code)).toEqual(['BRAND', 'COLOR', 'FILM', 'GRADE']);
+        expect(demo.find((a) => a.code === 'FILM')!.options.map((o) => [o.code, o.product_ids.length])).toEqual([['STRETCH', 4], ['SHRINK', 1]]);
+        const attr = await api('POST', '/api/product_attribute', { code: 'E2E-BRAND', name_th: 'ยี่ห้อทดสอบ', name_en: 'Test brand', kind: 'brand' });
+        attrId = attr.data.id;
+        usedOption = (await api('POST', '/api/attribute_option', { attribute_id: attrId, code: 'ACME', name_th: 'แอคมี' })).data.id;
+        const products = await api('GET', '/api/product?limit=2&sort=code&fields=id,code');
+        productCode = products.data[0].code;
+        for (const p of products.data) {
+          const res = await api('PATCH', `/api/product/${p.id}`, { attributes: [{ attribute_id: attrId, option_id: usedOption }] });
+          expect(res.success, JSON.stringify(res)).toBe(true);
+        }
+      },
+    });
+    ({ page, errors, api } = s);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('lists the brand attributes, its options and their products; refuses deleting an option in use', async () => {
     await page.goto(url('/brand'));

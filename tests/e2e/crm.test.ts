@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import {
-  ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer,
-} from './e2e-support.ts';
+import type { Locator, Page } from 'playwright-core';
+import { browserSession, closeSession, dismissToasts, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * CRM in headless Chromium against the real server: companies with inline
@@ -10,16 +8,14 @@ import {
  * edit box, alerts with the live header badge, and file attachments.
  */
 describe('CRM end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let adminId: number;
   let companyId: number;
   let contactId: number;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
 
   /** Picks an option of a link field (the searchable dropdown). */
   async function pickLink(input: Locator, option: string) {
@@ -32,21 +28,14 @@ describe('CRM end to end', () => {
   const badgeCount = async () => Number(((await badge().getAttribute('aria-label')) ?? '').replace(/[^0-9]/g, '') || '0');
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    const token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
-    api = apiClient(server.baseUrl, token);
-    adminId = (await api('POST', '/api/user/id', { user_id: 1 })).data?.id ?? 1;
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({
+      context: { acceptDownloads: true },
+      arrange: async (api) => { adminId = (await api('POST', '/api/user/id', { user_id: 1 })).data?.id ?? 1; },
+    });
+    ({ page, errors, api } = s);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('creates a company with two inline addresses, removes one, and the server keeps only the other', async () => {
     await page.goto(url('/company'));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, shot, signInInBrowser, watchErrors, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 38 §2, §6, §9 and issue 35 §2 in Thai: the product dropdown of a line is fully visible,
@@ -9,26 +9,20 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
  * buttons, and on a phone each line is a card (no sideways scrolling).
  */
 describe('document forms by keyboard', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const active = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.id ?? '');
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { viewport: { width: 1366, height: 800 } } });
+    ({ server, browser, page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('a skip link comes first, and the form opens on its first empty field', async () => {
     await page.goto(url('/quotation/create'));

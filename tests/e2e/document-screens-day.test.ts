@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 type Row = Record<string, any>;
 
@@ -16,12 +16,11 @@ type Row = Record<string, any>;
  * status labels, no ids, and real date cells in the Thai calendar.
  */
 describe('an accountant’s day on the document screens', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const byCode = async (entity: string, code: string): Promise<Row> => {
     const filter = encodeURIComponent(JSON.stringify({ code: { _eq: code } }));
     const rows = (await api('GET', `/api/${entity}?filter=${filter}&limit=1`)).data as Row[];
@@ -30,17 +29,10 @@ describe('an accountant’s day on the document screens', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { acceptDownloads: true } });
+    ({ page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   /** Types into a link field and chooses the first option the picker offers. */
   async function choose(fieldId: string, text: string): Promise<void> {

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, ARTIFACTS, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * A document's workflow in the browser: the form offers the actions its state
@@ -12,27 +12,18 @@ import { ADMIN_PASSWORD, ARTIFACTS, apiClient, apiSignIn, launchBrowser, shot, s
  * a new draft linked to it.
  */
 describe('documents end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let token: string;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
-    api = apiClient(server.baseUrl, token);
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession();
+    ({ page, errors, api, token } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('approves, cancels (after asking) and amends a quotation from its form', async () => {
     const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;

@@ -1,12 +1,14 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { readConfig } from '../../server/config/app-config.ts';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { readConfig, type AppConfig } from '../../server/config/app-config.ts';
 import { bootstrap, type Started } from '../../server/bootstrap.ts';
 import { seedDemo } from '../../seed/demo-seeder.ts';
 import { registerWebStatic } from '../../server/web/web-static.ts';
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
+import { businessToday, DEFAULT_TIME_ZONE } from '../../engine/documents/business-time.ts';
+import { oncePerRun } from '../support/test-run.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = join(ROOT, 'tests', 'artifacts');
@@ -19,15 +21,39 @@ export interface E2eServer {
   close(): Promise<void>;
 }
 
-/** The real server on a temporary database with the demo data, serving the built web app. */
-export async function startServer(): Promise<E2eServer> {
-  const dist = await ensureWebBuilt(ROOT);
-  const dir = mkdtempSync(join(tmpdir(), 'bo-e2e-'));
-  const config = readConfig({
+/** The demo server's settings on a data folder (its SQLite file, JWT secret and uploads live there). */
+function demoConfig(dir: string): AppConfig {
+  return readConfig({
     ...process.env, DATA_DIR: dir, DATABASE_URL: join(dir, 'e2e.sqlite'), PORT: '0', SEED: 'demo', LOG_LEVEL: 'silent',
     ADMIN_PASSWORD, DEMO_PASSWORD, SCHEMAS_DIR: join(ROOT, 'schemas'),
   });
-  const started = await bootstrap(config, { web: (app) => registerWebStatic(app, dist), hashLogN: 10, seeder: seedDemo });
+}
+
+/**
+ * A data folder with the demo data loaded, made once per test run (test-run.ts) and business day: loading
+ * the demo data takes 7-15 s on this machine, which each browser test file paid before starting its server. Keyed by the
+ * business day because the demo data's dates follow today ({"$today": -30}). Undefined outside a run.
+ */
+async function demoTemplate(): Promise<string | undefined> {
+  const today = businessToday(new Date(), process.env.BUSINESS_TIME_ZONE || DEFAULT_TIME_ZONE);
+  return oncePerRun(`demo-${today}`, async (dir) => {
+    const started = await bootstrap(demoConfig(join(dir, 'data')), { hashLogN: 10, seeder: seedDemo });
+    await started.app.close();
+    await started.db.close();
+  });
+}
+
+/**
+ * The real server on a temporary database with the demo data, serving the built web app. The data is a copy
+ * of the run's demo template (the same rows a fresh load makes); `freshDatabase` loads the demo data anew.
+ */
+export async function startServer(opts: { freshDatabase?: boolean } = {}): Promise<E2eServer> {
+  const dist = await ensureWebBuilt(ROOT);
+  const dir = mkdtempSync(join(tmpdir(), 'bo-e2e-'));
+  const template = opts.freshDatabase ? undefined : await demoTemplate();
+  // the copy carries the demo-loaded mark, so bootstrap below only checks its tables
+  if (template) cpSync(join(template, 'data'), dir, { recursive: true });
+  const started = await bootstrap(demoConfig(dir), { web: (app) => registerWebStatic(app, dist), hashLogN: 10, seeder: seedDemo });
   const address = await started.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     baseUrl: address,
@@ -123,22 +149,80 @@ export function socketReady(page: Page, timeout = 20_000): Promise<void> {
   });
 }
 
-/** What most browser tests start with: the demo server, Chromium, a Thai page signed in as the admin, and the admin's API client. */
-export interface AdminSession { server: E2eServer; browser: Browser; page: Page; errors: string[]; api: ApiCall }
+export interface Credentials { username: string; password: string }
+export const ADMIN: Credentials = { username: 'admin', password: ADMIN_PASSWORD };
 
-/** Starts an AdminSession (a 1366 × 900 page in th-TH; `context` adds to or overrides those options). */
-export async function adminSession(context: BrowserContextOptions = {}): Promise<AdminSession> {
-  const server = await startServer();
-  const browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', ...context })).newPage();
-  const errors = watchErrors(page);
-  const api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-  await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
-  return { server, browser, page, errors, api };
+/** How a browser test starts; every option has the default most tests want. */
+export interface SessionOptions {
+  /** Added to or overriding the page's context options: a 1366 × 900 page in th-TH. */
+  context?: BrowserContextOptions;
+  /** Playwright's default timeout for the page's actions (its own default is 30 s). */
+  timeout?: number;
+  /** Who the page signs in as (the admin unless given); false leaves the page unopened. */
+  signIn?: Credentials | false;
+  /** Arranges data through the admin's API client before the page signs in. */
+  arrange?: (api: ApiCall, server: E2eServer) => Promise<void>;
+  /** Loads the demo data anew instead of copying the run's demo template. */
+  freshDatabase?: boolean;
 }
 
-/** Closes what adminSession started (either may be missing when the start failed). */
-export async function closeSession(s: Partial<AdminSession> | undefined): Promise<void> {
+/** What a browser test works with: the demo server, Chromium, a page (signed in unless asked not to), the admin's API client. */
+export interface BrowserSession {
+  server: E2eServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The page's errors (watchErrors): a test asserts it stays empty. */
+  errors: string[];
+  api: ApiCall;
+  /** The admin's API token, for a request the API client does not make (a download, a raw fetch). */
+  token: string;
+  /** The server's address of a path. */
+  url(path: string): string;
+  /** Another page in a context of its own (the session's options plus `context`), signed in as `user` when given. */
+  newPage(opts?: { user?: Credentials; context?: BrowserContextOptions }): Promise<Page>;
+}
+
+/** Starts a browser test: the one way every file under tests/e2e begins (call it in beforeAll, closeSession in afterAll). */
+export async function browserSession(opts: SessionOptions = {}): Promise<BrowserSession> {
+  const server = await startServer({ freshDatabase: opts.freshDatabase });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    return await openPage(server, browser, opts);
+  } catch (e) {
+    // a failed start leaves nothing running (its afterAll has no session to close)
+    await closeSession({ server, browser });
+    throw e;
+  }
+}
+
+async function openPage(server: E2eServer, browser: Browser, opts: SessionOptions): Promise<BrowserSession> {
+  const contextOptions: BrowserContextOptions = { viewport: { width: 1366, height: 900 }, locale: 'th-TH', ...opts.context };
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  if (opts.timeout) page.setDefaultTimeout(opts.timeout);
+  const token = await apiSignIn(server.baseUrl, ADMIN.username, ADMIN.password);
+  const api = apiClient(server.baseUrl, token);
+  await opts.arrange?.(api, server);
+  if (opts.signIn !== false) {
+    const who = opts.signIn ?? ADMIN;
+    await signInInBrowser(page, server.baseUrl, who.username, who.password);
+  }
+  return {
+    server, browser, context, page, errors, api, token,
+    url: (path) => new URL(path, server.baseUrl).toString(),
+    async newPage({ user, context: more } = {}) {
+      const p = await (await browser.newContext({ ...contextOptions, ...more })).newPage();
+      if (user) await signInInBrowser(p, server.baseUrl, user.username, user.password);
+      return p;
+    },
+  };
+}
+
+/** Closes what browserSession started (it may be missing when the start failed). */
+export async function closeSession(s: Partial<BrowserSession> | undefined): Promise<void> {
   await s?.browser?.close();
   await s?.server?.close();
 }

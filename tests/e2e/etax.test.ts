@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * The e-Tax buttons of a document form (issue 34 §4): a tax invoice offers the ETDA XML and the PDF/A-3
@@ -9,27 +9,18 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
  * a quotation, which the standard does not cover, shows none of them.
  */
 describe('e-Tax buttons end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let token: string;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
-    errors = watchErrors(page);
-    token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
-    api = apiClient(server.baseUrl, token);
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { acceptDownloads: true } });
+    ({ page, errors, api, token } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('downloads the XML and the PDF/A-3 of an issued tax invoice, and opens the e-Tax e-mail', async () => {
     const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1`)).data[0].id as number;

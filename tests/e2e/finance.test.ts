@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * The create-from screen in the browser (issue 9): a receipt made from part of
@@ -8,17 +8,17 @@ import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from '
  * collection summary with its money right-aligned.
  */
 describe('finance screens end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
 
   beforeAll(async () => {
-    ({ server, browser, page, errors, api } = await adminSession());
+    s = await browserSession();
+    ({ page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => closeSession({ server, browser }));
+  afterAll(() => closeSession(s));
 
   it('a hand-typed receipt line picks one of the customer\'s open bills, and settles it', async () => {
     const first = async (entity: string) => (await api('GET', `/api/${entity}?limit=1&sort=id`)).data[0].id as number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, browserSession, closeSession, dismissToasts, shot, signInInBrowser, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 11 §1 in headless Chromium: page settings reach an open list and an
@@ -9,28 +9,20 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, sho
  * the spec's /{pageKey}/{subPageKey} routes match only pages with settings.
  */
 describe('page settings end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (path: string) => `${server.baseUrl}${path}`;
+  const url = (path: string) => s.url(path);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    page.setDefaultTimeout(10_000);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { viewport: { width: 1366, height: 860 } }, timeout: 10_000 });
+    ({ server, browser, page, errors, api } = s);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   /** Set in the page before a change: still there afterwards means the page was not reloaded. */
   const markPage = () => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });

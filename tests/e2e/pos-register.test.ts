@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Issue 51: the register at a real counter, driven as a cashier on a 1024 × 768 touch screen. A three-item cash
@@ -11,23 +11,23 @@ import { adminSession, closeSession, shot, type ApiCall, type E2eServer } from '
  * when the network is back; the shift closes with the drawer counted.
  */
 describe('the POS register at the counter', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let pos: number;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const sales = async () => (await api('GET', `/api/pos_order?limit=100&sort=id&filter=${encodeURIComponent(JSON.stringify({ pos_id: { _eq: pos } }))}`)).data as Record<string, any>[];
   const prints = () => page.evaluate(() => (window as unknown as { __prints: number }).__prints);
   const focused = (testId: string) => page.getByTestId(testId).evaluate((el) => el === document.activeElement);
 
   beforeAll(async () => {
-    ({ server, browser, page, errors, api } = await adminSession({ viewport: { width: 1024, height: 768 }, hasTouch: true }));
+    s = await browserSession({ context: { viewport: { width: 1024, height: 768 }, hasTouch: true } });
+    ({ page, errors, api } = s);
     // the slip prints itself with window.print(); the test counts the calls (a kiosk browser prints without a dialog)
     await page.addInitScript(() => { const w = window as unknown as { __prints: number }; w.__prints = 0; window.print = () => { w.__prints += 1; }; });
   }, 180_000);
-  afterAll(async () => closeSession({ server, browser }));
+  afterAll(() => closeSession(s));
 
   async function scan(code: string): Promise<void> {
     await page.keyboard.type(code, { delay: 5 });

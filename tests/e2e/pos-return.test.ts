@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { adminSession, apiSignIn, ARTIFACTS, closeSession, DEMO_PASSWORD, signInInBrowser, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { apiSignIn, ARTIFACTS, browserSession, closeSession, DEMO_PASSWORD, signInInBrowser, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 type Row = Record<string, any>;
 
@@ -13,12 +13,13 @@ type Row = Record<string, any>;
  * refusal of the server shows its Thai message.
  */
 describe('the POS sale return panel end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   /** The panel alone (a full page has the sticky action bar over it). */
   const shot = async (locator: ReturnType<Page['getByTestId']>, name: string) => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -27,9 +28,10 @@ describe('the POS sale return panel end to end', () => {
   const left = (l: Row) => Number(l.qty) - Number(l.returned_qty ?? 0);
 
   beforeAll(async () => {
-    ({ server, browser, page, errors, api } = await adminSession());
+    s = await browserSession();
+    ({ server, browser, page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => closeSession({ server, browser }));
+  afterAll(() => closeSession(s));
 
   /** A paid demo sale where one unit of a line can go back without it being the whole sale. */
   async function paidSale(): Promise<{ sale: Row; line: Row }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { browserSession, closeSession, DEMO_PASSWORD, shot, signInInBrowser, watchErrors, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * A dashboard from a report file in the browser (issue 32): its chart draws on
@@ -9,26 +9,20 @@ import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, sho
  * the Excel export downloads.
  */
 describe('report screens end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Bangkok' }).format(new Date());
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { acceptDownloads: true } });
+    ({ server, browser, page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('draws the chart, follows a parameter, remembers it after a reload, and exports Excel', async () => {
     const inventories = (await api('GET', '/api/inventory?limit=2&sort=id')).data as { id: number; code: string }[];

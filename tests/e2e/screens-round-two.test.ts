@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type AdminSession } from './e2e-support.ts';
+import { browserSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Issue 48 in headless Chromium at 1366 px with the menu open: money columns in view, Thai words on
@@ -8,12 +8,12 @@ import { adminSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInI
  * issue shows the server's reason on the date field, the issue confirmation names series and date.
  */
 describe('screens, round two', () => {
-  let s: AdminSession;
-  const url = (p: string) => new URL(p, s.server.baseUrl).toString();
+  let s: BrowserSession;
+  const url = (p: string) => s.url(p);
   const first = async (entity: string, filter?: unknown) => (await s.api('GET', `/api/${entity}?limit=1&fields=id${filter ? `&filter=${encodeURIComponent(JSON.stringify(filter))}` : ''}`)).data[0];
 
-  beforeAll(async () => { s = await adminSession(); s.page.setDefaultTimeout(15_000); }, 240_000);
-  afterAll(async () => closeSession(s));
+  beforeAll(async () => { s = await browserSession(); s.page.setDefaultTimeout(15_000); }, 240_000);
+  afterAll(() => closeSession(s));
 
   /** The right edge of the right-most cell of these selectors, against what is in view: the window and the table's scrolling box. */
   const rightEdges = (page: Page, selector: string) => page.evaluate((sel) => {

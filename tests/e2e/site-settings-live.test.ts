@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Issue 37 §1 in headless Chromium: three site settings change what an open
@@ -9,14 +9,13 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
  * images (a thumbnail in the product list, the image field in the form).
  */
 describe('site settings that change the screen', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
   let token: string;
   let settingsId: number;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const set = async (values: Record<string, unknown>) => {
     const res = await api('PATCH', `/api/setting_site/${settingsId}`, values);
     expect(res.success, JSON.stringify(res)).toBe(true);
@@ -28,20 +27,14 @@ describe('site settings that change the screen', () => {
   const notReloaded = () => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    page.setDefaultTimeout(15_000);
-    token = await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD);
-    api = apiClient(server.baseUrl, token);
-    settingsId = (await api('GET', '/api/setting_site?sort=id')).data[0].id;
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({
+      context: { viewport: { width: 1366, height: 860 } },
+      timeout: 15_000,
+      arrange: async (api) => { settingsId = (await api('GET', '/api/setting_site?sort=id')).data[0].id; },
+    });
+    ({ page, errors, api, token } = s);
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('stylesheet: the open screen turns dark, loading only the dark theme\'s file', async () => {
     await page.goto(url('/customer'));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { browserSession, closeSession, DEMO_PASSWORD, shot, signInInBrowser, watchErrors, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issues 37 and 38 §9 in headless Chromium: the attribute-value screen, the
@@ -8,27 +8,20 @@ import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, sho
  * over-scan opening as records, and the create-from picker naming the supplier.
  */
 describe('spec screens end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
   const first = async (entity: string, fields = 'id') => (await api('GET', `/api/${entity}?limit=1&fields=${fields}`)).data[0];
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    page.setDefaultTimeout(15_000);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { viewport: { width: 1366, height: 860 } }, timeout: 15_000 });
+    ({ server, browser, page, errors, api } = s);
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('the attribute-value screen shows one field of one record under the menu\'s tree', async () => {
     const customer = await first('customer', 'id,code,name_th');

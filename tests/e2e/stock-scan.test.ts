@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import type { Page } from 'playwright-core';
+import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Receiving a purchase order by scanning pack barcodes in the browser: a
@@ -12,25 +12,17 @@ import { ADMIN_PASSWORD, apiClient, apiSignIn, launchBrowser, shot, signInInBrow
  * packs' labels download as a PDF with their codes.
  */
 describe('scanning a goods receipt end to end', () => {
-  let server: E2eServer;
-  let browser: Browser;
+  let s: BrowserSession;
   let page: Page;
   let errors: string[];
   let api: ApiCall;
-  const url = (p: string) => new URL(p, server.baseUrl).toString();
+  const url = (p: string) => s.url(p);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH', acceptDownloads: true })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { acceptDownloads: true } });
+    ({ page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   /** A keyboard-wedge scanner: the code typed fast into whatever has focus, then Enter. */
   async function wedge(code: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, dismissToasts, launchBrowser, shot, signInInBrowser, socketReady, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, socketReady, watchErrors, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 12 in headless Chromium, in Thai: messages in Thai, Buddhist-era dates,
@@ -8,12 +8,12 @@ import { ADMIN_PASSWORD, DEMO_PASSWORD, apiClient, apiSignIn, dismissToasts, lau
  * and the customer portal's own path.
  */
 describe('a Thai-first interface', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
-  let desktop: BrowserContext;
   let page: Page;
   let errors: string[];
-  const url = (path: string) => `${server.baseUrl}${path}`;
+  const url = (path: string) => s.url(path);
 
   async function pickLink(input: Locator, option: string) {
     await input.click();
@@ -22,18 +22,11 @@ describe('a Thai-first interface', () => {
   }
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    desktop = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', timezoneId: 'Europe/London' });
-    page = await desktop.newPage();
-    errors = watchErrors(page);
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession({ context: { viewport: { width: 1366, height: 860 }, timezoneId: 'Europe/London' } });
+    ({ server, browser, page, errors } = s);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('home is a dashboard of what the user may see', async () => {
     await page.goto(url('/'));

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, shot, startServer, watchErrors, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, browserSession, closeSession, DEMO_PASSWORD, shot, watchErrors, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /** A PDF's text through poppler's pdftotext, NFKC (SARA AM is written as NIKHAHIT + SARA AA, see thai-text.ts). */
 function pdfToText(pdf: Buffer): string {
@@ -22,41 +22,35 @@ function pdfToText(pdf: Buffer): string {
  * database, demo data, built web app served from the same origin).
  */
 describe('web app end to end', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
+  let api: ApiCall;
   let adminToken = '';
 
-  const url = (path: string) => `${server.baseUrl}${path}`;
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(url(path), {
-      method, headers: { authorization: `Bearer ${adminToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return (await res.json()) as { success: boolean; data: any; meta?: any };
-  };
+  const url = (path: string) => s.url(path);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH' });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    const signin = await fetch(url('/api/auth/signin'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
-    adminToken = ((await signin.json()) as { data: { id_token: string } }).data.id_token;
-    // enough return reasons to page through
-    for (let i = 1; i <= 60; i++) {
-      const r = await api('POST', '/api/return_reason', { code: `RR${String(i).padStart(3, '0')}`, name_th: `เหตุผลทดสอบ ${i}` });
-      if (!r.success) throw new Error(`seeding return_reason failed: ${JSON.stringify(r)}`);
-    }
+    // the first test signs in through the page itself
+    s = await browserSession({
+      context: { viewport: { width: 1366, height: 860 } },
+      signIn: false,
+      arrange: async (api) => {
+        // enough return reasons to page through
+        for (let i = 1; i <= 60; i++) {
+          const r = await api('POST', '/api/return_reason', { code: `RR${String(i).padStart(3, '0')}`, name_th: `เหตุผลทดสอบ ${i}` });
+          if (!r.success) throw new Error(`seeding return_reason failed: ${JSON.stringify(r)}`);
+        }
+      },
+    });
+    ({ server, browser, context, page, errors, api } = s);
+    adminToken = s.token;
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('signs in and shows the header and the role menu', async () => {
     const doc = await page.goto(url('/'));

@@ -14,7 +14,7 @@ import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import jsQRModule from 'jsqr';
 import { parse } from 'promptparse';
-import { ADMIN_PASSWORD, ARTIFACTS, DEMO_PASSWORD, apiClient, apiSignIn, launchBrowser, signInInBrowser, startServer, watchErrors, type ApiCall, type E2eServer } from './e2e-support.ts';
+import { ARTIFACTS, browserSession, closeSession, DEMO_PASSWORD, watchErrors, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 // jsqr is CommonJS with an ES default export (see tests/print/promptpay.test.ts)
 const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as unknown as typeof jsQRModule.default;
@@ -43,6 +43,7 @@ function differingShare(a: PNG, b: PNG, threshold = 64): number {
 }
 
 describe('50 ทวิ printed from the browser; the PromptPay QR on the portal\'s bill page', () => {
+  let s: BrowserSession;
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
@@ -50,17 +51,10 @@ describe('50 ทวิ printed from the browser; the PromptPay QR on the portal\
   let api: ApiCall;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
-    errors = watchErrors(page);
-    api = apiClient(server.baseUrl, await apiSignIn(server.baseUrl, 'admin', ADMIN_PASSWORD));
-    await signInInBrowser(page, server.baseUrl, 'admin', ADMIN_PASSWORD);
+    s = await browserSession();
+    ({ server, browser, page, errors, api } = s);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeSession(s));
 
   it('prints the certificate in the Revenue Department\'s layout, as the reviewed reference shows it', async () => {
     const byCode = async (entity: string, code: string) => (await api('GET', `/api/${entity}?filter=${encodeURIComponent(JSON.stringify({ code: { _eq: code } }))}`)).data[0].id as number;

@@ -7,6 +7,7 @@ import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.ts';
 import { readReportDir } from '../../server/reports/report-catalogue.ts';
 import type { Database } from '../../server/db/dialect-adapter.ts';
 import { createTestDatabase, type DialectName, type TestDatabase } from './test-databases.ts';
+import { preparedTemplate } from './database-templates.ts';
 import { join, resolve } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +31,12 @@ export interface TestApp extends BuiltApp {
 /** A fully synced app on a fresh database of the given dialect, without demo data. */
 /** `extra` adds app options a test needs (SMTP settings for the email tests). */
 export async function createTestApp(dialect: DialectName, schemasDir = SCHEMAS_DIR, extra: Partial<AppOptions> = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase(dialect);
+  // the project's own schemas start from the run's synced template (the same tables, 0.3 s instead of 1-7 s)
+  const template = resolve(schemasDir) === SCHEMAS_DIR ? await preparedTemplate(dialect) : undefined;
+  const testDb = await createTestDatabase(dialect, { template });
   const registry = new SchemaRegistry(readSchemaDir(schemasDir));
   const db = openDatabase(testDb.url);
+  // on a copy of the template this changes nothing; it loads the stored overrides into the registry
   await prepareDatabase(db, registry);
   const built = await buildApp({ db, registry, jwtSecret: TEST_SECRET, hashLogN: TEST_HASH_LOG_N, uploadDir: mkdtempSync(join(tmpdir(), 'bo-uploads-')), uploadMaxBytes: 1024 * 1024, reports: readReportDir(join(schemasDir, 'reports'), registry), backupDir: mkdtempSync(join(tmpdir(), 'bo-backups-')), ...extra });
   await ensureAdmin(db, built.service, ADMIN_PASSWORD, TEST_HASH_LOG_N);
