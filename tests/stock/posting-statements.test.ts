@@ -122,9 +122,14 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     const made = await draft(3);
     let answer: Row = {};
     const run = await statements(async () => { answer = await c.ok(c.action('goods_receipt', made.id, 'approve')); });
-    // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so it is not read again
-    expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
-    expect(run.filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
+    // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so the answer is not read
+    // again; the one other read is the general ledger's, after the stock statements (its entry takes the value they moved)
+    const ledgerAt = run.findIndex((s) => /^insert into "journal_entry" \(/.test(s));
+    const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
+    expect(ledgerAt).toBeGreaterThan(firstBalance);
+    expect(run.slice(0, firstBalance).filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
+    expect(run.slice(0, firstBalance).filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
+    expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(2);
     const stored = await c.ok(c.call('GET', `/api/goods_receipt/${made.id}`, c.admin));
     expect(answer.status).toBe('approved');
     expect(answer).toEqual(stored);
@@ -144,25 +149,30 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     expect(JSON.parse(String(audit.changes)).doc_no).toEqual([null, made.doc_no]);
   });
 
-  it('a posting locks the balance rows last: after its audit row only the ledger\'s own statements run', async () => {
+  it('a posting locks the balance rows last: after its audit row only the stock ledger\'s statements run, then the general ledger\'s entry', async () => {
     for (const [entity, made] of [['goods_receipt', await draft(3)], ['internal_product_transfer', await transfer(3)]] as const) {
       const run = await statements(() => c.ok(c.action(entity, made.id, 'approve')));
       const audit = run.findIndex((s) => /^insert into "system_log"/.test(s));
       const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
       expect(audit).toBeGreaterThanOrEqual(0);
       expect(firstBalance).toBeGreaterThan(audit);
-      // the ledger's own tables: balances and their product x inventory totals, the movements and their day summary
-      expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
+      // the stock ledger's own tables (balances and their product x inventory totals, the movements and their day
+      // summary), then the general ledger's entry (issue 50): a delivery's cost of goods sold is the value the stock
+      // statements have just moved, so the entry is written after them, the transaction's last statements
+      const journal = run.findIndex((s, i) => i > firstBalance && !/"stock_/.test(s));
+      const stockPart = journal < 0 ? run.slice(firstBalance) : run.slice(firstBalance, journal);
+      expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
+      if (journal >= 0) expect(run.slice(journal).filter((s) => !/^select|"journal_entry(_item)?"|"numbering_counter"/.test(s))).toEqual([]);
       expect(run.filter((s) => /insert into "stock_movement" \(/.test(s))).toHaveLength(1);
       // a receipt's ins are judged by no balance: its rows (and their totals) are locked by the writes that add to them, the last statements
-      if (entity === 'goods_receipt') expect(run.slice(firstBalance).filter((s) => !/"stock_(balance|balance_total|lot_total)"/.test(s))).toEqual([]);
+      if (entity === 'goods_receipt') expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total)"/.test(s))).toEqual([]);
       if (dialect === 'postgres') {
         // PostgreSQL: the ledger rows, their day rows, the balances, their totals and the newest snapshot date are one
         // statement (data-modifying CTEs), the transaction's last; a transfer first reads the rows it may take from and locks them
-        const ledger = run.at(-1)!;
+        const ledger = stockPart.at(-1)!;
         for (const table of ['stock_movement', 'stock_movement_day', 'stock_balance', 'stock_balance_total']) expect(ledger).toContain(`insert into "${table}" (`);
         expect(ledger).toContain('stock_snapshot_date');
-        expect(run.length - firstBalance).toBe(entity === 'goods_receipt' ? 1 : 3);
+        expect(stockPart.length).toBe(entity === 'goods_receipt' ? 1 : 3);
       }
     }
     // a direct adjustment too: its movement row and audit row first, its balance row last (so it was before, the audit
