@@ -133,4 +133,24 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     const again = await c.ok(voucherFrom({ ids: [pi], values: { payment_method: 'cash' } }), 201);
     expect(again.total_amount).toBe(1070);
   });
+
+  it('makes the 50 ทวิ from the voucher: supplier, date and amount paid come from it, and the tax is not posted twice', async () => {
+    const pi = await approvedInvoice('5');
+    const v = await act('payment_voucher', (await c.ok(voucherFrom({ ids: [pi], values: { payment_method: 'transfer', wht_amount: 30 } }), 201)).id, 'post');
+    const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, {
+      your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', income_type: '40_8', income_description: 'ค่าบริการซ่อมเครื่องจักร', pnd_form: 'pnd53', wht_rate: '3',
+    }), 201);
+    expect(w).toMatchObject({ supplier_id: supplier, amount_paid: 1000, paid_date: v.doc_date, tax_amount: 30 });
+    await act('withholding_tax', w.id, 'issue');
+    // the voucher credited wht_payable already: the certificate that names it writes no entry of its own
+    expect(await entriesOf('withholding_tax', w.id)).toEqual([]);
+    expect(byRole((await entriesOf('payment_voucher', v.id))[0]!)).toEqual({ payable: 1070, bank: -1040, wht_payable: -30 });
+  });
+
+  it('is in the purchasing menu with its create-from screen, labelled in Thai', async () => {
+    const menu = (await c.call('GET', '/api/menu', { ...c.admin, 'accept-language': 'th' })).json().data as { key: string; submenu: { path: string; label: { th: string } }[] }[];
+    const group = menu.find((g) => g.key === 'purchasing_stock')!;
+    expect(group.submenu.find((s) => s.path === '/payment_voucher')?.label.th).toBe('ใบสำคัญจ่าย');
+    expect(group.submenu.find((s) => s.path === '/payment_voucher/purchase_invoice')?.label.th).toBe('ใบสำคัญจ่ายจากใบกำกับภาษีซื้อ');
+  });
 });
