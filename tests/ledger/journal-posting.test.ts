@@ -9,8 +9,9 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
-import { expectError, q, thaiTaxId } from '../support/security-fixtures.ts';
+import { expectError, thaiTaxId } from '../support/security-fixtures.ts';
 import { fillMissingEntries } from '../../server/ledger/ledger-backfill.ts';
+import { byRole as rolesOf, entriesOf as readEntries } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -45,22 +46,10 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
   const shiftOnce = (pos: number) => (shiftMade ??= c.ok(c.call('POST', '/api/pos_shift', c.admin, { pos_id: pos, opening_cash: 0 }), 201).then((r) => r.id as number));
   const from = (target: string, source: string, body: Row) => c.ok(c.call('POST', `/api/${target}/from/${source}`, c.admin, body), 201);
 
-  /** The posted entries written for a document, with their lines, oldest first. */
-  const entriesOf = async (entity: string, id: number): Promise<Row[]> => {
-    const list = await c.ok(c.call('GET', `/api/journal_entry?sort=id&filter=${q({ source_entity: { _eq: entity }, source_id: { _eq: id } })}`, c.admin)) as unknown as Row[];
-    return Promise.all(list.map((e) => c.ok(c.call('GET', `/api/journal_entry/${e.id}`, c.admin))));
-  };
-  /** An entry's lines as role → signed amount (debit positive), each entry checked to balance. */
+  const entriesOf = (entity: string, id: number) => readEntries(c, entity, id);
+  /** An entry by role, balanced, and posted. */
   const byRole = (entry: Row): Record<string, number> => {
-    const out: Record<string, number> = {};
-    let sum = 0;
-    for (const l of entry.items as Row[]) {
-      expect(l.debit > 0 !== l.credit > 0, JSON.stringify(l)).toBe(true);
-      const role = accounts.get(l.account_id)?.role ?? `#${l.account_id}`;
-      out[role] = Math.round(((out[role] ?? 0) + l.debit - l.credit) * 100) / 100;
-      sum += Math.round(l.debit * 100) - Math.round(l.credit * 100);
-    }
-    expect(sum, `entry ${entry.doc_no} balances`).toBe(0);
+    const out = rolesOf(accounts, entry);
     expect(entry.status).toBe('posted');
     return out;
   };

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
-import { expectError, q } from '../support/security-fixtures.ts';
+import { expectError } from '../support/security-fixtures.ts';
+import { byRole as rolesOf, entriesOf as readEntries } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -33,24 +34,8 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
   const voucherFrom = (body: Row) => c.call('POST', '/api/payment_voucher/from/purchase_invoice', c.admin, body);
   const statusOf = async (entity: string, id: number) => (await c.ok(c.call('GET', `/api/${entity}/${id}`, c.admin))).status;
 
-  /** The posted entries written for a document, with their lines, oldest first. */
-  const entriesOf = async (entity: string, id: number): Promise<Row[]> => {
-    const list = await c.ok(c.call('GET', `/api/journal_entry?sort=id&filter=${q({ source_entity: { _eq: entity }, source_id: { _eq: id } })}`, c.admin)) as unknown as Row[];
-    return Promise.all(list.map((e) => c.ok(c.call('GET', `/api/journal_entry/${e.id}`, c.admin))));
-  };
-  /** An entry's lines as role → signed amount (debit positive); the entry must balance. */
-  const byRole = (entry: Row): Record<string, number> => {
-    const out: Record<string, number> = {};
-    let sum = 0;
-    for (const l of entry.items as Row[]) {
-      expect(l.debit > 0 !== l.credit > 0, JSON.stringify(l)).toBe(true);
-      const role = accounts.get(l.account_id)?.role ?? `#${l.account_id}`;
-      out[role] = Math.round(((out[role] ?? 0) + l.debit - l.credit) * 100) / 100;
-      sum += Math.round(l.debit * 100) - Math.round(l.credit * 100);
-    }
-    expect(sum, `entry ${entry.doc_no} balances`).toBe(0);
-    return out;
-  };
+  const entriesOf = (entity: string, id: number) => readEntries(c, entity, id);
+  const byRole = (entry: Row) => rolesOf(accounts, entry);
 
   /** An approved purchase invoice of 1,000.00 + 7 % VAT = 1,070.00, 3 % withheld on 1,000.00. */
   const approvedInvoice = async (n: string): Promise<number> => {
