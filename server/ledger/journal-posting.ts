@@ -121,7 +121,8 @@ export async function postDocument(trx: Kysely<any>, service: EntityService, ent
   const no = numberOf(entity, doc);
   await writeEntry(trx, service, {
     companyId, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
-    sourceEntity: entity.name, sourceId: id, sourceDocNo: no, memo: `${entity.label.th} ${no} (${entry.variant.name})`, lines: entry.lines,
+    sourceEntity: entity.name, sourceId: id, sourceDocNo: no, // the memo is what an accountant reads in the journal: Thai, the document's label and number (the variant's name is an identifier)
+    memo: `${entity.label.th} ${no}`, lines: entry.lines,
   }, opts);
   return true;
 }
@@ -145,6 +146,8 @@ export function installJournalPosting(service: EntityService): void {
   }, (entity) => postsToBooks(service, entity));
 }
 
+const STOCK_REVERSAL = 'ผลต่างมูลค่าสินค้าจากการยกเลิกเอกสาร';
+
 /**
  * A cancelled stock document's reversal movements may move less value than its posting did (a receipt cancelled
  * after part of its stock left at average cost: the stock ledger takes out what is there). The reversing entry
@@ -167,8 +170,8 @@ async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: numbe
     const inventory = accountOfRole(roles, 'inventory');
     const adjustment = accountOfRole(roles, 'stock_adjustment');
     const sign = dir === 'in' ? 1 : -1;
-    out.push({ accountId: inventory, debit: sign * d > 0 ? sign * d : 0, credit: sign * d < 0 ? -sign * d : 0, description: 'stock reversal difference' },
-      { accountId: adjustment, debit: sign * d < 0 ? -sign * d : 0, credit: sign * d > 0 ? sign * d : 0, description: 'stock reversal difference' });
+    out.push({ accountId: inventory, debit: sign * d > 0 ? sign * d : 0, credit: sign * d < 0 ? -sign * d : 0, description: STOCK_REVERSAL },
+      { accountId: adjustment, debit: sign * d < 0 ? -sign * d : 0, credit: sign * d > 0 ? sign * d : 0, description: STOCK_REVERSAL });
   }
   return out;
 }

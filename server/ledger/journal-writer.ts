@@ -60,7 +60,7 @@ export function balanced(lines: EntryLine[], roles: Map<string, number>): EntryL
   const diff = out.reduce((s, l) => s + l.debit - l.credit, 0);
   if (diff !== 0) {
     if (Math.abs(diff) > ROUNDING_LIMIT) throw unbalanced(out);
-    out.push({ accountId: accountOfRole(roles, 'rounding'), debit: diff < 0 ? -diff : 0, credit: diff > 0 ? diff : 0, description: 'rounding' });
+    out.push({ accountId: accountOfRole(roles, 'rounding'), debit: diff < 0 ? -diff : 0, credit: diff > 0 ? diff : 0, description: 'ปัดเศษ' });
   }
   return out;
 }

@@ -68,7 +68,7 @@ export function installReturnPosting(service: EntityService): void {
       const no = numberOf(entity, after);
       await writeEntry(trx, service, {
         companyId, date: businessToday(businessClock.now(), businessClock.timeZone), journal: j.journal, sourceEntity: entity.name, sourceId: Number(after.id),
-        sourceDocNo: no, memo: `${entity.label.th} ${no} (${spec.name})`, lines: out,
+        sourceDocNo: no, memo: `${entity.label.th} ${no} (คืนสินค้า)`, lines: out,
       });
     });
   }, (entity) => postsToBooks(service, entity) && Boolean(entity.document?.journal?.returns));
