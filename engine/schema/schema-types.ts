@@ -257,6 +257,11 @@ export interface EntitySchema {
   defaultSort?: string;
   /** true uses the column is_deleted; an object names another column (legacy is_delete). */
   softDelete?: boolean | { field: string };
+  /**
+   * Rows can be imported from a CSV or XLSX file: `POST /api/<name>/import` and the screen that a route of
+   * kind `stock` with screen `import` declares for it (docs/stock.md, "Import").
+   */
+  importable?: boolean;
   renamedFrom?: string[];
   /** kind "lines": the owning entity and the column that points to it. */
   parent?: { entity: string; field: string };

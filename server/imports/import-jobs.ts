@@ -1,10 +1,12 @@
 import type { RedisCommands } from '../auth/sign-in-limiter.ts';
-import type { ImportError } from './product-import.ts';
+import type { ImportError } from './row-import.ts';
 
 export type ImportMode = 'all_or_nothing' | 'valid_rows';
 
 export interface ImportJob {
   id: string; userId: number | null; mode: ImportMode;
+  /** The entity the rows go into (absent in jobs saved before imports were per entity: product). */
+  entity?: string;
   state: 'importing' | 'done' | 'failed';
   total: number; valid: number; invalid: number; done: number; imported: number;
   errors: ImportError[]; error_count: number; message: string | null; message_th: string | null; started_at: string; finished_at: string | null;

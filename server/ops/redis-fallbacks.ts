@@ -55,7 +55,7 @@ export class FallbackSignInLimiter implements SignInLimits {
  * Import jobs in Redis, so any instance can answer a job's progress, and in this instance's memory too:
  * an import keeps running and saving its progress while Redis is down, and the instance running it
  * answers from memory. Another instance asked about it meanwhile answers 503 IMPORT_PROGRESS_UNAVAILABLE,
- * which the progress screen shows while it keeps asking (web/src/pages/stock/ProductImportPage.tsx), rather than "no such import".
+ * which the progress screen shows while it keeps asking (web/src/pages/stock/ImportPage.tsx), rather than "no such import".
  */
 export class FallbackImportJobs implements ImportJobStore {
   private readonly local = new MemoryImportJobs();

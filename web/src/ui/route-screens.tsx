@@ -71,7 +71,7 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
     case 'admin': return <AdminScreen screen={entry.screen!} />;
-    case 'stock': return <StockScreen screen={entry.screen!} />;
+    case 'stock': return <StockScreen screen={entry.screen!} entity={entry.entity} titleKey={entry.titleKey} />;
     case 'pos': return <RegisterPage titleKey={entry.titleKey} />;
     case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;

@@ -1,13 +1,13 @@
 import { lazy } from 'react';
 
 const Movements = lazy(() => import('./MovementsPage.tsx'));
-const ProductImport = lazy(() => import('./ProductImportPage.tsx'));
+const Import = lazy(() => import('./ImportPage.tsx'));
 
-/** The stock screens that are not a schema's list or form: /incoming, /outgoing, /product/import. */
-export default function StockScreen({ screen }: { screen: string }) {
+/** The stock screens that are not a schema's list or form: /incoming, /outgoing, an importable entity's /<entity>/import. */
+export default function StockScreen({ screen, entity, titleKey }: { screen: string; entity?: string; titleKey: string }) {
   switch (screen) {
     case 'incoming': return <Movements direction="in" />;
     case 'outgoing': return <Movements direction="out" />;
-    default: return <ProductImport />;
+    default: return <Import entity={entity!} titleKey={titleKey} />;
   }
 }

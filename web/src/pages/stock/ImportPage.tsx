@@ -18,23 +18,23 @@ interface Preview {
 interface Job { id: string; state: 'importing' | 'done' | 'failed'; total: number; valid: number; invalid: number; done: number; imported: number; progress: number; message: string | null; message_th: string | null; errors: ImportError[]; error_count: number }
 
 /** The upload goes as multipart with the session's token (the JSON client sends JSON only). */
-async function send(file: File, mode: Mode, dryRun: boolean): Promise<{ data: Preview | Job }> {
+async function send(entity: string, file: File, mode: Mode, dryRun: boolean): Promise<{ data: Preview | Job }> {
   const token = appStore.get(sessionAtom).id_token;
   const body = new FormData();
   body.append('file', file);
-  const res = await fetch(`/api/product/import?mode=${mode}&dry_run=${dryRun}`, { method: 'POST', body, headers: { Authorization: `Bearer ${token}`, 'x-access-token': token } });
+  const res = await fetch(`/api/${entity}/import?mode=${mode}&dry_run=${dryRun}`, { method: 'POST', body, headers: { Authorization: `Bearer ${token}`, 'x-access-token': token } });
   const json = await res.json().catch(() => null) as { data?: Preview | Job; error?: { code: string; message: string } } | null;
   if (!res.ok || !json?.data) throw new ApiError(res.status, json?.error?.message ?? `HTTP ${res.status}`, json?.error?.code ?? 'ERROR');
   return json as { data: Preview | Job };
 }
 
 /**
- * /product/import: choose a CSV or XLSX file and how to treat wrong rows
+ * /<entity>/import (an entity whose schema says `importable`): choose a CSV or XLSX file and how to treat wrong rows
  * (the screen says which), check it first (counts, columns, first rows and
  * every error by row, column and reason), then import with a progress bar
  * that follows the server's job.
  */
-export default function ProductImportPage() {
+export default function ImportPage({ entity, titleKey }: { entity: string; titleKey: string }) {
   const { t, i18n } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<Mode>('all_or_nothing');
@@ -48,11 +48,11 @@ export default function ProductImportPage() {
   const check = async () => {
     if (!file) return;
     setBusy(true); setError(null); setJob(null);
-    try { setPreview((await send(file, mode, true)).data as Preview); } catch (e) { setError(e); setPreview(null); } finally { setBusy(false); }
+    try { setPreview((await send(entity, file, mode, true)).data as Preview); } catch (e) { setError(e); setPreview(null); } finally { setBusy(false); }
   };
   const follow = (id: string, delay = 300) => {
     timer.current = setTimeout(() => {
-      api.get<{ data: Job }>(`/api/product/import/${id}`).then((r) => { setError(null); setJob(r.data); if (r.data.state === 'importing') follow(id); }, (e) => {
+      api.get<{ data: Job }>(`/api/${entity}/import/${id}`).then((r) => { setError(null); setJob(r.data); if (r.data.state === 'importing') follow(id); }, (e) => {
         setError(e);
         // 503: the progress cannot be read for now (Redis or the database down), the import goes on: keep asking
         if (e instanceof ApiError && e.status === 503) follow(id, 2000);
@@ -62,14 +62,14 @@ export default function ProductImportPage() {
   const run = async () => {
     if (!file) return;
     setBusy(true); setError(null);
-    try { const j = (await send(file, mode, false)).data as Job; setJob(j); follow(j.id); } catch (e) { setError(e); } finally { setBusy(false); }
+    try { const j = (await send(entity, file, mode, false)).data as Job; setJob(j); follow(j.id); } catch (e) { setError(e); } finally { setBusy(false); }
   };
 
   const errors = job?.errors ?? preview?.errors ?? [];
   const reason = (e: ImportError) => (i18n.language === 'en' ? e.reason : e.reason_th);
   return (
-    <section className="bo-page" data-testid="product-import">
-      <PageTitle>{t('route.product_import')}</PageTitle>
+    <section className="bo-page" data-testid={`${entity}-import`}>
+      <PageTitle>{t(titleKey)}</PageTitle>
       <p className="bo-muted" style={{ marginTop: 0 }}>{t('import.columns_hint')}</p>
       <div className="bo-toolbar">
         <label>{t('import.file')} <input type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
