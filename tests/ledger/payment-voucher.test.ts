@@ -104,6 +104,10 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     const v2 = await c.ok(voucherFrom({ ids: [pi], values: { payment_method: 'transfer', wht_amount: 15 } }), 201);
     await act('payment_voucher', v2.id, 'post');
     expect(await statusOf('purchase_invoice', pi)).toBe('paid');
+    // a paid invoice cannot be cancelled while its vouchers stand: the answer names them
+    const refused = await c.action('purchase_invoice', pi, 'cancel');
+    expectError(refused, 409, 'HAS_DEPENDENTS');
+    expect(refused.json().error.details.dependents.map((d: Row) => d.id).sort()).toEqual([v1.id, v2.id].sort());
 
     await act('payment_voucher', v2.id, 'cancel');
     const [original, reversal] = await entriesOf('payment_voucher', v2.id);
@@ -112,6 +116,7 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     expect(byRole(reversal!)).toEqual({ payable: -535, bank: 520, wht_payable: 15 });
     expect(await statusOf('purchase_invoice', pi)).toBe('partially_paid');
 
+    expectError(await c.action('purchase_invoice', pi, 'cancel'), 409, 'HAS_DEPENDENTS');
     await act('payment_voucher', v1.id, 'cancel');
     expect(await statusOf('purchase_invoice', pi)).toBe('approved');
     // what was cancelled is open again: the whole invoice can be paid once more
