@@ -92,8 +92,10 @@ function partyBlock(r: Row | null | undefined, o: PrintOptions, contacts = false
   if (!r) return [];
   const w = WORDS[o.lang];
   const name = String((o.lang === 'en' ? r.name_en || r.name_th : r.name_th || r.name_en) ?? r.name ?? '');
-  // the postcode stays on the province's line (a no-break space)
-  const address = ['address_line', 'sub_district', 'district', 'province'].map((k) => r[k]).filter(Boolean).join(' ') + (r.postal_code ? `\u00A0${r.postal_code}` : '');
+  // the postcode stays on the province's line (a no-break space); a document in English prints the party's
+  // English address when it has one (issue 47 §4: addresses follow the language chosen)
+  const address = o.lang === 'en' && r.address_en ? String(r.address_en)
+    : ['address_line', 'sub_district', 'district', 'province'].map((k) => r[k]).filter(Boolean).join(' ') + (r.postal_code ? `\u00A0${r.postal_code}` : '');
   const branch = branchText(r.branch_code, r.branch_name, o.lang) ?? '';
   const tax = r.tax_id ? `${w.taxId} ${r.tax_id}${branch ? ` (${branch})` : ''}` : branch;
   // the issuer's phone, e-mail and bank account, on every document (issue 47 §4)

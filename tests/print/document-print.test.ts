@@ -39,14 +39,14 @@ limited.print = { limitByRole: true };
 describe.each(testDialects())('document PDF on %s', (dialect) => {
   let t: TestApp;
   let c: Client;
-  let noteId: number, otherNote: number, mine: number;
+  let noteId: number, otherNote: number, mine: number, company: number;
   let billNo: string;
   const schemas = tempSchemasDir([limited], true);
 
   beforeAll(async () => {
     t = await createTestApp(dialect, schemas.dir);
     c = new Client(t);
-    const company = await c.company();
+    company = await c.company();
     mine = await c.customer();
     const other = await c.customer();
     const body = c.billingNoteBody(mine, company, {
@@ -98,6 +98,21 @@ describe.each(testDialects())('document PDF on %s', (dialect) => {
     expect(text).toContain('Billing note');
     expect(text).toContain('Twelve thousand five hundred baht only');
     expect(text).toContain('3 November 2026');
+  });
+
+  it("prints the issuer's bank account on every document, and each party's English address in English (issue 47 §4)", async () => {
+    const ok = async (url: string, body: Record<string, unknown>) => expect((await c.call('PATCH', url, c.admin, body)).statusCode).toBe(200);
+    await ok(`/api/your_company/${company}`, { bank_name: 'ธนาคารกสิกรไทย', bank_account_no: '123-4-56789-0', bank_account_name: 'บริษัท ทดสอบ จำกัด', address_en: '99/9 Bang Na-Trat Road, Bangkok 10260' });
+    await ok(`/api/customer/${mine}`, { address_en: '59/1 Rama 2 Road, Samut Sakhon 74000' });
+    const th = squeeze(pdfText(await c.call('GET', `/api/billing_note/${noteId}/pdf?lang=th`, c.admin)));
+    expect(th).toContain(squeeze('บัญชีธนาคาร ธนาคารกสิกรไทย 123-4-56789-0 บริษัท ทดสอบ จำกัด'));
+    expect(th).not.toContain(squeeze('Bang Na-Trat'));
+    const en = squeeze(pdfText(await c.call('GET', `/api/billing_note/${noteId}/pdf?lang=en`, c.admin)));
+    expect(en).toContain(squeeze('Bank account ธนาคารกสิกรไทย 123-4-56789-0'));
+    expect(en).toContain(squeeze('99/9 Bang Na-Trat Road, Bangkok 10260'));
+    expect(en).toContain(squeeze('59/1 Rama 2 Road, Samut Sakhon 74000'));
+    // the account number takes digits and dashes only
+    expectError(await c.call('PATCH', `/api/your_company/${company}`, c.admin, { bank_account_no: 'KBANK 123' }), 400, 'VALIDATION_FAILED');
   });
 
   it('lists the print and email routes of documents in the OpenAPI document', async () => {
