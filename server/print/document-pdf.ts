@@ -63,6 +63,12 @@ export function partyLinkFields(entity: EntitySchema, lookup: Lookup): string[] 
   return Object.entries(entity.fields).filter(([, f]) => f.type === 'link' && (isParty(lookup, f.entity) || isCompany(lookup, f.entity))).map(([n]) => n);
 }
 
+/** A stock document's places (schema key `document.stock`: inventory, location and a transfer's destination), printed in its header. */
+export function stockPlaceFields(entity: EntitySchema): string[] {
+  const st = entity.document?.stock;
+  return st ? [st.inventory, st.location, st.toInventory, st.toLocation].filter((n): n is string => !!n && entity.fields[n]?.type === 'link') : [];
+}
+
 /** Which link field names the counterparty and which the issuing company, from the linked entities' schema keys (no entity named here). */
 export function partyFields(entity: EntitySchema, lookup: Lookup): { party?: string; issuer?: string } {
   const links = Object.entries(entity.fields).filter(([, f]) => f.type === 'link');
@@ -175,6 +181,9 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
   const heading = headingOf(doc, o);
   // a date with no value (a receipt's 50 ทวิ date when no tax was withheld) prints no empty label
   const dates = Object.keys(entity.fields).filter((n) => ['date', 'datetime'].includes(entity.fields[n]!.type) && row[n] !== null && row[n] !== undefined && row[n] !== '');
+  // a goods receipt, delivery or transfer says which warehouse (and location) the goods leave and enter, across
+  // the page as the party is (in the header's narrow column a long name would be cut inside a word)
+  const places = stockPlaceFields(entity).filter((n) => doc.links[n]).map((n) => [bold(label(n), { noWrap: true }), text(linkText(doc.links[n]!, o.lang))]);
   const headerRows = [[bold(label(numberField), { noWrap: true }), text(heading.number, { noWrap: true })], ...dates.map((n) => [bold(label(n), { noWrap: true }), text(cellValue(entity.fields[n], row[n], o), { noWrap: true })])];
   const issuerLines = partyBlock(issuer ? doc.links[issuer] : null, o, true);
   const partyLines = partyBlock(party ? doc.links[party] : null, o);
@@ -191,6 +200,7 @@ function documentContent(doc: DocumentPrint, o: PrintOptions): object[] {
       ],
     },
     ...(party ? [{ margin: [0, 12, 0, 0], stack: [bold(label(party)), ...partyLines.map((s) => text(s))] }] : []),
+    ...(places.length ? [{ margin: [0, 12, 0, 0], table: { widths: ['auto', '*'], body: places }, layout: 'noBorders' }] : []),
     ...(doc.note ? [noteReferenceBlock(doc.note, o)] : []),
     ...paymentBlock(doc, o),
     ...Object.entries(entity.fields).filter(([n, f]) => f.type === 'lines' && doc.lineEntities[n]).map(([n]) => linesTable(n, doc, o)),

@@ -7,7 +7,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { partyFields, partyLinkFields, renderDocumentPdf, type DocumentPrint } from './document-pdf.ts';
+import { partyFields, partyLinkFields, renderDocumentPdf, stockPlaceFields, type DocumentPrint } from './document-pdf.ts';
 import type { PrintOptions } from './print-format.ts';
 import { countPrint } from './print-counter.ts';
 import { parseCopies, type PrintLogo } from './print-extras.ts';
@@ -75,7 +75,7 @@ export async function readDocument(service: EntityService, policy: PermissionPol
   for (const [name, f] of Object.entries(entity.fields)) if (f.type === 'lines' && f.entity) lineEntities[name] = service.entity(f.entity);
   const links: DocumentPrint['links'] = {};
   const lookup = (n: string) => service.registry.get(n);
-  for (const field of partyLinkFields(entity, lookup)) {
+  for (const field of [...partyLinkFields(entity, lookup), ...stockPlaceFields(entity)]) {
     const target = field && entity.fields[field]?.entity;
     const linkId = field ? Number(row[field]) : NaN;
     if (!field || !target || !Number.isInteger(linkId) || linkId < 1) continue;

@@ -4,33 +4,15 @@
  * the print counter and the per-role reprint limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import { pdfText, squeeze } from '../support/pdf-text.ts';
 import { createTestApp, SCHEMAS_DIR, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { tempSchemasDir } from '../support/temp-schemas.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 
 const LONG_THAI = 'ค่าสินค้าตามใบกำกับภาษีสำหรับงานติดตั้งระบบคลังสินค้าอัตโนมัติพร้อมอุปกรณ์สแกนบาร์โค้ดและการฝึกอบรมพนักงานคลังสินค้าทุกสาขาทั่วประเทศไทย';
-
-/** The text of a PDF answer, through poppler's pdftotext (what a reader would copy). */
-export function pdfText(res: LightMyRequestResponse, layout = true): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bo-pdf-'));
-  try {
-    writeFileSync(join(dir, 'doc.pdf'), res.rawPayload);
-    execFileSync('pdftotext', [...(layout ? ['-layout'] : []), join(dir, 'doc.pdf'), join(dir, 'doc.txt')]);
-    // SARA AM is written into the PDF as NIKHAHIT + SARA AA (see thai-text.ts); NFKC gives both sides that form
-    return readFileSync(join(dir, 'doc.txt'), 'utf8').normalize('NFKC');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Compared without spaces (pdftotext adds some between words) and in NFKC, like pdfText. */
-const squeeze = (s: string) => s.normalize('NFKC').replace(/[\s\u200B]+/g, '');
 
 // billing_note with the reprint limit switched on, so the limit is tested on a real document schema
 const limited = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'billing_note.json'), 'utf8'));
