@@ -66,7 +66,8 @@ export function registerDocumentJournalRoutes(app: FastifyInstance, service: Ent
     app.get<{ Params: { id: string } }>(`/api/${entity.name}/:id/journal`, async (request) => {
       const id = parseRecordId(request.params.id);
       if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${request.params.id}" does not exist`);
-      return { success: true, data: await documentJournal(service, entity.name, id, contextOf(request)) };
+      // the journal's entity name with the entries: the form links to them without naming it
+      return { success: true, data: { entity: JOURNAL, entries: await documentJournal(service, entity.name, id, contextOf(request)) } };
     });
   }
 }

@@ -1,0 +1,36 @@
+/** An account of the chart as the tree reads it. */
+export interface AccountRow { id: number; code: string; name_th: string; name_en: string | null; account_type: string; parent_id: number | null; is_group: boolean; is_active?: boolean }
+
+/** An account and the accounts under it; `balance` in satang: its own closing balance plus its children's. */
+export interface TreeNode { account: AccountRow; children: TreeNode[]; balance: number }
+
+/**
+ * The chart as a tree: each account under its `parent_id` (an account whose parent is missing, or a parent chain
+ * that loops, stands at the top), children in code order; a node's balance is its own closing balance (by account
+ * code, in baht as the trial balance answers it) plus its children's, summed in satang so the sums are exact.
+ */
+export function buildTree(accounts: AccountRow[], balances: Map<string, number>): TreeNode[] {
+  const nodes = new Map(accounts.map((a) => [a.id, { account: a, children: [] as TreeNode[], balance: 0 }]));
+  const roots: TreeNode[] = [];
+  const loops = (a: AccountRow): boolean => {
+    const seen = new Set<number>([a.id]);
+    for (let p = a.parent_id; p !== null && p !== undefined; p = nodes.get(p)?.account.parent_id ?? null) {
+      if (seen.has(p)) return true;
+      seen.add(p);
+    }
+    return false;
+  };
+  for (const n of nodes.values()) {
+    const parent = n.account.parent_id === null || n.account.parent_id === undefined ? undefined : nodes.get(n.account.parent_id);
+    if (parent && !loops(n.account)) parent.children.push(n); else roots.push(n);
+  }
+  const byCode = (a: TreeNode, b: TreeNode) => a.account.code.localeCompare(b.account.code, 'en', { numeric: true });
+  const sum = (n: TreeNode): number => {
+    n.children.sort(byCode);
+    n.balance = Math.round((balances.get(n.account.code) ?? 0) * 100) + n.children.reduce((s, c) => s + sum(c), 0);
+    return n.balance;
+  };
+  roots.sort(byCode);
+  for (const r of roots) sum(r);
+  return roots;
+}
