@@ -21,5 +21,8 @@ describe('a report screen\'s address and links', () => {
     expect(fillLink(t, { account_code: '1141' }, { date_from: '2026-01-01', company: 2 })).toBe('/general_ledger?account=1141&date_from=2026-01-01&company=2');
     expect(fillLink(t, { account_code: '1141' }, { date_from: '2026-01-01', company: null })).toBe('/general_ledger?account=1141&date_from=2026-01-01');
     expect(fillLink('/delivery_order/{doc_id}', { doc_id: 7 }, {})).toBe('/delivery_order/7');
+    // a general ledger row's source document is a path: its slash stays one (it was sent as %2F, and the row opened nothing)
+    expect(fillLink('/{source_path}', { source_path: 'tax_invoice/22' }, {})).toBe('/tax_invoice/22');
+    expect(fillLink('/x?a={v}', { v: 'a/b c' }, {})).toBe('/x?a=a%2Fb%20c');
   });
 });
