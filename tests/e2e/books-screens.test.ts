@@ -29,7 +29,7 @@ describe('the books on screen', () => {
     // balances arrive with the trial balance
     await expect.poll(() => row('1100').locator('[data-col=balance]').innerText()).not.toBe('');
     const money = async (code: string) => Math.round(Number((await row(code).locator('[data-col=balance]').innerText()).replace(/,/g, '')) * 100);
-    // 1110 เงินสดและรายการเทียบเท่าเงินสด = its four accounts
+    // 1110 เงินสดและรายการเทียบเท่าเงินสด = its four accounts, closing and opening
     const parts = await Promise.all(['1111', '1112', '1113', '1114'].map(money));
     expect(await money('1110')).toBe(parts.reduce((a, b) => a + b, 0));
     expect(await money('1141')).toBeGreaterThan(0);
@@ -39,6 +39,20 @@ describe('the books on screen', () => {
     expect(new URL(page.url()).searchParams.get('account')).toBe('1141');
     await page.getByTestId('report-table').waitFor();
     expect(await page.getByTestId('report-param-account').inputValue()).toBe('1141');
+  });
+
+  it('opens a balance sheet line\'s accounts, as of the same date', async () => {
+    await page.goto(url('/balance_sheet'));
+    await page.getByTestId('report-table').waitFor();
+    const inventories = page.locator('td[data-col=dbd_line] a', { hasText: 'สินค้าคงเหลือ' }).first();
+    await inventories.click();
+    await page.waitForURL((u) => u.pathname === '/account/tree');
+    expect(new URL(page.url()).searchParams.get('dbd_line')).toBe('inventories');
+    expect(new URL(page.url()).searchParams.get('date_to')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await page.getByTestId('account-tree-line').waitFor();
+    await page.locator('[data-testid=account-tree-row][data-code="1141"]').waitFor();
+    expect(await page.locator('[data-testid=account-tree-row][data-code="1111"]').count()).toBe(0);
+    await shot(page, 'books-01b-balance-sheet-line');
   });
 
   it('types a voucher by keyboard: the account picker finds code and name, the difference follows, Enter moves across', async () => {

@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api, type ApiError } from '../../core/http-client.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { DateInput } from '../../renderer/fields/DateInput.tsx';
+import { useEntitySchema } from '../../core/use-entity-schema.ts';
+import { loc } from '../../core/i18n.ts';
 import { fetchReports, type ReportAnswer, type ReportSummary } from '../reports/report-api.ts';
 import { fillLink } from '../reports/report-links.ts';
-import { buildTree, type AccountRow, type TreeNode } from './account-tree.ts';
+import { buildTree, type AccountRow, type Figures, type TreeNode } from './account-tree.ts';
 import './accounting-i18n.ts';
 
 /** The report whose closing balances the tree shows, and whose account link (to the general ledger) a row opens. */
@@ -19,7 +21,7 @@ const PAGE = 500;
 async function allAccounts(entity: string): Promise<AccountRow[]> {
   const out: AccountRow[] = [];
   for (let page = 1; ; page++) {
-    const r = await api.get<{ data: AccountRow[] }>(`/api/${entity}`, { searchParams: { limit: PAGE, page, sort: 'code', fields: 'id,code,name_th,name_en,account_type,parent_id,is_group,is_active' } });
+    const r = await api.get<{ data: AccountRow[] }>(`/api/${entity}`, { searchParams: { limit: PAGE, page, sort: 'code', fields: 'id,code,name_th,name_en,account_type,parent_id,is_group,is_active,dbd_line' } });
     out.push(...r.data);
     if (r.data.length < PAGE) return out;
   }
@@ -27,18 +29,26 @@ async function allAccounts(entity: string): Promise<AccountRow[]> {
 
 /**
  * The chart of accounts as a tree (issue 50 §6): headings (`is_group`) hold the accounts whose `parent_id` names
- * them, each account with its closing balance from the trial balance for the dates and company chosen (debit
- * positive), a heading with the sum of its accounts; an account opens its general ledger for the same dates and
- * company (the trial balance's own account link). Without the right to the trial balance the tree shows no balances.
+ * them, each account with its opening balance, movement and closing balance from the trial balance for the dates and
+ * company chosen (debit positive), a heading with the sums of its accounts; an account opens its general ledger for
+ * the same dates and company (the trial balance's own account link). The address gives the dates and company, and
+ * `dbd_line` shows only the accounts of one statement line (a balance sheet or P&L figure opens them). Without the
+ * right to the trial balance the tree shows no balances.
  */
 export default function ChartOfAccountsPage({ entity, titleKey }: { entity: string; titleKey: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [accounts, setAccounts] = useState<AccountRow[] | null>(null);
   const [report, setReport] = useState<ReportSummary | null | undefined>(undefined);
-  const [params, setParams] = useState<Record<string, string>>({});
+  // the address gives the dates, the company and a statement line (a balance sheet or P&L figure's drill-down)
+  const [search, setSearch] = useSearchParams();
+  const params = useMemo(() => Object.fromEntries(['date_from', 'date_to', 'company'].filter((k) => search.get(k)).map((k) => [k, search.get(k)!])), [search]);
+  const line = search.get('dbd_line');
+  const schema = useEntitySchema(entity);
+  const lineOption = schema.status === 'ready' ? schema.meta.entity.fields.dbd_line?.options?.find((o) => o.value === line) : undefined;
+  const lineLabel = lineOption ? loc(lineOption.label, i18n.language) : line;
   const [applied, setApplied] = useState<Record<string, unknown>>({});
-  const [balances, setBalances] = useState<Map<string, number> | null>(null);
+  const [balances, setBalances] = useState<Map<string, Figures> | null>(null);
   const [companies, setCompanies] = useState<{ id: number; text: string }[]>([]);
   const [closed, setClosed] = useState<Set<number>>(new Set());
   const [error, setError] = useState<string | null>(null);
@@ -63,15 +73,17 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
     api.get<ReportAnswer>(`/api/report/${report.name}`, { searchParams: { ...params, limit: 1000 } }).then((r) => {
       if (!live) return;
       setApplied(r.meta.parameters);
-      setBalances(new Map(r.data.rows.map((row) => [String(row.account_code), Number(row.closing_balance ?? 0)])));
+      setBalances(new Map(r.data.rows.map((row) => [String(row.account_code), { opening: Number(row.opening_balance ?? 0), closing: Number(row.closing_balance ?? 0) }])));
     }, (e: ApiError) => live && setError(e.message));
     return () => { live = false; };
   }, [report, key]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const tree = useMemo(() => (accounts ? buildTree(accounts, balances ?? new Map()) : []), [accounts, balances]);
+  // a statement line shows its accounts (under no headings: a heading of the chart may hold accounts of other lines)
+  const shownAccounts = useMemo(() => (accounts && line ? accounts.filter((a) => a.dbd_line === line) : accounts), [accounts, line]);
+  const tree = useMemo(() => (shownAccounts ? buildTree(shownAccounts, balances ?? new Map()) : []), [shownAccounts, balances]);
   const accountLink = report?.columns.find((c) => c.key === 'account_code')?.link;
   const shownParams: Record<string, unknown> = { ...applied, ...params };
-  const set = (name: string, v: string | null) => setParams((p) => { const n = { ...p }; if (v) n[name] = v; else delete n[name]; return n; });
+  const set = (name: string, v: string | null) => setSearch((p) => { const n = new URLSearchParams(p); if (v) n.set(name, v); else n.delete(name); return n; }, { replace: true });
   const allGroups = (nodes: TreeNode[]): number[] => nodes.flatMap((n) => (n.children.length ? [n.account.id, ...allGroups(n.children)] : []));
 
   const rows: React.ReactNode[] = [];
@@ -94,6 +106,8 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
             {href ? <Link to={href} data-testid="account-tree-link">{a.code}</Link> : <span>{a.code}</span>}
           </td>
           <td>{href ? <Link to={href}>{name}</Link> : name}{a.is_active === false && <span className="bo-muted"> ✕</span>}</td>
+          <td className="bo-num-cell" data-col="opening">{balances ? MONEY.format(n.opening / 100) : ''}</td>
+          <td className="bo-num-cell" data-col="movement">{balances ? MONEY.format((n.balance - n.opening) / 100) : ''}</td>
           <td className="bo-num-cell" data-col="balance">{balances ? MONEY.format(n.balance / 100) : ''}</td>
           <td className="bo-tree-edit"><Link to={`/${entity}/${a.id}`} aria-label={`${a.code} ${name}`} title={name}><i className="pi pi-pencil" aria-hidden="true" /></Link></td>
         </tr>,
@@ -129,6 +143,11 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
           <button type="button" className="p-button p-button-text p-button-sm" onClick={() => setClosed(new Set(allGroups(tree)))}>{t('ledger.tree_collapse')}</button>
         </div>
       )}
+      {line && (
+        <p data-testid="account-tree-line">
+          {t('ledger.tree_line', { line: lineLabel })} <Link to={`/${entity}/tree?${new URLSearchParams(params).toString()}`}>{t('ledger.tree_all')}</Link>
+        </p>
+      )}
       <p className="bo-muted">{t('ledger.tree_hint')}</p>
       {error && <p role="alert" className="bo-error-text">{error}</p>}
       {!accounts && !error ? <Spinner /> : (
@@ -138,6 +157,8 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
               <tr>
                 <th scope="col">{t('ledger.tree_code')}</th>
                 <th scope="col">{t('ledger.tree_name')}</th>
+                <th scope="col" className="bo-num-cell">{t('ledger.tree_opening')}</th>
+                <th scope="col" className="bo-num-cell">{t('ledger.tree_movement')}</th>
                 <th scope="col" className="bo-num-cell">{t('ledger.tree_balance')}</th>
                 <th scope="col"><span className="bo-sr-only">{t('common.edit')}</span></th>
               </tr>
