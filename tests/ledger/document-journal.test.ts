@@ -70,5 +70,8 @@ describe.each(testDialects())('a document\'s journal entry on %s', (dialect) => 
     const accountant = await c.staff('acc', { goods_receipt: { view: true }, journal_entry: { view: true } });
     expect(await entries(gr.id, accountant.headers)).toHaveLength(1);
     expectError(await journal(999999), 404, 'NOT_FOUND');
+    // the route is in the API's description
+    const spec = (await c.call('GET', '/api/docs/json', c.admin)).json();
+    expect(Object.keys(spec.paths['/api/goods_receipt/{id}/journal'] ?? {})).toEqual(['get']);
   });
 });
