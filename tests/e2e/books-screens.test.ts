@@ -130,8 +130,15 @@ describe('the books on screen', () => {
     await panel.scrollIntoViewIfNeeded();
     await shot(page, 'books-05-document-journal');
     // the entry opens from the panel
+    const invoicePath = new URL(page.url()).pathname;
     await panel.getByTestId('document-journal-link').first().click();
     await page.waitForURL((u) => /^\/journal_entry\/\d+$/.test(u.pathname));
+    // and the entry opens its document again
+    const back = page.getByTestId('source-document-link');
+    expect(await back.innerText()).toContain(docNo);
+    await shot(page, 'books-06-entry-source-link');
+    await back.click();
+    await page.waitForURL((u) => u.pathname === invoicePath);
 
     // the demo's viewer sees the invoice, not its books
     const invoiceId = (await api('GET', `/api/tax_invoice?filter=${encodeURIComponent(JSON.stringify({ doc_no: { _eq: docNo } }))}`)).data[0].id;

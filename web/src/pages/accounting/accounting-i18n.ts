@@ -3,6 +3,7 @@ import { i18n } from '../../core/i18n.ts';
 /** Texts of the books' screens (the chart as a tree, a document's รายการบัญชี), [key, th, en]; the server's language content may override them. */
 const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['ledger.journal_title', 'รายการบัญชี', 'Journal entry'],
+  ['ledger.open_source', 'เปิดเอกสารต้นทาง {{doc}}', 'Open the source document {{doc}}'],
   ['ledger.reversal', 'กลับรายการ (ยกเลิกเอกสาร)', 'Reversal (document cancelled)'],
   ['ledger.account', 'บัญชี', 'Account'],
   ['ledger.description', 'คำอธิบาย', 'Description'],
