@@ -25,6 +25,13 @@ describe('report files', () => {
     expect(problems({ ...base, operator: 'nothing' }).map((p) => p.pointer)).toContain('/operator');
   });
 
+  it('checks that a link names columns as {key} and parameters as {$name}', () => {
+    const linked = (link: string) => ({ ...base, columns: [{ ...base.columns[0], link }, base.columns[1]] });
+    expect(problems(linked('/other_report?code={code}&from={$date_from}'))).toEqual([]);
+    expect(problems(linked('/other_report?from={$date_to}')).map((p) => p.pointer)).toContain('/columns/0/link');
+    expect(problems(linked('/product/{nothing}')).map((p) => p.pointer)).toContain('/columns/0/link');
+  });
+
   it('loads a good file', () => {
     expect(load(base)[0]!.name).toBe('r1');
   });

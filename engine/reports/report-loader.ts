@@ -186,6 +186,7 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     expr(c.expr, `/columns/${i}/expr`, aliases, true);
     columns.set(c.key, c.expr);
     for (const m of c.link?.matchAll(/\{(\w+)\}/g) ?? []) if (!r.columns.some((x) => x.key === m[1])) bad(`/columns/${i}/link`, `"${m[1]}" is not a column`);
+    for (const m of c.link?.matchAll(/\{\$(\w+)\}/g) ?? []) if (!params.has(m[1]!)) bad(`/columns/${i}/link`, `"$${m[1]}" is not a parameter`);
   });
   r.having?.forEach((c, i) => cond(c, `/having/${i}`, aliases, true));
   r.union?.forEach((u, n) => {

@@ -95,7 +95,10 @@ export interface ReportColumn {
   expr: Expr;
   /** Not shown on screen or in exports (ids a link needs). */
   hidden?: boolean;
-  /** The screen links the cell to this path; {key} is replaced by the row's value of that column. */
+  /**
+   * The screen links the cell to this path; {key} is replaced by the row's value of that column, {$name} by the
+   * report's parameter as it ran (a drill-down to another report for the same dates: `/general_ledger?account={account_code}&date_from={$date_from}`).
+   */
   link?: string;
   /** The screen shows the label of a code (pnd53 -> ภ.ง.ด.53); exports and the API keep the code. */
   options?: { value: string; label: Label }[];

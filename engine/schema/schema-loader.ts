@@ -8,6 +8,7 @@ import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
 import { checkStockKeys } from './stock-keys-check.ts';
 import { checkJournalKeys } from './journal-keys-check.ts';
+import { checkFormKeys } from './form-keys-check.ts';
 import { checkSiteRuleKeys } from './site-rule-keys-check.ts';
 import { searchFieldProblem } from './search-paths.ts';
 import { checkFillKeys } from './fill-checks.ts';
@@ -107,6 +108,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   if (e.document) checkDocument(e, byName, bad);
   checkStockKeys(e, byName, bad);
   checkJournalKeys(e, byName, bad);
+  checkFormKeys(e, byName, bad);
   // site-setting keys name fields of the site settings (checked when the set has them: a test may load a few schemas)
   const site = siteSettingsOf(byName);
   checkSiteRuleKeys(e, byName, site, bad);

@@ -53,6 +53,10 @@ export interface FieldDef {
   displayField?: string;
   /** A lines field: the site setting (`code_name`, `name` or `code`) that decides what its lines' product picker shows. */
   pickerSetting?: string;
+  /** A link: the target's fields whose values, joined, label the value and each choice (`["code", "name_th"]`: "1111 เงินสด"), sorted by the first. */
+  pickerLabel?: string[];
+  /** A lines field: the lines' two money fields that must add up alike (debit, credit); the form shows their totals and difference live. */
+  balance?: { debit: string; credit: string };
   onDelete?: 'restrict' | 'set_null' | 'cascade';
   /**
    * A boolean field of the site settings (setting_site) that shows this field: while it is off the

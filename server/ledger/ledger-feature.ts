@@ -7,6 +7,7 @@ import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
 import { JOURNAL } from './journal-writer.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
+import { registerDocumentJournalRoutes } from './document-journal-routes.ts';
 
 // a test app may load a few schemas without the chart: then nothing posts
 const hasBooks = (service: EntityService) => !!service.registry.get('account') && !!service.registry.get(JOURNAL);
@@ -29,8 +30,9 @@ export const ledgerFeature: Feature<FeatureBase> = {
       install: withBooks((service) => { if (service.registry.get('stock_movement') && service.registry.get('inventory')) installStockAdjustmentPosting(service); }),
     },
   ],
-  routes: async ({ app, service }) => {
+  routes: async ({ app, service, contextOf }) => {
     if (!hasBooks(service)) return;
+    registerDocumentJournalRoutes(app, service, contextOf);
     await ensureChartOfAccounts(service);
     const written = await fillMissingEntries(service, (m) => app.log.warn(m));
     if (written) app.log.info(`general ledger: wrote the entries of ${written} documents posted before the ledger`);

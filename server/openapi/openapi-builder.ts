@@ -114,6 +114,12 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
           get: { tags: [tag], summary: `The documents a ${e.label.en} was made from, those made from it, and the create-from screens it can open now (read in the caller's scope)`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },
         };
       }
+      // issue 50 §6: the entries a posting document wrote (server/ledger/document-journal-routes.ts), with the books in the set
+      if (e.document?.journal && e.workflow && registry.get('account') && registry.get('journal_entry')) {
+        paths[`/api/${e.name}/{id}/journal`] = {
+          get: { tags: [tag], summary: `The journal entries a ${e.label.en} wrote (its posting and any reversal), each line with its account code and name (view on the document and on journal_entry)`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },
+        };
+      }
       for (const spec of e.document?.from ?? []) {
         const lines = { type: 'array', maxItems: 1000, items: { type: 'object', required: ['source_line_id'], properties: { source_line_id: { type: 'integer', minimum: 1 }, qty: { type: 'number', exclusiveMinimum: 0 }, amount: { type: 'number', exclusiveMinimum: 0 } } } };
         paths[`/api/${e.name}/from/${spec.source}`] = {

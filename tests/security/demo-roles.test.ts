@@ -132,6 +132,11 @@ describe.each(testDialects())('demo roles on %s', (dialect) => {
     // issue 50 §6: the demo's other roles see no books
     await expectStatus(h, BOOKS.map((u) => ['GET', u] as ['GET', string]), 403);
     for (const u of ['sales', 'warehouse', 'cashier', 'branch']) await expectStatus(await signIn(u), [['GET', '/api/journal_entry'], ['GET', '/api/report/trial_balance?date_from=2026-01-01&date_to=2026-12-31']], 403);
+    // nor through a document it may read: the invoice yes, its รายการบัญชี no
+    const invoice = (await call(t.headers, 'GET', '/api/tax_invoice?limit=1&sort=id')).json().data[0] as Row;
+    await expectStatus(h, [['GET', `/api/tax_invoice/${invoice.id}`]], 200);
+    await expectStatus(h, [['GET', `/api/tax_invoice/${invoice.id}/journal`]], 403);
+    await expectStatus(await signIn('accountant'), [['GET', `/api/tax_invoice/${invoice.id}/journal`]], 200);
   });
 
   it('accountant: the books, a voucher posted, a month closed; not the sales or stock documents', async () => {

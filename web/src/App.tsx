@@ -12,6 +12,7 @@ import './pages/stock/stock-form-panels.tsx';
 import './pages/documents/document-form-panels.tsx';
 import './pages/etax/etax-form-panels.tsx';
 import './pages/pos/pos-form-panels.tsx';
+import './pages/accounting/accounting-form-panels.tsx';
 import { RouteScreen, ShellLayout, SignInScreen, DynamicEntityScreen, NotFoundScreen, SubPageRouteScreen, preloadEntry } from './ui/route-screens.tsx';
 
 interface RouteHandle { preload: () => Promise<unknown>; shell?: boolean }

@@ -31,6 +31,7 @@ const AdminScreen = lazy(() => import('../pages/admin/AdminScreen.tsx'));
 const StockScreen = lazy(() => import('../pages/stock/StockScreen.tsx'));
 const RegisterPage = lazy(() => import('../pages/pos/RegisterPage.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
+const ChartOfAccountsPage = lazy(() => import('../pages/accounting/ChartOfAccountsPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
 const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
 const ReportScreen = lazy(() => import('../pages/reports/ReportScreen.tsx'));
@@ -73,7 +74,10 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'admin': return <AdminScreen screen={entry.screen!} />;
     case 'stock': return <StockScreen screen={entry.screen!} entity={entry.entity} titleKey={entry.titleKey} />;
     case 'pos': return <RegisterPage titleKey={entry.titleKey} />;
-    case 'report': return entry.screen === 'collectionSummary' ? <CollectionSummaryPage titleKey={entry.titleKey} /> : <NotAvailableYet titleKey={entry.titleKey} />;
+    case 'report':
+      if (entry.screen === 'collectionSummary') return <CollectionSummaryPage titleKey={entry.titleKey} />;
+      if (entry.screen === 'chartOfAccounts') return <ChartOfAccountsPage entity={entry.entity!} titleKey={entry.titleKey} />;
+      return <NotAvailableYet titleKey={entry.titleKey} />;
     case 'pageSetting': return <PageSettingScreen screen={entry.screen === 'list' ? 'list' : 'editor'} />;
     default: return <NotAvailableYet titleKey={entry.titleKey} />;
   }

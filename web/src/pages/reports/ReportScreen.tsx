@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useAtom } from 'jotai';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api, type ApiError } from '../../core/http-client.ts';
 import { loc } from '../../core/i18n.ts';
 import { nextView, tableViewAtom, type TableView } from '../../core/table-view-memory.ts';
 import { cellText } from './report-cells.ts';
+import { fillLink, paramsFromUrl } from './report-links.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { ReportAnswer, ReportColumn, ReportSummary } from './report-api.ts';
@@ -43,6 +44,12 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const [view, setView] = useAtom(tableViewAtom(pathname));
+  // the address's parameters (?account=1100&date_from=…, a drill-down or a bookmark) come before the remembered ones
+  const [searchParams, setSearchParams] = useSearchParams();
+  const fromUrl = useMemo(() => paramsFromUrl(report, searchParams), [report, searchParams]);
+  const urlKey = JSON.stringify(fromUrl);
+  // a report opened from a link starts on its first page, whatever page was remembered
+  useEffect(() => { if (Object.keys(fromUrl).length) setView((prev) => nextView(prev, { page: 1 })); }, [urlKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const [answer, setAnswer] = useState<ReportAnswer | null>(null);
   const [chartRows, setChartRows] = useState<Record<string, unknown>[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -54,12 +61,12 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const query = useMemo(() => {
     const q: Record<string, string> = {};
     for (const p of report.parameters) {
-      const v = remembered(view, p.name);
+      const v = p.name in fromUrl ? fromUrl[p.name] : remembered(view, p.name);
       if (v !== undefined && v !== null && v !== '') q[p.name] = String(v);
     }
     if (routeId && report.routeParam) q[report.routeParam] = routeId;
     return q;
-  }, [view, report, routeId]);
+  }, [view, report, routeId, fromUrl]);
   const key = JSON.stringify(query);
 
   useEffect(() => {
@@ -85,7 +92,12 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
 
   // the parameters as the server applied them (defaults filled) are what the inputs show
   const shown: Record<string, Value> = { ...(answer?.meta.parameters as Record<string, Value> | undefined), ...query };
-  const setParam = (name: string, v: Value) => setView((prev) => nextView(prev, isSlot(name) ? { [name]: v ?? (name === 'isFilterStock' ? false : null) } as Partial<TableView> : { filter: { ...prev.filter, [name]: v } }));
+  const setParam = (name: string, v: Value) => {
+    // a parameter the address gives changes in the address too, so the address stays what the screen shows
+    if (name in fromUrl) setSearchParams((prev) => { const next = new URLSearchParams(prev); if (v === null || v === '') next.delete(name); else next.set(name, String(v)); return next; }, { replace: true });
+    remember(name, v);
+  };
+  const remember = (name: string, v: Value) => setView((prev) => nextView(prev, isSlot(name) ? { [name]: v ?? (name === 'isFilterStock' ? false : null) } as Partial<TableView> : { filter: { ...prev.filter, [name]: v } }));
 
   const exportAs = async (kind: 'csv' | 'xlsx' | 'pdf' | { text: string }) => {
     setError(null);
@@ -107,7 +119,7 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const columns = report.columns;
   const total = answer?.meta.total_count ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const linkOf = (c: ReportColumn, r: Record<string, unknown>) => c.link?.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(r[k] ?? '')));
+  const linkOf = (c: ReportColumn, r: Record<string, unknown>) => (c.link ? fillLink(c.link, r, shown) : undefined);
 
   // headers wrap; cells keep short values (numbers, codes, document numbers, dates) on one line and let only long
   // texts (names, descriptions) wrap, so "POS-BP-01-R2611-00001" is never broken at its hyphens

@@ -124,7 +124,9 @@ export function FieldWidget({ name, field, control, related, lang, id, invalid, 
                 onChange={(v) => f.onChange(v)} onBlur={f.onBlur} invalid={invalid} disabled={ro} ariaLabel={ariaLabel}
                 colorField={field.colorField && target?.fields[field.colorField] ? field.colorField : undefined}
                 defaultColor={field.colorField ? linkColor(field, target, null) : undefined}
-                labelFields={labelFields?.filter((c) => !target || target.fields[c])}
+                // the site's product dropdown setting, else the schema's pickerLabel (an account: code and name)
+                labelFields={(labelFields ?? field.pickerLabel)?.filter((c) => !target || target.fields[c])}
+                sort={!labelFields && field.pickerLabel && (!target || target.fields[field.pickerLabel[0]!]) ? field.pickerLabel[0] : undefined}
                 imageField={imageFieldOf(target, site)}
                 columns={field.pickerColumns?.filter((c) => !target || target.fields[c])} />} />
             );

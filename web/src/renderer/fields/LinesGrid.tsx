@@ -11,6 +11,7 @@ import { isNumeric } from '../format-value.ts';
 import { useAtomValue } from 'jotai';
 import { settingsAtom } from '../../core/app-data.ts';
 import { productLabelFields } from '../product-dropdown.ts';
+import { LinesBalance } from './LinesBalance.tsx';
 
 export interface LinesGridProps {
   name: string;
@@ -22,6 +23,8 @@ export interface LinesGridProps {
   disabled?: boolean;
   /** The site setting that decides what the product picker shows (the lines field's `pickerSetting`). */
   pickerSetting?: string;
+  /** The lines' two money fields the grid totals and shows the difference of (the lines field's `balance`). */
+  balance?: { debit: string; credit: string };
 }
 
 const ROW_HEIGHT = 48;
@@ -42,7 +45,7 @@ function colClass(f: EntitySchema['fields'][string]): string | undefined {
 }
 
 /** An editable grid of a lines field: add and remove rows; long grids render only the visible rows. */
-export function LinesGrid({ name, label, child, control, related, errors, disabled, pickerSetting }: LinesGridProps) {
+export function LinesGrid({ name, label, child, control, related, errors, disabled, pickerSetting, balance }: LinesGridProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const settings = useAtomValue(settingsAtom);
@@ -113,6 +116,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
           </tbody>
         </table>
       </div>
+      {balance && <LinesBalance name={name} control={control} balance={balance} />}
       {errorAt(errors, [name]) && <small className="p-error">{errorAt(errors, [name])}</small>}
       {!disabled && <Button type="button" icon="pi pi-plus" label={t('form.add_line')} size="small" outlined onClick={addLine} className="bo-add-line" data-add-line="" />}
     </div>

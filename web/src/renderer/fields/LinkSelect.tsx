@@ -29,13 +29,15 @@ export interface LinkSelectProps {
   labelFields?: string[];
   /** An image field of the linked entity shown as a thumbnail in each choice (the product image, when the site shows them). */
   imageField?: string;
+  /** The choices' order (a field of the target); the display field when not given. */
+  sort?: string;
 }
 
 type Option = { id: number; label: string; color?: string; extra?: string[]; image?: string };
 const ROW = 36;
 
 /** A searchable dropdown of a linked entity: loads with `search` and `fields=id,<displayField>`; the option list is virtualized. */
-export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter, columns, labelFields, imageField }: LinkSelectProps) {
+export function LinkSelect({ entity, displayField, value, onChange, initialLabel, id, ariaLabel, invalid, disabled, onBlur, colorField, defaultColor, filter, columns, labelFields, imageField, sort }: LinkSelectProps) {
   const filterText = filter ? JSON.stringify(filter) : undefined;
   const { t } = useTranslation();
   const listId = useId();
@@ -76,7 +78,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     const timer = setTimeout(() => {
       setLoading(true);
       api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
-        searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: displayField, filter: filterText },
+        searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: sort ?? displayField, filter: filterText },
         signal: ctl.signal,
       }).then((r) => {
         setOptions(r.data.map((row) => ({ id: Number(row.id), label: labelOf(row, row.id), color: colorOf(row), extra: extraCols.map((c) => cell(row[c])), image: imageField && typeof row[imageField] === 'string' ? String(row[imageField]) : undefined })));

@@ -58,7 +58,7 @@ export function FormFields({ entity, related, sections, values, control, errors,
                   if (!child) return null;
                   return (
                     <div key={name} className="bo-field bo-field-wide" data-field={name}>
-                      <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={errors} disabled={disabled(name)} pickerSetting={field.pickerSetting} />
+                      <LinesGrid name={name} label={fieldLabel(t, entity.name, name, field, lang)} child={child} control={control} related={related} errors={errors} disabled={disabled(name)} pickerSetting={field.pickerSetting} balance={field.balance} />
                     </div>
                   );
                 }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { buildTree, type AccountRow } from './account-tree.ts';
+
+const acc = (id: number, code: string, parent: number | null, group = false): AccountRow => ({ id, code, name_th: `บัญชี ${code}`, name_en: null, account_type: 'asset', parent_id: parent, is_group: group });
+
+describe('the chart as a tree with balances', () => {
+  it('puts accounts under their headings in code order and sums a heading\'s accounts exactly', () => {
+    const tree = buildTree([acc(3, '1112', 2), acc(1, '1000', null, true), acc(2, '1100', 1, true), acc(4, '1111', 2), acc(5, '2000', null, true)],
+      new Map([['1111', { opening: 0.05, closing: 0.1 }], ['1112', { opening: 0, closing: 0.2 }], ['1000', { opening: 0, closing: 0 }]]));
+    expect(tree.map((n) => n.account.code)).toEqual(['1000', '2000']);
+    const cash = tree[0]!.children[0]!;
+    expect(cash.children.map((n) => n.account.code)).toEqual(['1111', '1112']);
+    // 0.1 + 0.2 in satang: 30, not 30.000000000000004
+    expect(cash.balance).toBe(30);
+    expect(tree[0]!.balance).toBe(30);
+    expect(tree[0]!.opening).toBe(5);
+    expect(tree[1]!.balance).toBe(0);
+  });
+
+  it('stands an account whose parent is missing or loops at the top', () => {
+    const tree = buildTree([acc(1, 'A', 2), acc(2, 'B', 1), acc(3, 'C', 99)], new Map());
+    expect(tree.map((n) => n.account.code).sort()).toEqual(['A', 'B', 'C']);
+  });
+});
