@@ -38,7 +38,9 @@ export function PayPanel({ total, methods, defaultMethodId, sellerPromptPay, bus
   const isQr = current?.payment_type === 'qr';
   const qrRow = rows.find((r) => method(r.payment_method_id)?.payment_type === 'qr');
   const qrId = [sellerPromptPay, current?.promptpay_id].find((x) => promptPayIdOf(x)) ?? null;
-  const missingRef = rows.some((r) => truthy(method(r.payment_method_id)?.requires_reference) && !(r.reference ?? '').trim());
+  // the server refuses the same (reference_required); cash never asks for one
+  const needsRef = (m: PayMethod | undefined) => !!m && m.payment_type !== 'cash' && truthy(m.requires_reference);
+  const missingRef = rows.some((r) => needsRef(method(r.payment_method_id)) && !(r.reference ?? '').trim());
   const ready = !busy && state.problem === null && !missingRef && (!qrRow || qrConfirmed);
 
   useEffect(() => { received.current?.focus(); received.current?.select(); }, [active, row.payment_method_id]);
@@ -93,7 +95,7 @@ export function PayPanel({ total, methods, defaultMethodId, sellerPromptPay, bus
           </div>
         )}
         {current && current.payment_type !== 'cash' && (
-          <label className="bo-pos-field">{t('pos.reference')}{truthy(current.requires_reference) ? ' *' : ''}
+          <label className="bo-pos-field">{t('pos.reference')}{needsRef(current) ? ' *' : ''}
             <input className="p-inputtext p-component" value={row.reference ?? ''} data-testid="pos-reference" maxLength={100}
               onChange={(e) => update({ reference: e.target.value })} onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); confirm(); } }} />
           </label>
