@@ -48,7 +48,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['pos.reference', 'เลขอ้างอิง (รหัสอนุมัติบัตร/เลขที่โอน)', 'Reference (approval code / transfer ref.)'],
   ['pos.reference_needed', 'วิธีชำระนี้ต้องระบุเลขอ้างอิง', 'This payment method needs a reference'],
   ['pos.qr_alt', 'QR พร้อมเพย์สำหรับยอดที่ต้องชำระ', 'PromptPay QR of the amount due'],
-  ['pos.no_promptpay', 'ยังไม่ได้ตั้งพร้อมเพย์ไอดีของบริษัทหรือวิธีชำระนี้', 'No PromptPay id is set for the company or this method'],
+  ['pos.no_promptpay', 'บริษัทผู้ขายยังไม่ได้ตั้งพร้อมเพย์ไอดี (ตั้งได้ที่ข้อมูลบริษัท)', 'The selling company has no PromptPay id (set it on the company)'],
   ['pos.qr_amount', 'ยอดที่ลูกค้าสแกนจ่าย', 'Amount to scan and pay'],
   ['pos.qr_confirm', 'ตรวจแล้ว ได้รับเงินโอน', 'Checked: transfer received'],
   ['pos.qr_confirmed', 'ยืนยันรับเงินโอนแล้ว ✓', 'Transfer confirmed ✓'],
