@@ -223,6 +223,7 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   shift_already_open: { th: 'เครื่อง POS นี้มีกะที่เปิดอยู่แล้ว กรุณาปิดกะเดิมก่อน', en: 'already has an open shift: close it first' },
   over_returned: { th: 'คืนเกินจำนวนที่เหลือให้คืน (เหลือ {left})', en: 'is more than is left to return ({left})' },
   no_price: { th: 'สินค้านี้ยังไม่มีราคาขาย กรุณากำหนดราคาในข้อมูลสินค้า', en: 'has no selling price: set the product\'s price first' },
+  over_drawer: { th: 'จำนวนเงินมากกว่าเงินสดที่ควรมีในลิ้นชัก ({cash} บาท)', en: 'is more than the drawer should hold ({cash})' },
   reference_required: { th: 'วิธีชำระเงินนี้ต้องระบุเลขอ้างอิง (เลขอนุมัติบัตร หรือเลขที่รายการโอน)', en: 'is required by this payment method (the card\'s approval code, the transfer\'s reference)' },
   underpaid: { th: 'ยอดชำระยังไม่ครบ ขาดอีก {due} บาท', en: 'do not cover the total: {due} baht still due' },
   overpaid_non_cash: { th: 'ชำระด้วยวิธีอื่นนอกจากเงินสดเกินยอดไม่ได้ (ทอนเงินได้เฉพาะเงินสด)', en: 'pay more than the total by other means than cash (only cash gives change)' },

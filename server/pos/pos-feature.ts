@@ -3,6 +3,7 @@ import { installShiftRules } from './shift-rules.ts';
 import { registerSaleRoutes } from './sale-routes.ts';
 import { registerSaleReturnRoutes } from './sale-return.ts';
 import { registerSlipRoutes } from './sale-slip.ts';
+import { registerShiftCashRoutes } from './shift-cash.ts';
 
 /** The counter: sales, returns, slips, and the rules of a shift. */
 export const posFeature: Feature = {
@@ -12,5 +13,6 @@ export const posFeature: Feature = {
     registerSaleRoutes(app, service, contextOf);
     registerSaleReturnRoutes(app, service, contextOf);
     registerSlipRoutes(app, service, contextOf);
+    registerShiftCashRoutes(app, service, contextOf);
   },
 };

@@ -14,7 +14,7 @@ import { ShiftReportSlip } from './ShiftReportSlip.tsx';
 import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
 import { CartTable } from './CartTable.tsx';
 import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
-import { ShiftPanel, RecallPanel, QueuePanel } from './RegisterPanels.tsx';
+import { ShiftPanel, RecallPanel, QueuePanel, CashMovePanel } from './RegisterPanels.tsx';
 import './pos-i18n.ts';
 import './pos-register.css';
 
@@ -50,7 +50,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [payError, setPayError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [paying, setPaying] = useState(false);
-  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | null>(null);
+  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | 'cash' | null>(null);
   const [buyer, setBuyer] = useState<Buyer | null>(null);
   const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
   const [slip, setSlip] = useState<SlipData | null>(null);
@@ -275,6 +275,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
         <span className="bo-pos-spacer" />
         {shift && <button type="button" className="bo-pos-key" disabled={!lines.length} onClick={hold} data-testid="pos-hold">{t('pos.hold')}</button>}
         {shift && <button type="button" className="bo-pos-key" disabled={!held.length} onClick={() => setPanel('recall')} data-testid="pos-recall">{t('pos.recall')} ({held.length})</button>}
+        {shift && <button type="button" className="bo-pos-key" disabled={!queue.online} onClick={() => setPanel('cash')} data-testid="pos-cash-move">{t('pos.cash_move')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => { void printReport(Number(shift.id)); }} data-testid="pos-x-report">{t('pos.x_report')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => setPanel('close')} data-testid="pos-close">{t('pos.close_shift')}</button>}
         <Link className="bo-pos-key" to="/" data-testid="pos-exit">{t('pos.exit')}</Link>
@@ -347,6 +348,10 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
           busy={busy} error={payError} onConfirm={(rows) => { void pay(rows); }} onCancel={() => { setPaying(false); setPayError(null); focusScan(); }} />
       )}
       {panel === 'buyer' && <BuyerPanel buyer={buyer} onSave={(b) => { setBuyer(b); setPanel(null); focusScan(); }} onCancel={() => { setPanel(null); focusScan(); }} />}
+      {panel === 'cash' && shift && (
+        <CashMovePanel shiftId={Number(shift.id)} onCancel={() => { setPanel(null); focusScan(); }}
+          onDone={(m) => { setPanel(null); setMessage(t(m.direction === 'in' ? 'pos.cash_moved_in' : 'pos.cash_moved_out', { amount: formatMoney(Number(m.amount)), reason: String(m.reason) })); focusScan(); }} />
+      )}
       {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
       <SaleSlip slip={report ? null : slip} />
       <ShiftReportSlip report={report} terminal={terminal ? `${terminal.code} ${terminal.name}` : ''} methodName={methodName} />

@@ -126,3 +126,49 @@ export function QueuePanel({ refused, onDismiss }: { refused: QueuedSale[]; onDi
     </div>
   );
 }
+
+/**
+ * Pay-in and pay-out (issue 51 §2): cash put into the drawer (coins from the bank) or taken out (a small purchase),
+ * always with a reason; the server records it on the shift (POST /api/pos_shift/{id}/cash) and the X/Z reports and
+ * the expected cash at the close count it.
+ */
+export function CashMovePanel({ shiftId, onDone, onCancel }: { shiftId: number; onDone: (move: Row) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [direction, setDirection] = useState<'in' | 'out'>('in');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ready = !busy && Number(amount) > 0 && reason.trim() !== '';
+  const save = async () => {
+    if (!ready) return;
+    setBusy(true);
+    try {
+      const r = await api.post<{ data: Row; meta: { move: Row } }>(`/api/pos_shift/${shiftId}/cash`, { direction, amount: Number(amount), reason: reason.trim() });
+      onDone(r.meta.move);
+    } catch (err) { setError((err as ApiError).message); } finally { setBusy(false); }
+  };
+  const enter = (e: React.KeyboardEvent) => { if (e.key === 'Enter') { e.preventDefault(); void save(); } };
+  return (
+    <div className="bo-pos-modal" role="dialog" aria-modal="true" aria-label={t('pos.cash_move')} data-testid="pos-cash-panel" onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
+      <div className="bo-pos-modal-body">
+        <h2>{t('pos.cash_move')}</h2>
+        <div className="bo-pos-methods">
+          <button type="button" className={`bo-pos-key${direction === 'in' ? ' on' : ''}`} data-testid="pos-cash-in" onClick={() => setDirection('in')}>{t('pos.pay_in')}</button>
+          <button type="button" className={`bo-pos-key${direction === 'out' ? ' on' : ''}`} data-testid="pos-cash-out" onClick={() => setDirection('out')}>{t('pos.pay_out')}</button>
+        </div>
+        <label className="bo-pos-field">{t('pos.cash_amount')}
+          <input className="p-inputtext p-component bo-pos-big-input" inputMode="decimal" autoFocus value={amount} data-testid="pos-cash-amount" onChange={(e) => setAmount(e.target.value)} onKeyDown={enter} />
+        </label>
+        <label className="bo-pos-field">{t('pos.cash_reason')} *
+          <input className="p-inputtext p-component" maxLength={200} value={reason} data-testid="pos-cash-reason" onChange={(e) => setReason(e.target.value)} onKeyDown={enter} />
+        </label>
+        {error && <p role="alert" className="bo-error-text" data-testid="pos-cash-error">{error}</p>}
+        <div className="bo-pos-actions">
+          <button type="button" className="bo-pos-key" onClick={onCancel}>{t('pos.back_to_sale')}</button>
+          <button type="button" className="bo-pos-key bo-pos-primary" disabled={!ready} onClick={() => { void save(); }} data-testid="pos-cash-save">{t('pos.cash_save')}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
