@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import jsQRModule from 'jsqr';
 import { parse } from 'promptparse';
-import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
+import { ADMIN_PASSWORD, browserSession, closeSession, DEMO_PASSWORD, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 // jsqr is CommonJS with an ES default export: the function is .default under Node's interop, the module itself under Vite's
 const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as unknown as typeof jsQRModule.default;
@@ -320,4 +320,46 @@ describe('the POS register at the counter', () => {
     await expect.poll(() => page.getByTestId('pos-report-slip').textContent()).toContain('รายงานปิดกะ (Z)');
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('prints a copy of the cashier\'s last slip only with a supervisor\'s PIN, checked by the server', async () => {
+    // the administrator is the supervisor here: their PIN, set with their password
+    expect((await api('PUT', '/api/pos/supervisor-pin', { pin: '482913', password: ADMIN_PASSWORD })).success).toBe(true);
+    const cashier = await s.newPage({ user: { username: 'cashier', password: DEMO_PASSWORD } });
+    await cashier.addInitScript(() => { const w = window as unknown as { __prints: number }; w.__prints = 0; window.print = () => { w.__prints += 1; }; });
+    await cashier.goto(url('/pos_register'));
+    const lk = (await api('GET', `/api/pos?filter=${encodeURIComponent(JSON.stringify({ code: { _eq: 'POS-LK-01' } }))}`)).data[0];
+    await cashier.getByTestId('pos-terminal').selectOption(String(lk.id));
+    if (await cashier.getByTestId('pos-open').isVisible().catch(() => false)) {
+      await cashier.getByTestId('pos-opening').fill('1000');
+      await cashier.getByTestId('pos-open').tap();
+    }
+    await cashier.getByTestId('pos-scan').waitFor();
+    await cashier.getByTestId('pos-scan').fill('P012');
+    await cashier.getByTestId('pos-scan').press('Enter');
+    await expect.poll(() => cashier.getByTestId('pos-line').count()).toBe(1);
+    await cashier.getByTestId('pos-pay').tap();
+    await cashier.getByTestId('pos-exact').tap();
+    await cashier.getByTestId('pos-pay-confirm').tap();
+    await cashier.getByTestId('pos-sold').waitFor();
+    const printed = () => cashier.evaluate(() => (window as unknown as { __prints: number }).__prints);
+    expect(await printed()).toBe(1);
+
+    // the copy: the server refuses the cashier alone, the dialog asks for the supervisor
+    await cashier.getByTestId('pos-print').tap();
+    await cashier.getByTestId('pos-pin-panel').waitFor();
+    expect(await printed()).toBe(1);
+    await cashier.getByTestId('pos-pin-user').fill('admin');
+    await cashier.getByTestId('pos-pin-code').fill('000000');
+    await cashier.getByTestId('pos-pin-ok').tap();
+    await expect.poll(() => cashier.getByTestId('pos-pin-error').innerText()).toContain('รหัส PIN');
+    expect(await printed()).toBe(1);
+    await cashier.getByTestId('pos-pin-code').fill('482913');
+    await shot(cashier, 'pos-register-supervisor-pin');
+    await cashier.getByTestId('pos-pin-ok').tap();
+    await expect.poll(() => printed()).toBe(2);
+    expect(await cashier.getByTestId('pos-pin-panel').count()).toBe(0);
+    expect(await cashier.getByTestId('pos-slip-copy').textContent()).toContain('สำเนา ครั้งที่ 1');
+    await expect.poll(() => cashier.getByTestId('pos-scan').evaluate((el) => el === document.activeElement)).toBe(true);
+    await cashier.context().close();
+  }, 90_000);
 });
