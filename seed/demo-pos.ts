@@ -67,7 +67,9 @@ export async function seedPosWeek(service: EntityService): Promise<Record<string
           const body = { pos_shift_id: shift.id, items };
           const total = await priceOf(service, items, date, channels[terminal]!);
           const amount = b.pay === 'CASH' ? Math.ceil(total / 100) * 100 : total;
-          await makeSale(service, 'pos_order', { ...body, payments: [{ payment_method_id: methods[b.pay]!, amount }] }, `demo-${terminal}-${date}-${i}`, ctx);
+          // a transfer carries its reference (the method requires one), as the cashier reads it off the customer's phone
+          const reference = b.pay === 'CASH' ? {} : { reference: `${b.pay === 'TRANSFER' ? 'TR' : 'PP'}${date.replace(/-/g, '')}${terminal.slice(-2)}${i}` };
+          await makeSale(service, 'pos_order', { ...body, payments: [{ payment_method_id: methods[b.pay]!, amount, ...reference }] }, `demo-${terminal}-${date}-${i}`, ctx);
           counts.pos_order!++;
         }
         businessClock.now = () => new Date(`${date}T11:00:00Z`);

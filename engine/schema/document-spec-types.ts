@@ -91,6 +91,12 @@ export interface SaleSpec {
    * header `returned_amount` and `returned_vat`. Without it a sale is only refunded whole.
    */
   refunds?: string;
+  /**
+   * Pay-in and pay-out (server/pos/shift-cash.ts): the lines field of the shift entity recording cash put into or
+   * taken out of the drawer with a reason (direction in/out, amount, reason, moved_at, user_id); the expected cash
+   * and the X/Z reports count it.
+   */
+  shiftCash?: string;
 }
 
 export interface DocumentSpec {

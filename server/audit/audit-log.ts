@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { WriteEvent } from '../crud/access-policy.ts';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'signin' | 'signin_failed' | 'signout' | 'password_change' | 'password_change_failed' | 'access_denied'
-  | 'backup' | 'backup_download' | 'restore' | 'email' | 'page_setting' | 'custom_field_add' | 'custom_field_remove';
+  | 'backup' | 'backup_download' | 'restore' | 'email' | 'page_setting' | 'custom_field_add' | 'custom_field_remove'
+  | 'supervisor_approval' | 'reprint';
 
 export interface AuditEntry {
   action: AuditAction;

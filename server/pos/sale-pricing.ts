@@ -90,6 +90,12 @@ export function promotionEntityOf(lines: EntitySchema): string | null {
   return fieldOf(lines, 'promotion_id')?.entity ?? null;
 }
 
+/** Whether a payment by this method must carry its reference: the method says so, and it is not cash. */
+export function requiresReference(method: Row): boolean {
+  const v = method.requires_reference;
+  return (v === true || v === 1 || v === '1') && method.payment_type !== 'cash';
+}
+
 /** Prices the lines and judges the payments; refuses unknown products, products without a price and short payments. */
 export function priceSale(
   req: SaleRequest, products: Map<number, Row>, methods: Map<number, Row>, promotions: PromotionRow[], date: string, channelId: number | null, paymentsField: string,
@@ -101,7 +107,10 @@ export function priceSale(
     else if (p.price === null || p.price === undefined) errors.push({ field: `items.${i}.product_id`, code: 'no_price', message: 'has no selling price' });
   });
   req.payments.forEach((p, i) => {
-    if (!methods.get(p.payment_method_id)) errors.push({ field: `${paymentsField}.${i}.payment_method_id`, code: 'link', message: 'does not exist or is archived' });
+    const m = methods.get(p.payment_method_id);
+    if (!m) errors.push({ field: `${paymentsField}.${i}.payment_method_id`, code: 'link', message: 'does not exist or is archived' });
+    // a card's approval code, a transfer's reference: a method that asks for one is not paid without it (cash never asks)
+    else if (requiresReference(m) && !p.reference) errors.push({ field: `${paymentsField}.${i}.reference`, code: 'reference_required', message: 'is required by this payment method (the card\'s approval code, the transfer\'s reference)' });
   });
   if (errors.length) refuse(errors);
   let cart: PricedCart;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { refundKeyOf, withSupervisor } from './supervisor-pin.ts';
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
@@ -177,7 +178,10 @@ export function registerSaleReturnRoutes(app: FastifyInstance, service: EntitySe
     app.post(`/api/${name}/:id/return`, async (request) => {
       const id = Number((request.params as { id: string }).id);
       if (!Number.isInteger(id) || id <= 0) throw new AppError('NOT_FOUND', `There is no ${name} ${String((request.params as { id: string }).id)}`);
-      const { data, returned } = await returnPart(service, name, id, request.body, contextOf(request));
+      // a cashier's return with a supervisor's PIN (x-supervisor, x-supervisor-pin): the supervisor's authority, this request only
+      const key = refundKeyOf(entity);
+      const ctx = key ? await withSupervisor(service, request, contextOf(request), entity, key, 'return of part of the sale', id) : contextOf(request);
+      const { data, returned } = await returnPart(service, name, id, request.body, ctx);
       return { success: true, data, meta: { returned } };
     });
   }

@@ -30,29 +30,23 @@ const TITLES: Record<string, string> = {
   none: 'ใบเสร็จรับเงิน',
 };
 
-/** Payment types a PromptPay QR stands for: a PromptPay QR payment, or a transfer, which the QR makes. */
-const QR_PAYMENT_TYPES = new Set(['qr', 'transfer']);
-
 /**
- * The PromptPay QR a slip carries (issue 33 §0: the amount due), or null. Its amount is what the sale's
- * PromptPay/transfer payments take (what the customer scans to pay, while cash, card and cheque are settled at
- * the counter), or the whole total when no payment is recorded yet; a sale paid otherwise, or refunded, has
- * nothing to scan. Its id is the one those payments' method names (a PromptPay QR method's own `promptpay_id`,
- * the account the shop takes QR payments into), else the seller's `promptpay_id`; with neither, no QR. The
- * reference is the bill number.
+ * The PromptPay QR a slip carries, or null (issue 47 §2: a QR asks only for what is owed). Its amount is what is
+ * still to pay of the sale: the total less the money the sale kept (its payments less the change). A sale stored
+ * at the register is paid in full (the route refuses less), so its slip has no QR: a PromptPay or transfer payment
+ * on it was seen arriving before the sale was stored, and a QR would ask the customer to pay twice. A refunded sale
+ * has nothing to pay. The id is the issuing company's `promptpay_id` (the money is the seller's, whichever method
+ * took it); without one, no QR. The reference is the bill number.
  */
-export async function slipPromptPay(order: Row, seller: Row | undefined, methods: Map<number, Row> = new Map()): Promise<{ payload: string; image: string; satang: number } | null> {
+export async function slipPromptPay(order: Row, seller: Row | undefined): Promise<{ payload: string; image: string; satang: number } | null> {
   if (order.status === 'refunded') return null;
-  const payments = ((order.payments as Row[] | undefined) ?? []).filter(Boolean);
-  const byQr = payments.filter((p) => QR_PAYMENT_TYPES.has(String(p.payment_type)));
   const satangOf = (v: unknown) => Number(parseDecimal((v ?? 0) as number | string, 2, 'amount'));
-  const satang = payments.length ? byQr.reduce((sum, p) => sum + satangOf(p.amount), 0) : satangOf(order.total_amount);
+  const payments = ((order.payments as Row[] | undefined) ?? []).filter(Boolean);
+  const kept = payments.reduce((sum, p) => sum + satangOf(p.amount), 0) - satangOf(order.change_amount);
+  const satang = satangOf(order.total_amount) - kept;
   if (satang <= 0) return null;
-  // one account the QR pays into: the methods' own ids when they name exactly one, else the seller's
-  const own = [...new Set(byQr.map((p) => methods.get(Number(p.payment_method_id))?.promptpay_id).filter((id) => promptPayIdOf(id)))] as string[];
-  const id = own.length === 1 ? own[0]! : promptPayIdOf(seller?.promptpay_id) ? String(seller!.promptpay_id) : null;
-  if (!id) return null;
-  const { payload } = promptPayPayload(id, satang, order.doc_no ? String(order.doc_no) : null);
+  if (!promptPayIdOf(seller?.promptpay_id)) return null;
+  const { payload } = promptPayPayload(String(seller!.promptpay_id), satang, order.doc_no ? String(order.doc_no) : null);
   return { payload, satang, image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 300 }) };
 }
 
@@ -157,14 +151,12 @@ export function registerSlipRoutes(app: FastifyInstance, service: EntityService,
       const names = new Map<number, string>();
       for (const l of (order.items as Row[]) ?? []) if (l.description) names.set(Number(l.product_id), String(l.description));
       const methods = new Map<number, string>();
-      const methodRows = new Map<number, Row>();
       const methodEntity = fieldOf(service.entity(fieldOf(e, sale.payments)!.entity!), 'payment_method_id')?.entity;
       for (const p of (order[sale.payments] as Row[]) ?? []) {
         const m = await read(methodEntity, p.payment_method_id);
         if (m) methods.set(Number(p.payment_method_id), String(m.name_th ?? m.code));
-        if (m) methodRows.set(Number(p.payment_method_id), m);
       }
-      const qr = await slipPromptPay(order, seller, methodRows);
+      const qr = await slipPromptPay(order, seller);
       const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods, qr)).getBuffer();
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `inline; filename="${e.name}-${String(order.doc_no ?? id).replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf"`);

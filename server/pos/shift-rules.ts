@@ -11,7 +11,7 @@ import { lockRows } from '../db/dialect-sql.ts';
 type Row = Record<string, unknown>;
 
 /** A sale entity and the shift entity its `sale.shift` links to. */
-export interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string; refundParent?: string }
+export interface SalePair { sale: EntitySchema; spec: SaleSpec; shift: EntitySchema; payParent: string; refundParent?: string; cash?: { entity: EntitySchema; parent: string } }
 
 export function salePairs(service: EntityService): SalePair[] {
   const out: SalePair[] = [];
@@ -21,7 +21,8 @@ export function salePairs(service: EntityService): SalePair[] {
     const shift = target ? service.registry.get(target) : undefined;
     const pay = spec ? service.registry.get(fieldOf(e, spec.payments)?.entity ?? '') : undefined;
     const refunds = spec?.refunds ? service.registry.get(fieldOf(e, spec.refunds)?.entity ?? '') : undefined;
-    if (spec && shift && pay?.parent) out.push({ sale: e, spec, shift, payParent: pay.parent.field, refundParent: refunds?.parent?.field });
+    const cash = spec?.shiftCash && shift ? service.registry.get(fieldOf(shift, spec.shiftCash)?.entity ?? '') : undefined;
+    if (spec && shift && pay?.parent) out.push({ sale: e, spec, shift, payParent: pay.parent.field, refundParent: refunds?.parent?.field, ...(cash?.parent ? { cash: { entity: cash, parent: cash.parent.field } } : {}) });
   }
   return out;
 }
@@ -50,6 +51,15 @@ export async function shiftCash(trx: Kysely<any>, p: SalePair, shiftId: number):
       .select((eb) => eb.fn.coalesce(eb.fn.sum('rf.amount'), eb.lit(0)).as('n')).executeTakeFirst()
     : null;
   return Number(cashIn?.n ?? 0) - Number(change?.n ?? 0) - Number(cashOut?.n ?? 0);
+}
+
+/** Cash paid into and out of a shift's drawer (`document.sale.shiftCash`), in satang; zeros without it. */
+export async function drawerMoves(trx: Kysely<any>, p: SalePair, shiftId: number): Promise<{ payIn: number; payOut: number }> {
+  if (!p.cash) return { payIn: 0, payOut: 0 };
+  const rows = await trx.selectFrom(p.cash.entity.name).where(p.cash.parent, '=', shiftId)
+    .select((eb) => ['direction', eb.fn.coalesce(eb.fn.sum('amount'), eb.lit(0)).as('n')]).groupBy('direction').execute();
+  const of = (d: string) => Number(rows.find((r) => r.direction === d)?.n ?? 0);
+  return { payIn: of('in'), payOut: of('out') };
 }
 
 /**
@@ -92,8 +102,10 @@ export function installShiftRules(service: EntityService): void {
       throw new AppError('VALIDATION_FAILED', 'counted_cash: is required to close the shift', { fields: [{ field: 'counted_cash', code: 'required', message: 'is required' }] });
     }
     const cash = await shiftCash(trx, p, e.id);
+    const { payIn, payOut } = await drawerMoves(trx, p, e.id);
     const opening = Math.round(Number(e.after.opening_cash ?? 0) * 100);
-    const expected = opening + cash;
+    // the drawer holds the float, the sales' net cash, and what was paid in less what was paid out
+    const expected = opening + cash + payIn - payOut;
     const values: Row = { cash_sales: cash / 100, expected_cash: expected / 100, difference: (Math.round(Number(counted) * 100) - expected) / 100, closed_at: businessClock.now().toISOString() };
     await trx.updateTable(p.shift.name).set(encodeColumns(p.shift, values)).where('id', '=', e.id).execute();
     e.recordWritten = true;

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
+import { PNG } from 'pngjs';
+import jsQRModule from 'jsqr';
+import { parse } from 'promptparse';
+import { ADMIN_PASSWORD, browserSession, closeSession, DEMO_PASSWORD, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
+
+// jsqr is CommonJS with an ES default export: the function is .default under Node's interop, the module itself under Vite's
+const jsQR = ((m: unknown) => (m as { default?: unknown }).default ?? m)(jsQRModule) as unknown as typeof jsQRModule.default;
+/** The text of the QR in a data-URL PNG (the on-screen QR's src). */
+function decodeQr(dataUrl: string): string | null {
+  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height)?.data ?? null;
+}
 
 /**
  * Issue 51: the register at a real counter, driven as a cashier on a 1024 × 768 touch screen. A three-item cash
@@ -153,6 +164,12 @@ describe('the POS register at the counter', () => {
     await page.getByTestId('pos-qr').waitFor();
     // 3 tapes less 10 % = 324.00, due in full by PromptPay
     expect(await page.getByTestId('pos-received').inputValue()).toBe('324.00');
+    // the QR pays the sale's company (the terminal's), for the amount due: no id of the payment method's
+    const seller = (await api('GET', `/api/your_company/${(await api('GET', `/api/pos/${pos}`)).data.your_company_id}`)).data;
+    const onScreen = parse(decodeQr((await page.getByTestId('pos-qr').getAttribute('src'))!)!, true, true)!;
+    expect(onScreen.validate('63')).toBe(true);
+    expect(onScreen.getTagValue('29', '02')).toBe(seller.promptpay_id);
+    expect(onScreen.getTagValue('54')).toBe('324.00');
     expect(await page.getByTestId('pos-pay-confirm').isDisabled()).toBe(true);
     await page.getByTestId('pos-received').press('Enter');
     expect((await sales()).length).toBe(before);
@@ -165,6 +182,8 @@ describe('the POS register at the counter', () => {
     expect(sale).toMatchObject({ status: 'paid', total_amount: 324, change_amount: 0, invoice_type: 'full', buyer_name: 'บริษัท ผู้ซื้อทดสอบ จำกัด', buyer_tax_id: '0105558034121', buyer_branch_code: '00000' });
     expect(await page.getByTestId('pos-slip').textContent()).toContain('ใบกำกับภาษี / ใบเสร็จรับเงิน');
     expect(sale.payments).toMatchObject([{ payment_type: 'qr', amount: 324, reference: 'TR-99812' }]);
+    // the printed slip asks for nothing more: the transfer is received
+    expect(await page.locator('[data-testid="pos-slip"] img').count()).toBe(0);
     await expect.poll(() => focused('pos-scan')).toBe(true);
   }, 60_000);
 
@@ -202,6 +221,57 @@ describe('the POS register at the counter', () => {
     expect(await sales()).toHaveLength(before + 1);
   }, 60_000);
 
+  it('keeps a queued sale through a reload of the page (IndexedDB), and stores it once although it reached the server more than once', async () => {
+    const before = (await sales()).length;
+    const queued = () => page.evaluate(() => new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open('bo-pos');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const req = open.result.transaction('sales', 'readonly').objectStore('sales').getAll();
+        req.onsuccess = () => { resolve((req.result as { body: { items: unknown[] } }[]).length); open.result.close(); };
+        req.onerror = () => reject(req.error);
+      };
+    }));
+    // the server takes each sale, but its answer never arrives: for the register the network is cut after sending
+    let reached = 0;
+    await page.route('**/api/pos_order', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      reached += 1;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.getByTestId('pos-scan').focus();
+    await scan('8850000000028');
+    await expect.poll(() => page.getByTestId('pos-line').count()).toBe(1);
+    await page.getByTestId('pos-pay').tap();
+    await page.getByTestId('pos-exact').tap();
+    await page.getByTestId('pos-pay-confirm').tap();
+    await expect.poll(() => page.getByTestId('pos-offline').innerText()).toContain('รอส่ง 1 บิล');
+    const temp = await page.getByTestId('pos-sold-no').innerText();
+    expect(temp).toMatch(/^E2E1-OFF\d{6}-\d{4}$/);
+    expect(await queued()).toBe(1);
+
+    // a reload (the tab closed, the register restarted) mid-queue: the sale is read back from IndexedDB
+    await page.reload();
+    await page.getByTestId('pos-scan').waitFor();
+    await expect.poll(() => page.getByTestId('pos-offline').innerText()).toContain('รอส่ง 1 บิล');
+    expect(await queued()).toBe(1);
+    await expect.poll(() => reached).toBeGreaterThanOrEqual(2);
+    await shot(page, 'pos-register-reload-queue');
+
+    // the answers come through again: the queue's resend answers the sale the server already holds (same key)
+    await page.unroute('**/api/pos_order');
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect.poll(() => page.getByTestId('pos-offline').count(), { timeout: 20_000 }).toBe(0);
+    expect(await queued()).toBe(0);
+    const after = await sales();
+    expect(after, 'stored once').toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ status: 'paid', total_amount: 45.5 });
+    expect(await page.getByTestId('pos-message').innerText()).toContain(`${temp}`);
+    expect(await page.getByTestId('pos-message').innerText()).toContain(after.at(-1)!.doc_no);
+    expect(await page.getByTestId('pos-line').count()).toBe(0);
+  }, 90_000);
+
   it('holds and recalls a bill, and closes the shift with the drawer counted', async () => {
     await page.getByTestId('pos-scan').focus();
     await scan('8850000000028');
@@ -213,12 +283,25 @@ describe('the POS register at the counter', () => {
     await page.getByTestId('pos-void').tap();
     await page.getByTestId('pos-remove-yes').tap();
 
-    // cash taken: 200 − 31.50 for the first sale and 153.50 exact offline; the float 500
+    // cash taken: 200 − 31.50 for the first sale, 153.50 exact offline and 45.50 exact through the reload; the float
+    // 500; 20.00 paid out
+    // a pay-out with its reason: 20.00 for ice, counted in the X report and the expected cash
+    await page.getByTestId('pos-cash-move').tap();
+    await page.getByTestId('pos-cash-out').tap();
+    await page.getByTestId('pos-cash-amount').fill('20');
+    expect(await page.getByTestId('pos-cash-save').isDisabled(), 'no reason, no pay-out').toBe(true);
+    await page.getByTestId('pos-cash-reason').fill('ซื้อน้ำแข็ง');
+    await shot(page, 'pos-register-pay-out');
+    await page.getByTestId('pos-cash-save').tap();
+    await expect.poll(() => page.getByTestId('pos-message').innerText()).toContain('นำเงินออกจากลิ้นชัก 20.00 บาท (ซื้อน้ำแข็ง)');
+    await expect.poll(() => focused('pos-scan')).toBe(true);
     const printed = await prints();
     await page.getByTestId('pos-x-report').tap();
     await expect.poll(() => prints()).toBe(printed + 1);
     expect(await page.getByTestId('pos-report-slip').textContent()).toContain('รายงานระหว่างกะ (X)');
-    expect(await page.getByTestId('pos-report-expected').textContent()).toBe('822.00');
+    expect(await page.getByTestId('pos-report-expected').textContent()).toBe('847.50');
+    expect(await page.getByTestId('pos-report-pay-out').textContent()).toBe('-20.00');
+    expect(await page.getByTestId('pos-report-move').textContent()).toContain('ซื้อน้ำแข็ง');
     await page.getByTestId('pos-close').tap();
     await page.getByTestId('pos-close-cancel').tap();
     await page.getByTestId('pos-scan').waitFor();
@@ -226,14 +309,57 @@ describe('the POS register at the counter', () => {
     const notes = page.getByTestId('pos-denomination');
     await notes.nth(1).fill('1'); // 1 × 500
     await notes.nth(2).fill('3'); // 3 × 100
-    await notes.nth(4).fill('1'); // 1 × 20
-    expect(await page.getByTestId('pos-counted-input').inputValue()).toBe('820.00');
+    await notes.nth(4).fill('2'); // 2 × 20
+    await notes.nth(6).fill('1'); // 1 × 5
+    expect(await page.getByTestId('pos-counted-input').inputValue()).toBe('845.00');
     await page.getByTestId('pos-close-confirm').tap();
-    await expect.poll(() => page.getByTestId('pos-expected').innerText()).toBe('822.00');
-    expect(await page.getByTestId('pos-difference').innerText()).toBe('-2.00');
+    await expect.poll(() => page.getByTestId('pos-expected').innerText()).toBe('847.50');
+    expect(await page.getByTestId('pos-difference').innerText()).toBe('-2.50');
     // the Z report prints at the close
     await expect.poll(() => prints()).toBe(printed + 2);
     await expect.poll(() => page.getByTestId('pos-report-slip').textContent()).toContain('รายงานปิดกะ (Z)');
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('prints a copy of the cashier\'s last slip only with a supervisor\'s PIN, checked by the server', async () => {
+    // the administrator is the supervisor here: their PIN, set with their password
+    expect((await api('PUT', '/api/pos/supervisor-pin', { pin: '482913', password: ADMIN_PASSWORD })).success).toBe(true);
+    const cashier = await s.newPage({ user: { username: 'cashier', password: DEMO_PASSWORD } });
+    await cashier.addInitScript(() => { const w = window as unknown as { __prints: number }; w.__prints = 0; window.print = () => { w.__prints += 1; }; });
+    await cashier.goto(url('/pos_register'));
+    const lk = (await api('GET', `/api/pos?filter=${encodeURIComponent(JSON.stringify({ code: { _eq: 'POS-LK-01' } }))}`)).data[0];
+    await cashier.getByTestId('pos-terminal').selectOption(String(lk.id));
+    if (await cashier.getByTestId('pos-open').isVisible().catch(() => false)) {
+      await cashier.getByTestId('pos-opening').fill('1000');
+      await cashier.getByTestId('pos-open').tap();
+    }
+    await cashier.getByTestId('pos-scan').waitFor();
+    await cashier.getByTestId('pos-scan').fill('P012');
+    await cashier.getByTestId('pos-scan').press('Enter');
+    await expect.poll(() => cashier.getByTestId('pos-line').count()).toBe(1);
+    await cashier.getByTestId('pos-pay').tap();
+    await cashier.getByTestId('pos-exact').tap();
+    await cashier.getByTestId('pos-pay-confirm').tap();
+    await cashier.getByTestId('pos-sold').waitFor();
+    const printed = () => cashier.evaluate(() => (window as unknown as { __prints: number }).__prints);
+    expect(await printed()).toBe(1);
+
+    // the copy: the server refuses the cashier alone, the dialog asks for the supervisor
+    await cashier.getByTestId('pos-print').tap();
+    await cashier.getByTestId('pos-pin-panel').waitFor();
+    expect(await printed()).toBe(1);
+    await cashier.getByTestId('pos-pin-user').fill('admin');
+    await cashier.getByTestId('pos-pin-code').fill('000000');
+    await cashier.getByTestId('pos-pin-ok').tap();
+    await expect.poll(() => cashier.getByTestId('pos-pin-error').innerText()).toContain('รหัส PIN');
+    expect(await printed()).toBe(1);
+    await cashier.getByTestId('pos-pin-code').fill('482913');
+    await shot(cashier, 'pos-register-supervisor-pin');
+    await cashier.getByTestId('pos-pin-ok').tap();
+    await expect.poll(() => printed()).toBe(2);
+    expect(await cashier.getByTestId('pos-pin-panel').count()).toBe(0);
+    expect(await cashier.getByTestId('pos-slip-copy').textContent()).toContain('สำเนา ครั้งที่ 1');
+    await expect.poll(() => cashier.getByTestId('pos-scan').evaluate((el) => el === document.activeElement)).toBe(true);
+    await cashier.context().close();
+  }, 90_000);
 });

@@ -85,6 +85,30 @@ describe.each(testDialects())('the register\'s server calls on %s', (dialect) =>
     expect(text).toContain(slipDateTime(ok.json().data.doc_date, ok.json().data.created_at));
   });
 
+  it('refuses a payment by a method that requires a reference without one (400 reference_required, in Thai); cash never asks', async () => {
+    const sell = (payments: unknown[], key: string, lang: Record<string, string> = {}) => c.call('POST', '/api/pos_order', c.admin, { pos_shift_id: shift, items: [{ product_id: tape, qty: 1 }], payments }, { headers: { ...c.admin, ...lang, 'idempotency-key': key } });
+    const before = (await c.call('GET', `/api/pos_order?filter=${encodeURIComponent(JSON.stringify({ pos_shift_id: { _eq: shift } }))}`, c.admin)).json().data.length;
+    for (const reference of [undefined, '', '   ']) {
+      const res = await sell([{ payment_method_id: card, amount: 120, ...(reference === undefined ? {} : { reference }) }], `ref-${dialect}-none-${String(reference?.length ?? 'u')}`, { 'accept-language': 'th' });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.json().error.details.fields).toEqual([expect.objectContaining({ field: 'payments.0.reference', code: 'reference_required', message: expect.stringContaining('ต้องระบุเลขอ้างอิง') })]);
+    }
+    // the second of two payments names its own line
+    const mixed = await sell([{ payment_method_id: shop.cash, amount: 20 }, { payment_method_id: card, amount: 100 }], `ref-${dialect}-mixed-1`);
+    expectError(mixed, 400, 'VALIDATION_FAILED');
+    expect(mixed.json().error.details.fields[0]).toMatchObject({ field: 'payments.1.reference', code: 'reference_required' });
+    // nothing was stored, and the key is free for the corrected sale
+    expect((await c.call('GET', `/api/pos_order?filter=${encodeURIComponent(JSON.stringify({ pos_shift_id: { _eq: shift } }))}`, c.admin)).json().data.length).toBe(before);
+    const fixed = await sell([{ payment_method_id: shop.cash, amount: 20 }, { payment_method_id: card, amount: 100, reference: 'APPR-1' }], `ref-${dialect}-mixed-1`);
+    expect(fixed.statusCode, fixed.body).toBe(201);
+    // a cash method marked requires_reference by mistake still takes cash without one
+    const oddCash = await c.make('payment_method', { code: 'CASH2', name_th: 'เงินสด (ลิ้นชัก 2)', payment_type: 'cash', requires_reference: true });
+    const cashOnly = await sell([{ payment_method_id: oddCash, amount: 120 }], `ref-${dialect}-cash-1`);
+    expect(cashOnly.statusCode, cashOnly.body).toBe(201);
+    // undone, so the shift report below counts the card sale of the test above only
+    for (const res of [fixed, cashOnly]) expect((await c.call('POST', `/api/pos_order/${res.json().data.id}/actions/refund`, c.admin, {})).statusCode).toBe(200);
+  });
+
   it('reports the shift: X while it is open, Z once closed, with the money by payment method and the cash', async () => {
     const x = await c.call('GET', `/api/pos_shift/${shift}/report`, c.admin);
     expect(x.statusCode, x.body).toBe(200);

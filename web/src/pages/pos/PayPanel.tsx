@@ -5,7 +5,7 @@ import { formatMoney } from '../documents/money-format.ts';
 import { promptPayIdOf, promptPayPayload } from '../../../../engine/documents/promptpay-payload.ts';
 import { payState, quickCash, type PaymentRow } from './register-cart.ts';
 
-export interface PayMethod { id: number; name_th: string; payment_type: string; requires_reference?: boolean | number | null; promptpay_id?: string | null }
+export interface PayMethod { id: number; name_th: string; payment_type: string; requires_reference?: boolean | number | null }
 export interface PaidRow { payment_method_id: number; amount: number; reference?: string }
 
 const fixed = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
@@ -37,13 +37,18 @@ export function PayPanel({ total, methods, defaultMethodId, sellerPromptPay, bus
   const current = method(row.payment_method_id);
   const isQr = current?.payment_type === 'qr';
   const qrRow = rows.find((r) => method(r.payment_method_id)?.payment_type === 'qr');
-  const qrId = [sellerPromptPay, current?.promptpay_id].find((x) => promptPayIdOf(x)) ?? null;
-  const missingRef = rows.some((r) => truthy(method(r.payment_method_id)?.requires_reference) && !(r.reference ?? '').trim());
+  // the money is the issuing company's: the QR pays the sale's company (the terminal's), whichever method shows it
+  const qrId = promptPayIdOf(sellerPromptPay) ? sellerPromptPay : null;
+  // the server refuses the same (reference_required); cash never asks for one
+  const needsRef = (m: PayMethod | undefined) => !!m && m.payment_type !== 'cash' && truthy(m.requires_reference);
+  const missingRef = rows.some((r) => needsRef(method(r.payment_method_id)) && !(r.reference ?? '').trim());
   const ready = !busy && state.problem === null && !missingRef && (!qrRow || qrConfirmed);
 
   useEffect(() => { received.current?.focus(); received.current?.select(); }, [active, row.payment_method_id]);
   const qrAmount = isQr ? Math.round((Number(row.amount) || 0) * 100) : 0;
   const payload = useMemo(() => (isQr && qrId && qrAmount > 0 ? promptPayPayload(qrId, qrAmount, null).payload : null), [isQr, qrId, qrAmount]);
+  // a confirmation is of one amount: a changed amount is a new QR to check
+  useEffect(() => { setQrConfirmed(false); }, [qrAmount]);
   useEffect(() => {
     setQrImage(null);
     if (payload) QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 260 }).then(setQrImage, () => setQrImage(null));
@@ -93,7 +98,7 @@ export function PayPanel({ total, methods, defaultMethodId, sellerPromptPay, bus
           </div>
         )}
         {current && current.payment_type !== 'cash' && (
-          <label className="bo-pos-field">{t('pos.reference')}{truthy(current.requires_reference) ? ' *' : ''}
+          <label className="bo-pos-field">{t('pos.reference')}{needsRef(current) ? ' *' : ''}
             <input className="p-inputtext p-component" value={row.reference ?? ''} data-testid="pos-reference" maxLength={100}
               onChange={(e) => update({ reference: e.target.value })} onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); confirm(); } }} />
           </label>

@@ -14,7 +14,7 @@ import { ShiftReportSlip } from './ShiftReportSlip.tsx';
 import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
 import { CartTable } from './CartTable.tsx';
 import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
-import { ShiftPanel, RecallPanel, QueuePanel } from './RegisterPanels.tsx';
+import { ShiftPanel, RecallPanel, QueuePanel, CashMovePanel, SupervisorPinPanel } from './RegisterPanels.tsx';
 import './pos-i18n.ts';
 import './pos-register.css';
 
@@ -50,7 +50,8 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [payError, setPayError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [paying, setPaying] = useState(false);
-  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | null>(null);
+  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | 'cash' | 'pin' | null>(null);
+  const [pinError, setPinError] = useState<string | null>(null);
   const [buyer, setBuyer] = useState<Buyer | null>(null);
   const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
   const [slip, setSlip] = useState<SlipData | null>(null);
@@ -234,6 +235,25 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     } catch (err) { setError((err as ApiError).message); }
   };
 
+  /** A copy of the last slip: the server says yes first (the cashier's role asks a supervisor's PIN), then it prints, marked สำเนา. */
+  const reprint = async (approval?: { who: string; pin: string }) => {
+    if (!last) return;
+    if (!last.slip.saleId) { setError(t('pos.reprint_offline')); focusScan(); return; }
+    setBusy(true);
+    try {
+      const headers = approval ? { 'x-supervisor': approval.who, 'x-supervisor-pin': approval.pin } : undefined;
+      const r = await api.post<{ data: { copies: number } }>(`/api/pos_order/${last.slip.saleId}/reprint`, {}, headers ? { headers } : {});
+      setPanel(null);
+      setPinError(null);
+      setReport(null);
+      setSlip({ ...last.slip, copy: r.data.copies });
+      setPrintNo((n) => n + 1);
+    } catch (err) {
+      const e = err as ApiError;
+      if (e.status === 403 && !approval) { setPinError(null); setPanel('pin'); } else if (e.status === 403) setPinError(e.message); else { setPanel(null); setError(e.message); focusScan(); }
+    } finally { setBusy(false); }
+  };
+
   const hold = () => {
     if (!terminal || !lines.length) return;
     heldBills.write(terminal.id, [...heldBills.read(terminal.id), { id: newKey(), at: new Date().toISOString(), lines }]);
@@ -275,6 +295,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
         <span className="bo-pos-spacer" />
         {shift && <button type="button" className="bo-pos-key" disabled={!lines.length} onClick={hold} data-testid="pos-hold">{t('pos.hold')}</button>}
         {shift && <button type="button" className="bo-pos-key" disabled={!held.length} onClick={() => setPanel('recall')} data-testid="pos-recall">{t('pos.recall')} ({held.length})</button>}
+        {shift && <button type="button" className="bo-pos-key" disabled={!queue.online} onClick={() => setPanel('cash')} data-testid="pos-cash-move">{t('pos.cash_move')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => { void printReport(Number(shift.id)); }} data-testid="pos-x-report">{t('pos.x_report')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => setPanel('close')} data-testid="pos-close">{t('pos.close_shift')}</button>}
         <Link className="bo-pos-key" to="/" data-testid="pos-exit">{t('pos.exit')}</Link>
@@ -336,7 +357,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
               <div className="bo-pos-last" data-testid="pos-sold">
                 <div>{last.slip.provisional ? t('pos.provisional') : t('pos.last_sale')} <span data-testid="pos-sold-no">{last.slip.docNo}</span></div>
                 <div>{t('pos.change')} <strong className="bo-pos-bigchange" data-testid="pos-sold-change">{formatMoney(last.change)}</strong></div>
-                <button type="button" className="bo-pos-key" data-testid="pos-print" onClick={() => { setReport(null); setSlip(last.slip); setPrintNo((n) => n + 1); }}>{t('pos.reprint')}</button>
+                <button type="button" className="bo-pos-key" data-testid="pos-print" disabled={busy} onClick={() => { void reprint(); }}>{t('pos.reprint')}</button>
               </div>
             )}
           </aside>
@@ -347,6 +368,13 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
           busy={busy} error={payError} onConfirm={(rows) => { void pay(rows); }} onCancel={() => { setPaying(false); setPayError(null); focusScan(); }} />
       )}
       {panel === 'buyer' && <BuyerPanel buyer={buyer} onSave={(b) => { setBuyer(b); setPanel(null); focusScan(); }} onCancel={() => { setPanel(null); focusScan(); }} />}
+      {panel === 'cash' && shift && (
+        <CashMovePanel shiftId={Number(shift.id)} onCancel={() => { setPanel(null); focusScan(); }}
+          onDone={(m) => { setPanel(null); setMessage(t(m.direction === 'in' ? 'pos.cash_moved_in' : 'pos.cash_moved_out', { amount: formatMoney(Number(m.amount)), reason: String(m.reason) })); focusScan(); }} />
+      )}
+      {panel === 'pin' && (
+        <SupervisorPinPanel what={t('pos.reprint_what')} error={pinError} busy={busy} onApprove={(who, pin) => { void reprint({ who, pin }); }} onCancel={() => { setPanel(null); setPinError(null); focusScan(); }} />
+      )}
       {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
       <SaleSlip slip={report ? null : slip} />
       <ShiftReportSlip report={report} terminal={terminal ? `${terminal.code} ${terminal.name}` : ''} methodName={methodName} />

@@ -126,3 +126,80 @@ export function QueuePanel({ refused, onDismiss }: { refused: QueuedSale[]; onDi
     </div>
   );
 }
+
+/**
+ * Pay-in and pay-out (issue 51 §2): cash put into the drawer (coins from the bank) or taken out (a small purchase),
+ * always with a reason; the server records it on the shift (POST /api/pos_shift/{id}/cash) and the X/Z reports and
+ * the expected cash at the close count it.
+ */
+export function CashMovePanel({ shiftId, onDone, onCancel }: { shiftId: number; onDone: (move: Row) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [direction, setDirection] = useState<'in' | 'out'>('in');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ready = !busy && Number(amount) > 0 && reason.trim() !== '';
+  const save = async () => {
+    if (!ready) return;
+    setBusy(true);
+    try {
+      const r = await api.post<{ data: Row; meta: { move: Row } }>(`/api/pos_shift/${shiftId}/cash`, { direction, amount: Number(amount), reason: reason.trim() });
+      onDone(r.meta.move);
+    } catch (err) { setError((err as ApiError).message); } finally { setBusy(false); }
+  };
+  const enter = (e: React.KeyboardEvent) => { if (e.key === 'Enter') { e.preventDefault(); void save(); } };
+  return (
+    <div className="bo-pos-modal" role="dialog" aria-modal="true" aria-label={t('pos.cash_move')} data-testid="pos-cash-panel" onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
+      <div className="bo-pos-modal-body">
+        <h2>{t('pos.cash_move')}</h2>
+        <div className="bo-pos-methods">
+          <button type="button" className={`bo-pos-key${direction === 'in' ? ' on' : ''}`} data-testid="pos-cash-in" onClick={() => setDirection('in')}>{t('pos.pay_in')}</button>
+          <button type="button" className={`bo-pos-key${direction === 'out' ? ' on' : ''}`} data-testid="pos-cash-out" onClick={() => setDirection('out')}>{t('pos.pay_out')}</button>
+        </div>
+        <label className="bo-pos-field">{t('pos.cash_amount')}
+          <input className="p-inputtext p-component bo-pos-big-input" inputMode="decimal" autoFocus value={amount} data-testid="pos-cash-amount" onChange={(e) => setAmount(e.target.value)} onKeyDown={enter} />
+        </label>
+        <label className="bo-pos-field">{t('pos.cash_reason')} *
+          <input className="p-inputtext p-component" maxLength={200} value={reason} data-testid="pos-cash-reason" onChange={(e) => setReason(e.target.value)} onKeyDown={enter} />
+        </label>
+        {error && <p role="alert" className="bo-error-text" data-testid="pos-cash-error">{error}</p>}
+        <div className="bo-pos-actions">
+          <button type="button" className="bo-pos-key" onClick={onCancel}>{t('pos.back_to_sale')}</button>
+          <button type="button" className="bo-pos-key bo-pos-primary" disabled={!ready} onClick={() => { void save(); }} data-testid="pos-cash-save">{t('pos.cash_save')}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A supervisor's approval (issue 51 §2): a cashier's role may not give back, void or print again on its own; a
+ * supervisor types their user name and PIN here and the server judges them (x-supervisor, x-supervisor-pin).
+ */
+export function SupervisorPinPanel({ what, error, busy, onApprove, onCancel }: { what: string; error: string | null; busy: boolean; onApprove: (who: string, pin: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const [who, setWho] = useState('');
+  const [pin, setPin] = useState('');
+  const ready = !busy && who.trim() !== '' && /^\d{4,8}$/.test(pin);
+  const enter = (e: React.KeyboardEvent) => { if (e.key === 'Enter' && ready) { e.preventDefault(); onApprove(who.trim(), pin); } };
+  return (
+    <div className="bo-pos-modal" role="dialog" aria-modal="true" aria-label={t('pos.pin_title')} data-testid="pos-pin-panel" onKeyDown={(e) => { if (e.key === 'Escape') onCancel(); }}>
+      <div className="bo-pos-modal-body">
+        <h2>{t('pos.pin_title')}</h2>
+        <p className="bo-muted">{t('pos.pin_why', { what })}</p>
+        <label className="bo-pos-field">{t('pos.pin_user')}
+          <input className="p-inputtext p-component" autoFocus autoComplete="off" value={who} data-testid="pos-pin-user" onChange={(e) => setWho(e.target.value)} onKeyDown={enter} />
+        </label>
+        <label className="bo-pos-field">{t('pos.pin_code')}
+          <input className="p-inputtext p-component bo-pos-big-input" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={pin} data-testid="pos-pin-code" onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))} onKeyDown={enter} />
+        </label>
+        {error && <p role="alert" className="bo-error-text" data-testid="pos-pin-error">{error}</p>}
+        <div className="bo-pos-actions">
+          <button type="button" className="bo-pos-key" onClick={onCancel}>{t('pos.back_to_sale')}</button>
+          <button type="button" className="bo-pos-key bo-pos-primary" disabled={!ready} onClick={() => onApprove(who.trim(), pin)} data-testid="pos-pin-ok">{t('pos.pin_ok')}</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -17,8 +17,9 @@ const leftOf = (l: Row) => Math.round((Number(l.qty ?? 0) - Number(l.returned_qt
 /**
  * The return of part of a paid sale (`POST /api/{entity}/{id}/return`, server/pos/sale-return.ts) on the sale's form:
  * a quantity per line, a reason, then a confirmation with the money that goes back, then the server's answer. Shown
- * to a role that may make it (edit on the entity and on its refund transition's permission key, as the server asks);
- * the server still judges, and its refusal is shown as it answered.
+ * to a role with edit on the entity; one without the refund transition's permission key (a cashier) confirms with a
+ * supervisor's user name and PIN (x-supervisor, x-supervisor-pin). The server judges both, and its refusal is shown
+ * as it answered.
  */
 export function SaleReturnPanel({ entity, id, record, reload }: FormPanelProps) {
   const { t, i18n } = useTranslation();
@@ -39,7 +40,11 @@ export function SaleReturnPanel({ entity, id, record, reload }: FormPanelProps) 
   const [methods, setMethods] = useState<Map<number, string>>(new Map());
   const first = useRef<HTMLInputElement>(null);
 
-  const open = !!posted && record[flow!.field] === posted && lines.some((l) => leftOf(l) > 0) && canEdit && canRefund;
+  // a role with edit but not the refund key (a cashier) returns with a supervisor's user name and PIN, judged by the server
+  const needsPin = !canRefund;
+  const [supervisor, setSupervisor] = useState('');
+  const [pin, setPin] = useState('');
+  const open = !!posted && record[flow!.field] === posted && lines.some((l) => leftOf(l) > 0) && canEdit;
   useEffect(() => {
     if (!open || methods.size) return;
     // the methods' names for the money back (the lines hold their ids); without view on them the type is shown
@@ -67,10 +72,12 @@ export function SaleReturnPanel({ entity, id, record, reload }: FormPanelProps) 
     setError(null);
     try {
       const items = lines.flatMap((l, i) => (wanted[i]! > 0 ? [{ line_id: Number(l.id), qty: wanted[i] }] : []));
-      const r = await api.post<{ meta: { returned: Returned } }>(`/api/${entity.name}/${id}/return`, { items, ...(reason.trim() ? { refund_reason: reason.trim() } : {}) });
+      const headers = needsPin ? { headers: { 'x-supervisor': supervisor.trim(), 'x-supervisor-pin': pin } } : {};
+      const r = await api.post<{ meta: { returned: Returned } }>(`/api/${entity.name}/${id}/return`, { items, ...(reason.trim() ? { refund_reason: reason.trim() } : {}) }, headers);
       setDone(r.meta.returned);
       setQty({});
       setReason('');
+      setPin('');
       reload();
     } catch (e) {
       setError(e);
@@ -136,8 +143,15 @@ export function SaleReturnPanel({ entity, id, record, reload }: FormPanelProps) 
               {confirming.whole && <div>{t('pos.return.whole')}</div>}
               {/* a whole refund is the refund action, which records no split by method */}
               {!confirming.whole && confirming.refunds.length > 0 && <div>{t('pos.return.by_method')}: {confirming.refunds.map((r) => `${methodName(r.methodId, r.type)} ${money(r.amount)}`).join(' · ')}</div>}
+              {needsPin && (
+                <div className="bo-toolbar" style={{ marginTop: 8, marginBottom: 0 }} data-testid="sale-return-pin">
+                  <span>{t('pos.pin_why', { what: t('pos.return.title') })}</span>
+                  <label>{t('pos.pin_user')} <input className="p-inputtext p-component" autoFocus autoComplete="off" value={supervisor} onChange={(e) => setSupervisor(e.target.value)} data-testid="sale-return-pin-user" /></label>
+                  <label>{t('pos.pin_code')} <input className="p-inputtext p-component" type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={pin} onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))} data-testid="sale-return-pin-code" /></label>
+                </div>
+              )}
               <div className="bo-toolbar" style={{ marginTop: 8, marginBottom: 0 }}>
-                <Button autoFocus type="submit" icon="pi pi-check" label={t('pos.return.confirm')} loading={busy} disabled={busy} data-testid="sale-return-confirm" />
+                <Button autoFocus={!needsPin} type="submit" icon="pi pi-check" label={t('pos.return.confirm')} loading={busy} disabled={busy || (needsPin && (!supervisor.trim() || !/^\d{4,8}$/.test(pin)))} data-testid="sale-return-confirm" />
                 <Button type="button" label={t('pos.return.back')} outlined onClick={back} disabled={busy} data-testid="sale-return-back" />
               </div>
             </div>

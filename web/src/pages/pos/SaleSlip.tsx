@@ -22,6 +22,7 @@ export function SaleSlip({ slip }: { slip: SlipData | null }) {
       )}
       {slip.terminal && <div className="c">จุดขาย {slip.terminal}</div>}
       <div className="c t">{slip.title}</div>
+      {slip.copy ? <div className="c t" data-testid="pos-slip-copy">*** สำเนา ครั้งที่ {slip.copy} ***</div> : null}
       {slip.provisional && <div className="c t" data-testid="pos-slip-provisional">*** ออฟไลน์: เลขที่ชั่วคราว รอส่งข้อมูล ***</div>}
       {slip.taxInvoiceNo && <div className="r"><span>เลขที่ใบกำกับภาษี</span><span>{slip.taxInvoiceNo}</span></div>}
       <div className="r"><span>{slip.provisional ? 'เลขที่ชั่วคราว' : 'เลขที่บิล'}</span><span data-testid="pos-slip-no">{slip.docNo}</span></div>

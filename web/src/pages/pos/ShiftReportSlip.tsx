@@ -32,6 +32,11 @@ export function ShiftReportSlip({ report, terminal, methodName }: { report: Row 
       <hr />
       {line('เงินทอนตั้งต้น', report.opening_cash)}
       {line('เงินสดรับสุทธิ', report.cash_taken)}
+      {line('นำเงินเข้าลิ้นชัก', report.pay_in, 'pos-report-pay-in')}
+      {line('นำเงินออกจากลิ้นชัก', -Number(report.pay_out ?? 0), 'pos-report-pay-out')}
+      {((report.cash_moves as Row[]) ?? []).map((m, i) => (
+        <div key={i} className="r" data-testid="pos-report-move"><span>{m.direction === 'in' ? '  + ' : '  − '}{String(m.reason ?? '')}</span><span>{formatMoney(Number(m.amount ?? 0))}</span></div>
+      ))}
       {line('เงินสดที่ควรมี', report.expected_cash, 'pos-report-expected')}
       {report.kind === 'Z' && line('เงินสดที่นับได้', report.counted_cash)}
       {report.kind === 'Z' && line('ส่วนต่าง', report.difference)}

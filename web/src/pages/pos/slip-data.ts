@@ -14,6 +14,10 @@ export interface SlipData {
   title: string;
   taxInvoiceNo: string | null;
   docNo: string;
+  /** The stored sale's id (a reprint asks the server first); absent while the sale waits offline. */
+  saleId?: number;
+  /** A copy printed again (the reprint button), marked สำเนา. */
+  copy?: number;
   provisional: boolean;
   when: string;
   lines: { name: string; qty: number; price: number; discount: number; amount: number }[];
@@ -55,7 +59,7 @@ export function slipOfSale(order: Row, seller: SlipSeller | null, terminal: stri
   const form = String(order.invoice_type ?? 'none');
   return {
     seller, terminal, title: SLIP_TITLES[form] ?? SLIP_TITLES.none!, taxInvoiceNo: order.tax_invoice_no ? String(order.tax_invoice_no) : null,
-    docNo: String(order.doc_no ?? ''), provisional: false, when: thaiDateTime(new Date(String(order.created_at ?? Date.now()))),
+    docNo: String(order.doc_no ?? ''), saleId: Number(order.id) || undefined, provisional: false, when: thaiDateTime(new Date(String(order.created_at ?? Date.now()))),
     lines: items.map((l) => ({ name: String(l.description ?? ''), qty: n(l.qty), price: n(l.price), discount: n(l.discount_amount), amount: round2(n(l.qty) * n(l.price) - n(l.discount_amount)) })),
     subtotal: n(order.subtotal), billDiscount: n(order.discount_amount), total: n(order.total_amount), vat: n(order.vat_amount),
     payments: ((order.payments as Row[] | undefined) ?? []).map((p) => ({ name: methodName(Number(p.payment_method_id)), amount: n(p.amount), ...(p.reference ? { reference: String(p.reference) } : {}) })),
