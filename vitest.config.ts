@@ -38,10 +38,11 @@ export default defineConfig({
     // (VITEST_MAX_WORKERS overrides).
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
     projects: [
-      // a worker is kept for the next file only while the queue's next file is of the same project: the two
-      // run one after the other (groupOrder), so the shared workers are not ended by an isolated file between
-      { extends: true, test: { name: 'shared', include: ALL, exclude: [...NEVER, ...ISOLATED], isolate: false, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: NEVER, isolate: true, sequence: { groupOrder: 1 } } },
+      // vitest queues one project's files after the other's (by name: isolated, then shared), and a shared worker
+      // is kept for the next file only while that file is of its own project; one group (no groupOrder), so a
+      // worker that ends the isolated files goes straight on to the shared ones
+      { extends: true, test: { name: 'shared', include: ALL, exclude: [...NEVER, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: NEVER, isolate: true } },
     ],
   },
 });
