@@ -8,10 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { multipart } from '../support/multipart.ts';
-import { resolve } from 'node:path';
-import { createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { describeTables, readRows, DATA_SCHEMA_VERSION } from '../../server/admin/table-data.ts';
 import { RESTORE_SKIPS } from '../../server/admin/admin-routes.ts';
@@ -35,8 +33,7 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
     t.app.inject({ method, url, headers: { ...t.headers, ...headers }, ...(payload === undefined ? {} : { payload: payload as string }) });
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     await seedDemoAccounts(t.db, t.service, 'Demo-password-1', TEST_HASH_LOG_N);
   });
   afterAll(async () => { await t?.close(); });

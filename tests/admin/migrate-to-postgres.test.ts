@@ -4,10 +4,8 @@
  * and the copy serves the app (a sign-in works on it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { migrateSqliteToPostgres, verifyCopy } from '../../server/admin/migrate-to-postgres.ts';
 import { prepareDatabase } from '../../server/bootstrap.ts';
@@ -20,8 +18,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SQLite to PostgreSQL migration'
   let target: TestDatabase;
 
   beforeAll(async () => {
-    source = await createTestApp('sqlite');
-    await loadSeedDir(source.service, resolve(import.meta.dirname, '../../seed/demo'));
+    source = await createDemoTestApp('sqlite');
     await seedDemoAccounts(source.db, source.service, 'Demo-password-1', TEST_HASH_LOG_N);
     // a custom field's column is in no schema file: the migration must still carry it and its data
     const cf = await source.app.inject({ method: 'POST', url: '/api/custom_field', headers: source.headers, payload: { entity: 'customer', name: 'line_id', type: 'string', label: { th: 'ไลน์', en: 'LINE' } } });
@@ -95,8 +92,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a SQLite backup restored into P
   let target: TestApp;
 
   beforeAll(async () => {
-    source = await createTestApp('sqlite');
-    await loadSeedDir(source.service, resolve(import.meta.dirname, '../../seed/demo'));
+    source = await createDemoTestApp('sqlite');
     target = await createTestApp('postgres');
   });
   afterAll(async () => {
@@ -117,14 +113,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a SQLite backup restored into P
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('loading as a PostgreSQL user who is not a superuser', () => {
   it('loads parents first instead of switching foreign keys off, with matching checksums', async () => {
-    const source = await createTestApp('sqlite');
+    const source = await createDemoTestApp('sqlite');
     const base = withDefaultUser(process.env.TEST_DATABASE_URL!);
     const role = `bo_plain_${process.pid}`;
     const name = `${role}_db`;
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     try {
-      await loadSeedDir(source.service, resolve(import.meta.dirname, '../../seed/demo'));
       await admin.query(`create role ${role} login nosuperuser`);
       await admin.query(`create database ${name} owner ${role}`);
       const url = new URL(base);

@@ -6,12 +6,10 @@
  * must be chosen. The demo sets its head company (TPT) as the default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError } from '../support/security-fixtures.ts';
 import { setSiteSettings } from '../support/site-settings.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 
 type Row = Record<string, any>;
 
@@ -108,8 +106,7 @@ describe.each(testDialects())('the issuing company by default on %s', (dialect) 
 describe.each(testDialects())('the demo business on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
   }, 120_000);
   afterAll(async () => t?.close());
 

@@ -4,10 +4,8 @@
  * engine's own calls as bootstrap makes them on a fresh start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedFinanceHistory } from '../../seed/demo-finance.ts';
 import { seedScanOver } from '../../seed/demo-scans.ts';
 
@@ -21,8 +19,7 @@ describe.each(testDialects())('demo records for every screen on %s', (dialect) =
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     await seedFinanceHistory(t.service);
     counts = await seedScanOver(t.service);
   }, 180_000);

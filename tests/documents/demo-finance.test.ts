@@ -1,9 +1,7 @@
 /** The demo year of sales and collection history loads through the engine and leaves a realistic picture (issue 9). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedFinanceHistory } from '../../seed/demo-finance.ts';
 
 describe.each(testDialects())('demo finance history on %s', (dialect) => {
@@ -16,8 +14,7 @@ describe.each(testDialects())('demo finance history on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     counts = await seedFinanceHistory(t.service);
   }, 120_000);
   afterAll(async () => t?.close());

@@ -183,18 +183,38 @@ export interface BrowserSession {
   newPage(opts?: { user?: Credentials; context?: BrowserContextOptions }): Promise<Page>;
 }
 
+/**
+ * The worker's Chromium. Test files that share a worker (vitest.config.ts, `isolate: false`) share it too: a
+ * launch cost 0.4–1 s of each browser file. Each file works in browser contexts of its own (cookies, storage
+ * and cache are a context's), which closeSession closes; the browser itself ends with the worker's process.
+ */
+let workerBrowser: Promise<Browser> | undefined;
+
+async function sharedBrowser(): Promise<Browser> {
+  const current = await workerBrowser?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  workerBrowser = launchBrowser();
+  return workerBrowser;
+}
+
 /** Starts a browser test: the one way every file under tests/e2e begins (call it in beforeAll, closeSession in afterAll). */
 export async function browserSession(opts: SessionOptions = {}): Promise<BrowserSession> {
   const server = await startServer({ freshDatabase: opts.freshDatabase });
   let browser: Browser | undefined;
   try {
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
+    // a file that ended without closeSession (a failed start) leaves no page behind for the next file
+    await closeContexts(browser);
     return await openPage(server, browser, opts);
   } catch (e) {
     // a failed start leaves nothing running (its afterAll has no session to close)
     await closeSession({ server, browser });
     throw e;
   }
+}
+
+async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
 }
 
 async function openPage(server: E2eServer, browser: Browser, opts: SessionOptions): Promise<BrowserSession> {
@@ -221,8 +241,8 @@ async function openPage(server: E2eServer, browser: Browser, opts: SessionOption
   };
 }
 
-/** Closes what browserSession started (it may be missing when the start failed). */
+/** Closes what browserSession started (it may be missing when the start failed): the file's browser contexts (the worker's browser stays for the next file) and its server. */
 export async function closeSession(s: Partial<BrowserSession> | undefined): Promise<void> {
-  await s?.browser?.close();
+  if (s?.browser) await closeContexts(s.browser);
   await s?.server?.close();
 }

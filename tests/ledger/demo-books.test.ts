@@ -4,11 +4,9 @@
  * inventory account equals its stock value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedFinanceHistory } from '../../seed/demo-finance.ts';
 import { fillMissingEntries } from '../../server/ledger/ledger-backfill.ts';
 
@@ -16,8 +14,7 @@ describe.each(testDialects())('the demo business in the books on %s', (dialect) 
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     await seedFinanceHistory(t.service);
   }, 180_000);
   afterAll(async () => t?.close());

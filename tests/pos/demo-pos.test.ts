@@ -3,10 +3,8 @@
  * the register's own call, and the running promotions applied (10 % off the OPP tape, buy 10 boxes get 1).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedPosWeek } from '../../seed/demo-pos.ts';
 
 describe.each(testDialects())('demo POS week on %s', (dialect) => {
@@ -19,8 +17,7 @@ describe.each(testDialects())('demo POS week on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     counts = await seedPosWeek(t.service);
   }, 180_000);
   afterAll(async () => t?.close());

@@ -4,10 +4,8 @@
  * its job answer 200 (or 201), something outside it answers 403.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, TEST_HASH_LOG_N, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 
 type Row = Record<string, any>;
@@ -36,8 +34,7 @@ describe.each(testDialects())('demo roles on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
     await seedDemoAccounts(t.db, t.service, PASSWORD, TEST_HASH_LOG_N);
     for (const code of ['WH-BN', 'WH-BP']) ids[code] = await idOf('inventory', code);
     ids.TPT = await idOf('your_company', 'TPT');

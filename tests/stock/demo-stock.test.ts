@@ -6,10 +6,8 @@
  * history, and printed pack barcodes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createDemoTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { loadSeedDir } from '../../seed/demo-seed.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 
 describe.each(testDialects())('demo stock on %s', (dialect) => {
@@ -22,8 +20,7 @@ describe.each(testDialects())('demo stock on %s', (dialect) => {
   const one = async (entity: string, id: number) => (await t.app.inject({ method: 'GET', url: `/api/${entity}/${id}`, headers: t.headers })).json().data as Record<string, any>;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    await loadSeedDir(t.service, resolve(import.meta.dirname, '../../seed/demo'));
+    t = await createDemoTestApp(dialect);
   }, 120_000);
   afterAll(async () => t?.close());
 

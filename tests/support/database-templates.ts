@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
@@ -18,19 +18,37 @@ const SCHEMAS_DIR = resolve(import.meta.dirname, '../../schemas');
  * (SQLite) to 3-7 s (PostgreSQL) making these same tables. Undefined outside a run.
  */
 export async function preparedTemplate(dialect: DialectName): Promise<string | undefined> {
-  const dir = await oncePerRun(`prepared-${dialect}`, async (into) => {
+  return templateOf(dialect, 'prepared', (url) => prepareAt(url));
+}
+
+/**
+ * A template made from the prepared one by `fill` (given the new database's URL; it closes what it opens), once per
+ * run, dialect and `key` (lower-case letters, digits and `_`): for a starting point some files share, such as the
+ * demo data loaded through the service (test-app.ts). Undefined outside a run.
+ */
+export async function derivedTemplate(dialect: DialectName, key: string, fill: (url: string) => Promise<void>): Promise<string | undefined> {
+  const prepared = await preparedTemplate(dialect);
+  if (!prepared) return undefined;
+  return templateOf(dialect, key, async (url) => {
+    if (dialect === 'sqlite') copyFileSync(prepared, url);
+    await fill(url);
+  }, prepared);
+}
+
+async function templateOf(dialect: DialectName, key: string, make: (url: string) => Promise<void>, from?: string): Promise<string | undefined> {
+  const dir = await oncePerRun(`${key}-${dialect}`, async (into) => {
     if (dialect === 'sqlite') {
-      await prepareAt(join(into, 'prepared.sqlite'));
+      await make(join(into, 'template.sqlite'));
       // a clean close folds the WAL back into the file: the file alone is the database
-      if (existsSync(join(into, 'prepared.sqlite-wal'))) throw new Error('the SQLite template kept a WAL file after closing');
+      if (existsSync(join(into, 'template.sqlite-wal'))) throw new Error(`the SQLite template ${key} kept a WAL file after closing`);
       return;
     }
     const base = withDefaultUser(process.env.TEST_DATABASE_URL!);
-    const name = `bo_tmpl_${runId()}_prepared`;
-    await onBase(base, (c) => c.query(`drop database if exists ${name} with (force)`).then(() => c.query(`create database ${name}`)));
+    const name = `bo_tmpl_${runId()}_${key}`;
+    await onBase(base, (c) => c.query(`drop database if exists ${name} with (force)`).then(() => c.query(`create database ${name}${from ? ` template ${from}` : ''}`)));
     const url = new URL(base);
     url.pathname = `/${name}`;
-    await prepareAt(url.toString());
+    await make(url.toString());
     // CREATE DATABASE … TEMPLATE refuses a template with sessions: wait for the closed pool's to end
     await onBase(base, async (c) => {
       for (let i = 0; i < 100; i++) {
@@ -43,7 +61,7 @@ export async function preparedTemplate(dialect: DialectName): Promise<string | u
     writeFileSync(join(into, 'name'), name);
   });
   if (!dir) return undefined;
-  return dialect === 'sqlite' ? join(dir, 'prepared.sqlite') : readFileSync(join(dir, 'name'), 'utf8');
+  return dialect === 'sqlite' ? join(dir, 'template.sqlite') : readFileSync(join(dir, 'name'), 'utf8');
 }
 
 async function prepareAt(url: string): Promise<void> {
