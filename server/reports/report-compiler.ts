@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Cond, Expr, Join, ParamPart, ReportDef, ReportSource, ScalarQuery, SubQuery } from '../../engine/reports/report-types.ts';
-import { isAggregate, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
+import { isAggregate, LEDGER_TABLES, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
@@ -186,12 +186,24 @@ export class ReportCompiler {
     return col ? b.where(sql.ref(`${alias}.${col}`), '=', 0) : b;
   }
 
-  /** The caller's rows only: an entity's row filter, a stock table's inventories. */
+  /** The caller's rows only: an entity's row filter, a stock table's inventories, a ledger summary's companies. */
   private scoped(table: string, alias: string): ((eb: any) => Expression<SqlBool>) | null {
     const e = this.env.entity(table);
     if (e) {
       const filter = this.env.scope.rowFilter(e);
       return filter ? (eb) => compileFilter(eb, filter, e, alias, this.env.compileContext) : null;
+    }
+    const ledger = LEDGER_TABLES[table];
+    if (ledger) {
+      // the companies the caller sees (the company entity's own row scope), as the entries summed are scoped by their company
+      const link = this.env.entity(ledger.summarises)?.fields[ledger.company]?.entity;
+      const company = link ? this.env.entity(link) : undefined;
+      if (!company) return () => sql<SqlBool>`1 = 0`;
+      const filter = this.env.scope.rowFilter(company);
+      if (!filter) return null;
+      const c = `${alias}_company`;
+      return () => sql<SqlBool>`${sql.ref(`${alias}.${ledger.company}`)} in (${this.env.k.selectFrom(`${company.name} as ${c}`).select(`${c}.id`)
+        .where((ieb) => compileFilter(ieb as never, filter, company, c, this.env.compileContext))})`;
     }
     const col = STOCK_TABLE_INVENTORY[table];
     const allowed = this.env.scope.inventories;
