@@ -36,6 +36,26 @@ export interface CompileEnv {
   snapshotDate?: string | null;
   /** The stock_booked table as a subquery under an alias (the site's booking mode read by the runner). */
   booked?: (alias: string) => unknown;
+  /**
+   * For the count and totals of a page: a running sum (a window over every row in order) is left out as null.
+   * Only when no total reads it (usesWindow); it never changes which rows there are.
+   */
+  withoutWindows?: boolean;
+}
+
+/** Does the expression hold a running sum (directly or through a column it names)? */
+export function usesWindow(e: Expr, columns: ReadonlyMap<string, Expr>): boolean {
+  if (typeof e === 'string') return false;
+  const [op, arg] = Object.entries(e)[0]!;
+  if (op === 'runningSum') return true;
+  if (op === 'column') { const c = columns.get(arg as string); return c ? usesWindow(c, columns) : false; }
+  if (op === 'case') {
+    const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
+    return c.case.some((w) => usesWindow(w.then, columns)) || (c.else !== undefined && usesWindow(c.else, columns));
+  }
+  if (op === 'scalar') return false;
+  if (Array.isArray(arg)) return arg.some((a) => typeof a === 'object' && a !== null && usesWindow(a as Expr, columns));
+  return typeof arg === 'object' && arg !== null ? usesWindow(arg as Expr, columns) : false;
 }
 
 type Sql = RawBuilder<unknown>;
@@ -118,6 +138,7 @@ export class ReportCompiler {
       // Kysely puts the embedded select in parentheses
       case 'scalar': return sql`${this.subquery(arg as ScalarQuery, (arg as ScalarQuery).value)}`;
       case 'runningSum': {
+        if (this.env.withoutWindows) return sql`null`;
         // rows, not range: lines of one date and entry are summed one at a time, in the order given
         const order = sql.join((e as { orderBy: Expr[] }).orderBy.map((o) => this.expr(o)), sql`, `);
         return sql`sum(${this.expr(arg)}) over (order by ${order} rows between unbounded preceding and current row)`;
