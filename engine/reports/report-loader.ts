@@ -36,12 +36,24 @@ export const STOCK_TABLES: Record<string, readonly string[]> = {
   // (server/stock/stock-balance.ts): the same figures as GET /api/stock/balance
   stock_booked: ['product_id', 'inventory_id', 'qty'],
 };
+/**
+ * The general ledger's day summaries, kept by the journal writer (server/ledger/journal-days.ts): posted lines
+ * summed per company, account and `doc_date` (and per customer and supplier, 0 for none), debit and credit in
+ * satang. What the trial balance and the statements read instead of every line. A caller sees the rows of the
+ * companies whose entries they see: `company` names the column, `summarises` the entity whose company link is
+ * scoped (the company entity's row scope is applied to it).
+ */
+export const LEDGER_TABLES: Record<string, { columns: readonly string[]; company: string; summarises: string }> = {
+  journal_account_day: { columns: ['your_company_id', 'account_id', 'doc_date', 'debit', 'credit', 'line_count'], company: 'your_company_id', summarises: 'journal_entry' },
+  journal_party_day: { columns: ['your_company_id', 'account_id', 'customer_id', 'supplier_id', 'doc_date', 'debit', 'credit', 'line_count'], company: 'your_company_id', summarises: 'journal_entry' },
+};
 /** Tables whose rows a user limited to some inventories sees only for those (the column holding the inventory). */
 export const STOCK_TABLE_INVENTORY: Record<string, string> = { stock_balance: 'inventory_id', stock_as_of: 'inventory_id', stock_balance_total: 'inventory_id', stock_lot_total: 'inventory_id', stock_movement_day: 'inventory_id', stock_booked: 'inventory_id' };
 
 /** The columns of a table a report may name: an entity's stored columns, or a stock table's. */
 export function tableColumns(name: string, entity: (n: string) => EntitySchema | undefined): Set<string> | undefined {
   if (STOCK_TABLES[name]) return new Set(STOCK_TABLES[name]);
+  if (LEDGER_TABLES[name]) return new Set(LEDGER_TABLES[name].columns);
   const e = entity(name);
   if (!e) return undefined;
   const cols = new Set<string>(SYSTEM_FIELDS);
@@ -112,7 +124,7 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
   const aliases = new Map<string, Set<string>>();
   const addTable = (from: string, as: string, at: string, scope: Map<string, Set<string>>) => {
     const cols = tableColumns(from, entity);
-    if (!cols) bad(`${at}/from`, `unknown table "${from}" (an entity name or ${Object.keys(STOCK_TABLES).join(', ')})`);
+    if (!cols) bad(`${at}/from`, `unknown table "${from}" (an entity name or ${[...Object.keys(STOCK_TABLES), ...Object.keys(LEDGER_TABLES)].join(', ')})`);
     if (scope.has(as)) bad(`${at}/as`, `alias "${as}" is used twice`);
     scope.set(as, cols ?? new Set());
   };

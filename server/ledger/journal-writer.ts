@@ -5,6 +5,7 @@ import { nextNumber } from '../crud/numbering-series.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { refuseClosedPeriod } from '../documents/closed-books.ts';
+import { addToJournalDays, dayText } from './journal-days.ts';
 
 type Row = Record<string, unknown>;
 
@@ -76,7 +77,8 @@ export function unbalanced(lines: { debit: number; credit: number }[]): AppError
 }
 
 /**
- * Writes a posted entry and its lines in the caller's transaction, numbered in the journal's series.
+ * Writes a posted entry and its lines in the caller's transaction, numbered in the journal's series, and adds
+ * the lines to the ledger's day summaries (journal-days.ts).
  * Refused (409 PERIOD_CLOSED) when dated on or before its company's closed books, except `history`: the entry
  * of a document posted before the ledger existed (ledger-backfill.ts).
  */
@@ -96,11 +98,14 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   const id = Number(inserted.id);
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
-  const rows = input.lines.map((l, i) => ({
+  const rows: Row[] = input.lines.map((l, i) => ({
     ...encode(linesEntity, { account_id: l.accountId, debit: l.debit / 100, credit: l.credit / 100, description: l.description ?? null, customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null }),
     [parentField]: id, line_no: i + 1, ...stamp,
   }));
   if (rows.length) await trx.insertInto(linesEntity.name).values(rows).execute();
+  // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored
+  const date = dayText(header.doc_date);
+  await addToJournalDays(trx, rows.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
   return id;
 }
 

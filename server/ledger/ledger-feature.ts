@@ -5,7 +5,8 @@ import { installJournalPosting } from './journal-posting.ts';
 import { installVoucherRules } from './voucher-rules.ts';
 import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
-import { JOURNAL } from './journal-writer.ts';
+import { JOURNAL, POSTED } from './journal-writer.ts';
+import { ensureJournalDays, journalTables } from './journal-days.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
 import { registerDocumentJournalRoutes } from './document-journal-routes.ts';
 
@@ -21,6 +22,8 @@ const withBooks = (install: (service: EntityService) => void) => (service: Entit
  */
 export const ledgerFeature: Feature<FeatureBase> = {
   name: 'ledger',
+  // the day summaries the ledger reports read (journal-days.ts), filled from the posted lines when they miss some
+  tables: [(db, registry) => ensureJournalDays(db, journalTables(registry, JOURNAL, POSTED))],
   listeners: [
     { name: 'voucher rules', install: withBooks(installVoucherRules) },
     { name: 'journal posting', install: withBooks(installJournalPosting) },

@@ -7,6 +7,8 @@ import { accountOfRole, roleAccounts, writeEntry } from './journal-writer.ts';
 
 /** The stock ledger's own rows: a movement written straight to it (no document) is a stock adjustment. */
 export const STOCK_LEDGER = 'stock_movement';
+/** The inventories whose company's books an adjustment posts to. */
+export const INVENTORY = 'inventory';
 
 /**
  * A stock adjustment (a movement posted straight to the stock ledger, not by a document) moves the inventory
@@ -16,7 +18,7 @@ export const STOCK_LEDGER = 'stock_movement';
 export async function postStockAdjustment(trx: Kysely<any>, service: EntityService, id: number, opts: { history?: boolean } = {}): Promise<boolean> {
   const m = await trx.selectFrom(STOCK_LEDGER).selectAll().where('id', '=', id).executeTakeFirst();
   if (!m || !isEmpty(m.doc_entity)) return false;
-  const inv = await trx.selectFrom('inventory').select('your_company_id').where('id', '=', Number(m.inventory_id)).executeTakeFirst();
+  const inv = await trx.selectFrom(INVENTORY).select('your_company_id').where('id', '=', Number(m.inventory_id)).executeTakeFirst();
   const value = Number(m.value ?? 0);
   if (!inv || isEmpty(inv.your_company_id) || !value) return false;
   const roles = await roleAccounts(trx);

@@ -4,6 +4,7 @@ import { entitiesNamed } from '../crud/write-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { JOURNAL, POSTED, unbalanced } from './journal-writer.ts';
+import { addToJournalDays, entryDayLines, journalTables } from './journal-days.ts';
 
 type Row = Record<string, unknown>;
 const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
@@ -45,6 +46,9 @@ export function installVoucherRules(service: EntityService): void {
     if (!isEmpty(e.before.source_entity) || !isEmpty(e.before.reverses_id)) throw automatic(e.before);
     if (e.action === (e.entity.document?.postAction ?? 'post')) {
       await checkVoucher(trx, service, e.id);
+      // it counts in the books from now: its lines join the ledger's day summaries in this transaction
+      const tables = journalTables(service.registry, JOURNAL, POSTED);
+      if (tables) await addToJournalDays(trx, await entryDayLines(trx, tables, e.id));
       e.recordWritten = true;
     }
   }, entitiesNamed(JOURNAL));

@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Cond, Expr, Join, ParamPart, ReportDef, ReportSource, ScalarQuery, SubQuery } from '../../engine/reports/report-types.ts';
-import { isAggregate, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
+import { isAggregate, LEDGER_TABLES, STOCK_TABLE_INVENTORY } from '../../engine/reports/report-loader.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
@@ -36,6 +36,26 @@ export interface CompileEnv {
   snapshotDate?: string | null;
   /** The stock_booked table as a subquery under an alias (the site's booking mode read by the runner). */
   booked?: (alias: string) => unknown;
+  /**
+   * For the count and totals of a page: a running sum (a window over every row in order) is left out as null.
+   * Only when no total reads it (usesWindow); it never changes which rows there are.
+   */
+  withoutWindows?: boolean;
+}
+
+/** Does the expression hold a running sum (directly or through a column it names)? */
+export function usesWindow(e: Expr, columns: ReadonlyMap<string, Expr>): boolean {
+  if (typeof e === 'string') return false;
+  const [op, arg] = Object.entries(e)[0]!;
+  if (op === 'runningSum') return true;
+  if (op === 'column') { const c = columns.get(arg as string); return c ? usesWindow(c, columns) : false; }
+  if (op === 'case') {
+    const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
+    return c.case.some((w) => usesWindow(w.then, columns)) || (c.else !== undefined && usesWindow(c.else, columns));
+  }
+  if (op === 'scalar') return false;
+  if (Array.isArray(arg)) return arg.some((a) => typeof a === 'object' && a !== null && usesWindow(a as Expr, columns));
+  return typeof arg === 'object' && arg !== null ? usesWindow(arg as Expr, columns) : false;
 }
 
 type Sql = RawBuilder<unknown>;
@@ -118,6 +138,7 @@ export class ReportCompiler {
       // Kysely puts the embedded select in parentheses
       case 'scalar': return sql`${this.subquery(arg as ScalarQuery, (arg as ScalarQuery).value)}`;
       case 'runningSum': {
+        if (this.env.withoutWindows) return sql`null`;
         // rows, not range: lines of one date and entry are summed one at a time, in the order given
         const order = sql.join((e as { orderBy: Expr[] }).orderBy.map((o) => this.expr(o)), sql`, `);
         return sql`sum(${this.expr(arg)}) over (order by ${order} rows between unbounded preceding and current row)`;
@@ -186,12 +207,24 @@ export class ReportCompiler {
     return col ? b.where(sql.ref(`${alias}.${col}`), '=', 0) : b;
   }
 
-  /** The caller's rows only: an entity's row filter, a stock table's inventories. */
+  /** The caller's rows only: an entity's row filter, a stock table's inventories, a ledger summary's companies. */
   private scoped(table: string, alias: string): ((eb: any) => Expression<SqlBool>) | null {
     const e = this.env.entity(table);
     if (e) {
       const filter = this.env.scope.rowFilter(e);
       return filter ? (eb) => compileFilter(eb, filter, e, alias, this.env.compileContext) : null;
+    }
+    const ledger = LEDGER_TABLES[table];
+    if (ledger) {
+      // the companies the caller sees (the company entity's own row scope), as the entries summed are scoped by their company
+      const link = this.env.entity(ledger.summarises)?.fields[ledger.company]?.entity;
+      const company = link ? this.env.entity(link) : undefined;
+      if (!company) return () => sql<SqlBool>`1 = 0`;
+      const filter = this.env.scope.rowFilter(company);
+      if (!filter) return null;
+      const c = `${alias}_company`;
+      return () => sql<SqlBool>`${sql.ref(`${alias}.${ledger.company}`)} in (${this.env.k.selectFrom(`${company.name} as ${c}`).select(`${c}.id`)
+        .where((ieb) => compileFilter(ieb as never, filter, company, c, this.env.compileContext))})`;
     }
     const col = STOCK_TABLE_INVENTORY[table];
     const allowed = this.env.scope.inventories;

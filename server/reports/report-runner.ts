@@ -6,7 +6,7 @@ import { unscale } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { bookedTable, visibleInventories } from '../stock/stock-balance.ts';
 import { siteSettings } from '../settings/site-settings.ts';
-import { ReportCompiler } from './report-compiler.ts';
+import { ReportCompiler, usesWindow } from './report-compiler.ts';
 import { snapshotOnOrBefore } from '../stock/stock-snapshots.ts';
 import type { ParamValues } from './report-params.ts';
 
@@ -32,7 +32,7 @@ export function decodeRow(def: ReportDef, r: Row): Row {
 }
 
 /** The report compiled for this caller: their row scope on every entity and stock table it reads. */
-export async function compileFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext): Promise<SelectQueryBuilder<any, any, any>> {
+export async function compileFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, opts: { withoutWindows?: boolean } = {}): Promise<SelectQueryBuilder<any, any, any>> {
   const inventories = await visibleInventories(service, ctx);
   // the booking mode is read only for a report that reads stock_booked
   const readsBooked = [def.source, ...(def.union ?? []).map((u) => u.source)].some((src) => src.from === 'stock_booked' || src.joins?.some((j) => j.from === 'stock_booked'));
@@ -45,6 +45,7 @@ export async function compileFor(service: EntityService, def: ReportDef, params:
     params,
     scope: { rowFilter: (e) => service.policy.rowFilter(ctx, e), inventories },
     booked: (alias) => bookedTable(service.db.kysely, service.registry, String(settings.stock_balance_sub_booked_table_type ?? 'so'), alias),
+    withoutWindows: opts.withoutWindows,
     snapshotDate: def.source.from === 'stock_as_of' && typeof params[def.source.asOf!] === 'string' ? await snapshotOnOrBefore(service.db.kysely, params[def.source.asOf!] as string) : null,
   });
   return compiler.rows();
@@ -86,10 +87,15 @@ export async function runPage(service: EntityService, def: ReportDef, params: Pa
   const inner = await compileFor(service, def, params, ctx);
   const k = service.db.kysely;
   const totals = def.totals ?? [];
+  // the count and totals need no running sum unless a total reads one: computing it sorts every row (the general
+  // ledger of a busy account: a quarter of a million lines sorted again only to be counted)
+  const columns = new Map(def.columns.map((c) => [c.key, c.expr]));
+  const windowed = def.columns.some((c) => usesWindow(c.expr, columns));
+  const counted = windowed && !totals.some((t) => usesWindow(columns.get(t)!, columns)) ? await compileFor(service, def, params, ctx, { withoutWindows: true }) : inner;
   const order = orderOf(def, page.sort);
   const [rows, head] = await Promise.all([
     ordered(k.selectFrom(inner.as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
-    k.selectFrom(inner.as('r')).select(sql<number>`count(*)`.as('__count'))
+    k.selectFrom(counted.as('r')).select(sql<number>`count(*)`.as('__count'))
       .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst() as Promise<Row | undefined>,
   ]);
   const sums: Row = {};

@@ -72,6 +72,14 @@ async function measure(db: Database, dbUrl: string, registry: SchemaRegistry, la
     const { ms, count } = await get(url);
     firstPages.push(`${r.name} ${ms.toFixed(0)} ms (${count} rows)${ms < 1000 ? '' : ' MISS'}`);
   }
+  // the general ledger as an accountant asks for it: the same account over the ledger's last month (its opening
+  // balance summed from journal_account_day), besides the whole ledger above
+  if (ledgerAccount && (!only || only.includes('general_ledger'))) {
+    const url = `/api/report/general_ledger?limit=100&account=${encodeURIComponent(String(ledgerAccount))}&date_from=2025-12-01&date_to=2025-12-31`;
+    await get(url);
+    const { ms, count } = await get(url);
+    firstPages.push(`general_ledger, one month (2025-12) ${ms.toFixed(0)} ms (${count} rows)${ms < 1000 ? '' : ' MISS'}`);
+  }
   log(`${label}: first page of every report (target < 1000 ms):\n  ${firstPages.join('\n  ')}`);
   for (const url of ['/api/report/stock_balance_all?limit=100', '/api/report/backdate_stock_balance?limit=100&as_of=2026-06-30', '/api/report/backdate_stock_balance?limit=100&as_of=2025-11-15']) {
     const times: number[] = [];

@@ -233,6 +233,19 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     const lost = await c.make('stock_movement', c.stockMovementBody(item, inv, { movement_type: 'adjustment', direction: 'out', qty: 1, unit_cost: null }));
     // out at the balance's average cost, as the stock ledger stored it
     expect(await onlyEntry('stock_movement', lost)).toEqual({ stock_adjustment: 25, inventory: -25 });
+    // from before the ledger: the adjustment's entry is written at start; one in an inventory of no company posts
+    // nothing and is not taken up again
+    const k = t.db.kysely;
+    const entry = (await readEntries(c, 'stock_movement', found))[0]!;
+    await k.deleteFrom('journal_entry_item').where('journal_entry_id', '=', entry.id).execute();
+    await k.deleteFrom('journal_entry').where('id', '=', entry.id).execute();
+    const nowhere = await c.inventory(null);
+    const stray = await c.make('stock_movement', c.stockMovementBody(item, nowhere, { movement_type: 'adjustment', qty: 2, unit_cost: 10 }));
+    expect(await readEntries(c, 'stock_movement', stray)).toEqual([]);
+    expect(await fillMissingEntries(t.service)).toBeGreaterThanOrEqual(1);
+    expect(await onlyEntry('stock_movement', found)).toEqual({ inventory: 100, stock_adjustment: -100 });
+    expect(await readEntries(c, 'stock_movement', stray)).toEqual([]);
+    expect(await fillMissingEntries(t.service)).toBe(0);
   });
 
   it('a 50 ทวิ of tax withheld from a supplier moves that part of the payable to WHT payable; cancelling reverses it', async () => {

@@ -1,7 +1,8 @@
 /**
  * Issue 50 §5, the books reconcile after any sequence of documents: goods receipts, deliveries, POS sales, stock
  * adjustments, tax invoices, receipts, credit notes and cancellations in random order. After each sequence every entry
- * balances, the `inventory` account of each company equals Σ stock value of its inventories, and every
+ * balances, the `inventory` account of each company equals Σ stock value of its inventories, the day summaries the
+ * ledger reports read equal the posted lines summed, and every
  * posted document has one entry while a cancelled one's entry is reversed.
  * A random seed per run (printed on failure); PROPERTY_SEED=<n> replays one.
  */
@@ -12,6 +13,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
+import { daySummaryMismatches } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 type Op =
@@ -159,6 +161,8 @@ describe.each(testDialects())('ledger invariants on %s', (dialect) => {
       const bal = await k.selectFrom('stock_balance_total').selectAll().execute();
       out.push(`inventory account ${books?.v} ≠ stock value ${stock?.v} (satang) ${process.env.LEDGER_DEBUG ? JSON.stringify({ moves, bal }) : ''}`);
     }
+    // the day summaries the ledger reports read (server/ledger/journal-days.ts) follow every posting and cancel
+    out.push(...await daySummaryMismatches(k));
     for (const d of made) {
       const row = await k.selectFrom(d.entity).select('status').where('id', '=', d.id).executeTakeFirstOrThrow();
       const entries = await k.selectFrom('journal_entry').select(['id', 'reverses_id']).where('source_entity', '=', d.entity).where('source_id', '=', d.id).execute();

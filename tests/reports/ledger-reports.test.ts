@@ -175,6 +175,22 @@ describe.each(testDialects())('the ledger reports on %s', (dialect) => {
     }
   });
 
+  it('a user limited to one company sees only its figures in the reports read from the day summaries', async () => {
+    const role = await c.role('บัญชีบริษัท B', { trial_balance: { view: true }, general_ledger: { view: true }, receivable_ledger: { view: true }, balance_sheet: { view: true } });
+    const type = await c.userType('เฉพาะบริษัท B', role, { company: true });
+    await c.user(`books${dialect}`, { role_id: role, user_type_id: type, branch_company: [company.B] });
+    const as = await c.signIn(`books${dialect}`);
+    const get = async (url: string) => (await c.ok(c.call('GET', `/api/report/${url}&limit=1000`, as))) as { rows: Row[]; totals: Row };
+    // company B's one posted entry: cash 77.00 / sales 77.00 on 1 February
+    const tb = await get('trial_balance?date_from=2025-01-01&date_to=2025-12-31');
+    expect(tb.rows.map((r) => [r.account_code, cents(r.closing_balance)]).sort()).toEqual([[code.cash, 7700], [code.sales, -7700]].sort());
+    expect((await get(`trial_balance?date_from=2025-01-01&date_to=2025-12-31&company=${company.A}`)).rows).toEqual([]);
+    const gl = await get(`general_ledger?account=${code.cash}&date_from=2025-03-01&date_to=2025-03-31`);
+    expect(cents(gl.rows[0]!.balance)).toBe(7700);
+    expect((await get('receivable_ledger?date_from=2025-01-01&date_to=2025-12-31')).rows).toEqual([]);
+    expect(cents((await get('balance_sheet?as_of=2025-12-31')).totals.total_assets)).toBe(7700);
+  });
+
   it('the receivable and payable ledgers give each party opening, movements, closing and ageing', async () => {
     const [from, to] = ['2025-02-01', '2025-03-31'];
     const ar = await report('receivable_ledger', { date_from: from, date_to: to, company: company.A });

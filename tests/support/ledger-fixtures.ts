@@ -1,5 +1,6 @@
 /** Reading the general ledger's entries in API tests (issue 50): a document's entries, and an entry by account role. */
 import { expect } from 'vitest';
+import { sql, type Kysely } from 'kysely';
 import type { StockClient } from './stock-fixtures.ts';
 import { q } from './security-fixtures.ts';
 
@@ -22,5 +23,27 @@ export function byRole(accounts: Map<number, Row>, entry: Row): Record<string, n
     sum += Math.round(l.debit * 100) - Math.round(l.credit * 100);
   }
   expect(sum, `entry ${entry.doc_no} balances`).toBe(0);
+  return out;
+}
+
+/**
+ * Where the ledger's day summaries (journal_account_day, journal_party_day: server/ledger/journal-days.ts) differ
+ * from the posted lines summed the same way, as readable lines (empty when they agree to the satang).
+ */
+export async function daySummaryMismatches(k: Kysely<any>): Promise<string[]> {
+  const posted = `from journal_entry_item i join journal_entry e on e.id = i.journal_entry_id where e.status = 'posted'`;
+  const out: string[] = [];
+  const compare = async (table: string, key: string, keyOfLines: string) => {
+    const fromLines = (await sql.raw<Row>(`select ${keyOfLines} as k, sum(i.debit) as debit, sum(i.credit) as credit, count(*) as n ${posted} group by ${keyOfLines}`).execute(k)).rows;
+    const fromDays = (await sql.raw<Row>(`select ${key} as k, debit, credit, line_count as n from ${table}`).execute(k)).rows;
+    const want = new Map(fromLines.map((r) => [String(r.k), `${Number(r.debit)}/${Number(r.credit)}/${Number(r.n)}`]));
+    const got = new Map(fromDays.map((r) => [String(r.k), `${Number(r.debit)}/${Number(r.credit)}/${Number(r.n)}`]));
+    for (const [key_, v] of want) if (got.get(key_) !== v) out.push(`${table} ${key_}: ${got.get(key_) ?? 'no row'}, the lines sum to ${v} (debit/credit/lines)`);
+    for (const [key_, v] of got) if (!want.has(key_)) out.push(`${table} ${key_}: ${v} without posted lines`);
+  };
+  const day = (col: string) => `cast(${col} as text)`;
+  await compare('journal_account_day', `your_company_id || '/' || account_id || '/' || ${day('doc_date')}`, `e.your_company_id || '/' || i.account_id || '/' || ${day('e.doc_date')}`);
+  await compare('journal_party_day', `your_company_id || '/' || account_id || '/' || customer_id || '/' || supplier_id || '/' || ${day('doc_date')}`,
+    `e.your_company_id || '/' || i.account_id || '/' || coalesce(i.customer_id, 0) || '/' || coalesce(i.supplier_id, 0) || '/' || ${day('e.doc_date')}`);
   return out;
 }
