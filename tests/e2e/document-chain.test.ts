@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserSession, closeSession, dismissToasts, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
+import { browserSession, closeSession, dismissToasts, openInApp, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 type Row = Record<string, any>;
 
@@ -61,7 +61,7 @@ describe('the document chain in the browser', () => {
       const filter = encodeURIComponent(JSON.stringify({ [meta.workflow.field]: { _in: f.source.states } }));
       const open = (await api('GET', `/api/${f.source.source}?filter=${filter}&sort=-id&limit=1`)).data as Row[];
       const doc = open[0] ?? await postedCopy(f.source.source, meta);
-      await page.goto(url(`/${f.source.source}/${doc.id}`));
+      await openInApp(page, `/${f.source.source}/${doc.id}`);
       const button = page.locator(`[data-create-from="/${f.target}/${f.source.source}"]`);
       await button.waitFor();
       expect((await button.innerText()).trim(), `${f.target} from ${f.source.source}`).toBe(f.action);
@@ -74,7 +74,7 @@ describe('the document chain in the browser', () => {
       // the party picker is named by the source's own field: a purchase order's supplier is not "a customer"
       if (f.source.source === 'purchase_order') expect(await page.getByTestId('create-from-customer').locator('option').first().innerText()).toBe('ผู้ขายทุกราย (เลือกเพื่อกรอง)');
       // the same action is in the source list's row menu
-      await page.goto(url(`/${f.source.source}`));
+      await openInApp(page, `/${f.source.source}`);
       const row = page.getByTestId('entity-list').locator('tr', { hasText: title }).first();
       await row.getByTestId('row-menu').click();
       await page.getByRole('menuitem', { name: f.action }).waitFor();

@@ -119,6 +119,16 @@ export async function signInInBrowser(page: Page, baseUrl: string, username: str
   await page.locator('.bo-sidemenu').waitFor();
 }
 
+/**
+ * Opens a path inside the running app as a link would (the router hears popstate), not as a new page load: a
+ * test that walks many screens of one session skips reloading the app for each (seconds per screen on CI).
+ * Use page.goto where the cold load itself is what is tested.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => { window.history.pushState(null, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  await page.waitForURL((u) => u.pathname + u.search === path);
+}
+
 /** Closes the toasts on screen (so a screenshot shows the screen, not the messages stacked over it). */
 export async function dismissToasts(page: Page): Promise<void> {
   const close = page.locator('.p-toast-message .p-toast-icon-close');
