@@ -7,6 +7,7 @@ import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
 import { JOURNAL } from './journal-writer.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
+import { registerYearClose } from './year-close.ts';
 
 // a test app may load a few schemas without the chart: then nothing posts
 const hasBooks = (service: EntityService) => !!service.registry.get('account') && !!service.registry.get(JOURNAL);
@@ -15,7 +16,7 @@ const withBooks = (install: (service: EntityService) => void) => (service: Entit
 /**
  * The general ledger (issue 50, docs/accounting.md): the entries every posting document writes from
  * its schema's `document.journal`, manual vouchers, the chart of accounts on a fresh database, and
- * the entries of documents posted before the ledger existed. It comes after stock in the feature list:
+ * the entries of documents posted before the ledger existed, and the year-end closing (POST /api/ledger/close-year). It comes after stock in the feature list:
  * a delivery's cost of goods sold is the value the stock ledger has just moved.
  */
 export const ledgerFeature: Feature<FeatureBase> = {
@@ -29,8 +30,9 @@ export const ledgerFeature: Feature<FeatureBase> = {
       install: withBooks((service) => { if (service.registry.get('stock_movement') && service.registry.get('inventory')) installStockAdjustmentPosting(service); }),
     },
   ],
-  routes: async ({ app, service }) => {
+  routes: async ({ app, service, contextOf }) => {
     if (!hasBooks(service)) return;
+    registerYearClose(app, service, contextOf);
     await ensureChartOfAccounts(service);
     const written = await fillMissingEntries(service, (m) => app.log.warn(m));
     if (written) app.log.info(`general ledger: wrote the entries of ${written} documents posted before the ledger`);
