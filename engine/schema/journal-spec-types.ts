@@ -7,7 +7,13 @@ export type JournalAmount =
   /** Σ `value` of the stock movements the document wrote in that direction (the stock ledger's cost). */
   | { stock: 'in' | 'out' }
   /** Σ a money field over a lines field of the document (a sale's payments), one journal line per role. */
-  | { lines: string; amount: string };
+  | { lines: string; amount: string }
+  /**
+   * Σ over the document's lines made from this source entity (`document.from[].source`, a stock document): the value
+   * the source line put into stock (its stock movements' value), in proportion to the quantity the line takes. A
+   * purchase invoice clears goods received not invoiced by what the goods receipt booked, not by its own price.
+   */
+  | { sourceValue: string };
 
 /** One line of the entry: the account by role, and its side. */
 export interface JournalLineSpec {

@@ -109,6 +109,21 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(e).toEqual({ purchases: 500, input_vat: 35, payable: -535 });
   });
 
+  it('a purchase invoice priced differently from its goods receipt clears what the receipt booked; the difference goes to cost', async () => {
+    // 10 received at 60.00 (600.00 in stock); 4 of them invoiced at 62.50 (250.00), the other 6 at 59.00 (354.00)
+    const gr = await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 10, price: 60 }]);
+    const priced = async (n: string, qty: number, price: number) => {
+      const draft = await from('purchase_invoice', 'goods_receipt', { ids: [gr.id], lines: [{ source_line_id: gr.items[0].id, qty }], values: { supplier_invoice_no: `SUP-${dialect}-P${n}`, supplier_invoice_date: '2026-11-20' } });
+      const items = draft.items.map((l: Row) => ({ id: l.id, product_id: l.product_id, qty: l.qty, price, source_line_id: l.source_line_id, source_entity: l.source_entity }));
+      await c.ok(c.call('PATCH', `/api/purchase_invoice/${draft.id}`, c.admin, { items }));
+      await act('purchase_invoice', draft.id, 'approve');
+      return onlyEntry('purchase_invoice', draft.id);
+    };
+    expect(await priced('1', 4, 62.5)).toEqual({ goods_received_not_invoiced: 240, cogs: 10, input_vat: 17.5, payable: -267.5 });
+    expect(await priced('2', 6, 59)).toEqual({ goods_received_not_invoiced: 360, cogs: -6, input_vat: 24.78, payable: -378.78 });
+    // what the receipt put in goods received not invoiced is cleared exactly: 600.00 credited, 240.00 + 360.00 debited
+  });
+
   it('a POS sale posts its payments, change, sales, VAT and cost; a refund reverses it', async () => {
     const shop = await shopOnce();
     const tape = await c.product({ price: 107 });
