@@ -6,6 +6,7 @@ import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { scaleOf } from '../db/field-codec.ts';
+import { saleBalance } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
 import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
@@ -87,6 +88,10 @@ export async function amountsOf(trx: Kysely<any>, service: EntityService, entity
   if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
   if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
   if ('sourceValue' in a) return [[roleBy(spec, doc), await sourceValue(trx, service, entity, doc, a.sourceValue)]];
+  if ('saleBalance' in a) {
+    const held = await saleBalance(trx, service, entity, doc, accountOfRole(await roleAccounts(trx), a.saleBalance));
+    return [[roleBy(spec, doc), Math.max(0, Math.min(held, satang(doc[a.upTo])))]];
+  }
   const out = new Map<string, number>();
   for (const line of (doc[a.lines] as Row[] | undefined) ?? []) {
     const role = roleBy(spec, line);

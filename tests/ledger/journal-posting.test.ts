@@ -217,6 +217,25 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 300, customer_deposits: -300 });
   });
 
+  it('a tax invoice clears the deposits its sale\'s receipts took before it against the receivable it raises', async () => {
+    const customer = await c.customer();
+    // a sale without VAT of 2 × 250.00: 400.00 received before any invoice is a deposit
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 2, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 400 }], values: { payment_method: 'cash' } });
+    await act('receipt', rc.id, 'post');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 400, customer_deposits: -400 });
+    // the invoice of 500.00: 400.00 of the deposit clears the receivable, 100.00 is still owed
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    expect(await onlyEntry('tax_invoice', iv.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
+    // cancelled, its reversal gives the deposit back; issued again, it clears it again (the deposit is counted once)
+    await act('tax_invoice', iv.id, 'cancel');
+    const again = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', again.id, 'issue');
+    expect(await onlyEntry('tax_invoice', again.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
+  });
+
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
     const customer = await c.customer();
     const old = await c.company();
