@@ -102,6 +102,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   'JOURNAL_LINE_INVALID.one_side': { th: 'รายการที่ {line} ต้องมีเดบิตหรือเครดิตอย่างใดอย่างหนึ่ง ไม่ใช่ทั้งสองหรือไม่มีเลย', en: 'Line {line} must have a debit or a credit, not both and not neither' },
   'JOURNAL_LINE_INVALID.negative': { th: 'รายการที่ {line} มีจำนวนเงินติดลบ ให้บันทึกเป็นจำนวนบวกอีกด้านหนึ่งแทน', en: 'Line {line} has a negative amount; enter it as a positive amount on the other side' },
   'JOURNAL_LINE_INVALID.group_account': { th: 'รายการที่ {line}: บัญชี {account} เป็นบัญชีคุม ลงรายการไม่ได้ ให้เลือกบัญชีย่อยภายใต้บัญชีนี้', en: 'Line {line}: account {account} is a heading, which is not posted to; choose an account under it' },
+  'JOURNAL_LINE_INVALID.closing_journal': { th: 'รายการปิดบัญชีสิ้นปีบันทึกได้จากการปิดบัญชีสิ้นปีเท่านั้น ให้เลือกสมุดรายวันอื่น', en: 'The year-end closing journal takes only the entry written by closing the year; choose another journal' },
   'JOURNAL_LINE_INVALID.too_few': { th: 'สมุดรายวันต้องมีอย่างน้อยสองรายการ คือด้านเดบิตและด้านเครดิต', en: 'An entry needs at least two lines, a debit and a credit' },
   JOURNAL_AUTOMATIC: {
     th: 'รายการบัญชีที่ระบบบันทึกจากเอกสารแก้ไขหรือลบไม่ได้ ให้ยกเลิกเอกสารต้นทางเพื่อกลับรายการ', en: 'An entry written from a document cannot be changed or deleted; cancel the document to reverse it',

@@ -115,6 +115,11 @@ describe.each(testDialects())('closing a year on %s', (dialect) => {
     // reads the books and writes vouchers, but may not change the company's closing date
     const clerk = await c.staff('bookkeeper', { journal_entry: { view: true, edit: true }, your_company: { view: true } });
     expectError(await close({ company, year: 2023 }, clerk.headers), 403, 'FORBIDDEN');
+    // the closing journal takes only what closing a year writes: a voucher typed in it is not posted
+    const typed = await c.ok(c.call('POST', '/api/journal_entry', c.admin, { doc_date: '2026-01-05', your_company_id: company, journal: 'closing', items: [{ account_id: rent, debit: 5 }, { account_id: role('cash'), credit: 5 }] }), 201);
+    const refusedPost = await c.call('POST', `/api/journal_entry/${typed.id}/actions/post`, { ...c.admin, 'accept-language': 'th' });
+    expectError(refusedPost, 400, 'JOURNAL_LINE_INVALID');
+    expect(refusedPost.json().error.params.reason).toBe('closing_journal');
     const other = await c.company();
     expectError(await close({ company: other + 1000, year: 2023 }), 404, 'NOT_FOUND');
   });
