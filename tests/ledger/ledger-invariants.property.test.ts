@@ -2,7 +2,8 @@
  * Issue 50 §5, the books reconcile after any sequence of documents: goods receipts, deliveries, POS sales, stock
  * adjustments, tax invoices, receipts (deposits too), credit notes, purchase invoices (from goods receipts, at the
  * receipt's price or another, and typed), payment vouchers and cancellations in random order. After each sequence
- * every entry balances, the `inventory` account of each company equals Σ stock value of its inventories, every
+ * every entry balances, the `inventory` account of each company equals Σ stock value of its inventories, goods received
+ * not invoiced holds what approved receipts booked for the lines not invoiced, every
  * posted document has one entry while a cancelled one's entry is reversed, and the reports agree with the books
  * (tests/support/books-agree.ts: receivable and payable against the party ledgers, assets = liabilities + equity,
  * the P&L against the trial balance, the month's output and input VAT against the tax reports and the ภ.พ.30).
@@ -220,6 +221,17 @@ describe.each(testDialects())('ledger invariants on %s', (dialect) => {
       // a POS sale's partial returns are entries of their own, reversed with the sale when the rest is refunded
       if ((d.entity !== 'pos_order' && originals > 1) || reversals !== (gone ? originals : 0)) out.push(`${d.entity} ${d.id} (${row.status}): ${originals} entries, ${reversals} reversals`);
     }
+    // goods received not invoiced holds what the approved receipts booked for the lines no approved purchase invoice took
+    // (each bill here takes the whole rest of its receipt, so a line is invoiced whole or not at all)
+    const grni = await k.selectFrom('journal_entry_item as l').innerJoin('journal_entry as e', 'e.id', 'l.journal_entry_id').innerJoin('account as a', 'a.id', 'l.account_id')
+      .select(sql<number>`coalesce(sum(l.credit) - sum(l.debit), 0)`.as('v')).where('e.status', '=', 'posted').where('a.role', '=', 'goods_received_not_invoiced').where('e.your_company_id', '=', shop.company).executeTakeFirst();
+    const open = await k.selectFrom('stock_movement as m').innerJoin('goods_receipt as g', 'g.id', 'm.doc_id')
+      .select(sql<number>`coalesce(sum(m.value), 0)`.as('v')).where('m.doc_entity', '=', 'goods_receipt').where('m.direction', '=', 'in')
+      .where((eb) => eb.or([eb('m.note', 'is', null), eb('m.note', '!=', 'reversal')])).where('g.status', '=', 'approved').where('g.your_company_id', '=', shop.company)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('purchase_invoice_item as pl').innerJoin('purchase_invoice as p', 'p.id', 'pl.purchase_invoice_id').select('pl.id')
+        .whereRef('pl.source_line_id', '=', 'm.doc_line_id').where('pl.source_entity', '=', 'goods_receipt').where('p.status', 'in', ['approved', 'partially_paid', 'paid']))))
+      .executeTakeFirst();
+    if (Number(grni?.v) !== Number(open?.v)) out.push(`goods received not invoiced ${grni?.v} ≠ what approved receipts booked for lines not invoiced ${open?.v} (satang)`);
     out.push(...await booksDisagree(c, shop.company, today()));
     return out;
   }
