@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   JOURNAL_LINE_INVALID: { status: 400 },
   JOURNAL_AUTOMATIC: { status: 409 },
   ACCOUNT_ROLE_MISSING: { status: 409 },
+  YEAR_CLOSE_REFUSED: { status: 409 },
   ALREADY_TAX_INVOICED: { status: 409 },
   NOTE_WITHOUT_INVOICE: { status: 409 },
   INSUFFICIENT_STOCK: { status: 409 },

@@ -104,6 +104,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   'JOURNAL_LINE_INVALID.one_side': { th: 'รายการที่ {line} ต้องมีเดบิตหรือเครดิตอย่างใดอย่างหนึ่ง ไม่ใช่ทั้งสองหรือไม่มีเลย', en: 'Line {line} must have a debit or a credit, not both and not neither' },
   'JOURNAL_LINE_INVALID.negative': { th: 'รายการที่ {line} มีจำนวนเงินติดลบ ให้บันทึกเป็นจำนวนบวกอีกด้านหนึ่งแทน', en: 'Line {line} has a negative amount; enter it as a positive amount on the other side' },
   'JOURNAL_LINE_INVALID.group_account': { th: 'รายการที่ {line}: บัญชี {account} เป็นบัญชีคุม ลงรายการไม่ได้ ให้เลือกบัญชีย่อยภายใต้บัญชีนี้', en: 'Line {line}: account {account} is a heading, which is not posted to; choose an account under it' },
+  'JOURNAL_LINE_INVALID.closing_journal': { th: 'รายการปิดบัญชีสิ้นปีบันทึกได้จากการปิดบัญชีสิ้นปีเท่านั้น ให้เลือกสมุดรายวันอื่น', en: 'The year-end closing journal takes only the entry written by closing the year; choose another journal' },
   'JOURNAL_LINE_INVALID.too_few': { th: 'สมุดรายวันต้องมีอย่างน้อยสองรายการ คือด้านเดบิตและด้านเครดิต', en: 'An entry needs at least two lines, a debit and a credit' },
   JOURNAL_AUTOMATIC: {
     th: 'รายการบัญชีที่ระบบบันทึกจากเอกสารแก้ไขหรือลบไม่ได้ ให้ยกเลิกเอกสารต้นทางเพื่อกลับรายการ', en: 'An entry written from a document cannot be changed or deleted; cancel the document to reverse it',
@@ -114,6 +115,10 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'ผังบัญชียังไม่มีบัญชีที่ใช้ลงรายการนี้', en: 'No account of the chart has the role this posting needs',
     detailed: { th: 'ผังบัญชียังไม่มีบัญชีที่มีหน้าที่ "{role}" ให้กำหนดหน้าที่นี้ให้บัญชีหนึ่งในผังบัญชี แล้วทำรายการอีกครั้ง', en: 'No account of the chart has the role "{role}": give that role to an account and try again' },
   },
+  YEAR_CLOSE_REFUSED: { th: 'ปิดบัญชีสิ้นปีนี้ไม่ได้', en: 'This year cannot be closed' },
+  'YEAR_CLOSE_REFUSED.already_closed': { th: 'ปิดบัญชีปี {year} ไปแล้ว (สมุดรายวัน {number}) ปิดซ้ำไม่ได้', en: '{year} is closed already (entry {number}); it cannot be closed twice' },
+  'YEAR_CLOSE_REFUSED.earlier_year_open': { th: 'ยังมียอดรายได้หรือค่าใช้จ่ายของปีก่อน {year} ที่ยังไม่ได้ปิดบัญชี ให้ปิดบัญชีปีก่อนหน้าก่อน', en: 'A year before {year} still has income or expense balances; close that year first' },
+  'YEAR_CLOSE_REFUSED.not_ended': { th: 'ปี {year} ยังไม่สิ้นสุด (วันนี้คือ {today}) ปิดบัญชีได้หลังวันสุดท้ายของปี', en: '{year} has not ended yet (today is {today}); a year is closed after its last day' },
   HAS_DEPENDENTS: {
     th: 'ยกเลิกไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: 'Documents made from this one are still live; cancel them first',
     detailed: { th: 'ยกเลิก{entity} {number} ไม่ได้ เพราะมีเอกสารที่ทำต่อจากเอกสารนี้และยังไม่ได้ยกเลิก: {dependents} ให้ยกเลิกเอกสารเหล่านั้นก่อน', en: '{entity} {number} cannot be cancelled: documents made from it are still live ({dependents}); cancel them first' },
@@ -243,6 +248,8 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   computed: { th: 'ระบบคำนวณช่องนี้จากรายการ จึงกำหนดเองไม่ได้', en: 'is computed from the lines and cannot be set' },
   issue_date_future: { th: 'วันที่เอกสารภาษีต้องเป็นวันที่ออกเอกสาร จึงลงวันที่ล่วงหน้าไม่ได้ (วันนี้คือ {today})', en: 'must not be later than today ({today}): a tax document is dated the day it is issued' },
   wht_over_limit: { th: 'ภาษีหัก ณ ที่จ่ายต้องไม่เกิน 15% ของยอดก่อน VAT ที่รับชำระ ({base}) คือไม่เกิน {max}', en: 'must not be more than 15 % of the amount settled before VAT ({base}): at most {max}' },
+  after_recorded: { th: 'ต้องไม่หลังวันที่บันทึก {recorded} (ภาษีซื้อใช้สิทธิในเดือนที่บันทึก)', en: 'must not be after {recorded}, the date it is recorded on (its VAT is claimed in that month)' },
+  claim_window_passed: { th: 'เกิน {months} เดือนนับจากเดือนที่ออกใบกำกับภาษีแล้ว จึงนำภาษีซื้อมาใช้สิทธิในเดือนที่บันทึก ({recorded}) ไม่ได้ (มาตรา 82/3)', en: 'is more than {months} months before {recorded}, the date it is recorded on: its VAT can no longer be claimed (Revenue Code s. 82/3)' },
   before_source: { th: 'ต้องไม่ก่อนวันที่ {date} ของเอกสารต้นทาง {source}', en: 'must not be before {date}, the date of {source} it is made from' },
   issue_date_order: { th: 'ต้องไม่ก่อนวันที่ {last} ของเอกสารเลขที่ {no} ซึ่งออกล่าสุดในชุดเลขเดียวกัน', en: 'must not be earlier than {last}, the date of {no}, the last issued in its series' },
   company_choice: { th: 'มีหลายบริษัทและยังไม่ได้ตั้งบริษัทตั้งต้นในการตั้งค่าระบบ กรุณาเลือกบริษัทผู้ออกเอกสาร', en: 'there are several companies and no default one: choose the company (or set the default in the site settings)' },

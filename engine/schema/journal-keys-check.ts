@@ -28,6 +28,18 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
   const amount = (at: string, a: JournalAmount) => {
     if (typeof a === 'string') return money(at, a, e);
     if ('stock' in a) { if (!e.document?.stock) bad(at, 'a stock amount needs document.stock'); return; }
+    if ('saleBalance' in a) {
+      if (account && !roles.has(a.saleBalance)) bad(at, `"${a.saleBalance}" is not a role of account.role`);
+      if (!e.document?.lines || !(e.document?.from ?? []).length) bad(at, 'a sale balance needs document.lines made from a source (document.from)');
+      if (at.includes('/returns')) bad(at, 'a sale balance is not taken by a change (returns)');
+      return money(`${at}/upTo`, a.upTo, e);
+    }
+    if ('sourceValue' in a) {
+      const src = byName.get(a.sourceValue);
+      if (!(e.document?.from ?? []).some((f) => f.source === a.sourceValue) || !src?.document?.stock) bad(at, `"${a.sourceValue}" is not a stock document of document.from`);
+      if (at.includes('/returns')) bad(at, 'a source value is not taken by a change (returns)');
+      return;
+    }
     const lf = e.fields[a.lines];
     if (lf?.type !== 'lines') { bad(at, `"${a.lines}" is not a lines field`); return; }
     money(`${at}/amount`, a.amount, byName.get(lf.entity ?? ''));
@@ -45,7 +57,7 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
       const a = l.debit ?? l.credit;
       if (a !== undefined) amount(lat, a);
       if (l.party && !j.party) bad(`${lat}/party`, 'the journal names no party field');
-      if (typeof l.role !== 'string' && (typeof a === 'string' || (a && 'stock' in a)) && !e.fields[l.role.field]) bad(`${lat}/role/field`, `no header field "${l.role.field}"`);
+      if (typeof l.role !== 'string' && (typeof a === 'string' || (a && !('lines' in a))) && !e.fields[l.role.field]) bad(`${lat}/role/field`, `no header field "${l.role.field}"`);
     });
   });
 }

@@ -7,7 +7,19 @@ export type JournalAmount =
   /** Σ `value` of the stock movements the document wrote in that direction (the stock ledger's cost). */
   | { stock: 'in' | 'out' }
   /** Σ a money field over a lines field of the document (a sale's payments), one journal line per role. */
-  | { lines: string; amount: string };
+  | { lines: string; amount: string }
+  /**
+   * Σ over the document's lines made from this source entity (`document.from[].source`, a stock document): the value
+   * the source line put into stock (its stock movements' value), in proportion to the quantity the line takes. A
+   * purchase invoice clears goods received not invoiced by what the goods receipt booked, not by its own price.
+   */
+  | { sourceValue: string }
+  /**
+   * The credit balance of an account role (`customer_deposits`) in the posted entries of the documents of the sale
+   * the document's lines come from (and of everything made from it), at most the header money field `upTo`: a tax
+   * invoice clears the deposits its sale's receipts took before it against the receivable it raises.
+   */
+  | { saleBalance: string; upTo: string };
 
 /** One line of the entry: the account by role, and its side. */
 export interface JournalLineSpec {

@@ -178,6 +178,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       if (!target || target.access?.companyField !== 'id') bad(`${at}/defaultFrom`, 'must be on a link to the company entity (access.companyField "id")');
       else if (site && !companySetting(site, target.name)) bad(`${at}/defaultFrom`, `${site.name} has no link field to ${target.name} (the default company)`);
     }
+    if (f.claimWindow && (f.type !== 'date' || e.fields[f.claimWindow.recordedOn]?.type !== 'date')) bad(`${at}/claimWindow`, 'must be on a date field and name another date field of the entity (recordedOn)');
     for (const cond of ['visibleIf', 'requiredIf'] as const) {
       if (!f[cond]) continue;
       try {

@@ -93,6 +93,12 @@ export interface FieldDef {
    * declares `priceList`: its price for the line's product (and quantity) wins over the product's own field.
    */
   fillFrom?: { link: string; field: string; priceList?: string };
+  /**
+   * date: the date of a tax invoice received, claimed in the month the record is recorded on (its date field
+   * `recordedOn`): it may not be after that date, nor its month more than `months` months before that date's month
+   * (input VAT, Revenue Code s. 82/3: six months). Field codes `after_recorded` and `claim_window_passed`.
+   */
+  claimWindow?: { recordedOn: string; months: number };
   /** date: follows another date plus a number of days, when not set: a due date `{"date": "doc_date", "days": "credit_term_days"}`; `days` may be one link away (`"customer_id.credit_term_days"`). */
   dateFrom?: { date: string; days: string };
   /**

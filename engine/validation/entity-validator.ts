@@ -157,6 +157,7 @@ export function createEntityValidator(ajv: Ajv2020, entity: EntitySchema, mode: 
   const conditional = Object.entries(entity.fields)
     .filter(([, f]) => f.requiredIf && hasColumn(f))
     .map(([name, f]) => ({ name, when: parseFilter(f.requiredIf, entity, { entity: resolve }) }));
+  const windows = Object.entries(entity.fields).filter(([, f]) => f.claimWindow).map(([name, f]) => ({ name, ...f.claimWindow! }));
   const system = new Set<string>(SYSTEM_FIELDS);
   const readOnly = new Set(Object.entries(entity.fields).filter(([, f]) => f.readOnly).map(([n]) => n));
   return (body, current) => {
@@ -180,6 +181,24 @@ export function createEntityValidator(ajv: Ajv2020, entity: EntitySchema, mode: 
         errors.push({ field: c.name, code: 'required', message: 'is required' });
       }
     }
+    if (mode !== 'shape') for (const w of windows) if (!errors.some((e) => e.field === w.name)) errors.push(...claimWindowProblems(w, merged));
     return [...own, ...errors];
   };
+}
+
+const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+
+/**
+ * A tax invoice received (`name`) is claimed in the month of the record's `recordedOn` date: not dated after it,
+ * and not from a month more than `months` before (Revenue Code s. 82/3). Judged once both dates are there.
+ */
+function claimWindowProblems(w: { name: string; recordedOn: string; months: number }, record: Record<string, unknown>): FieldError[] {
+  const [date, recorded] = [record[w.name], record[w.recordedOn]];
+  if (typeof date !== 'string' || typeof recorded !== 'string' || !isCalendarDate(date.slice(0, 10)) || !isCalendarDate(recorded.slice(0, 10))) return [];
+  const [d, r] = [date.slice(0, 10), recorded.slice(0, 10)];
+  if (d > r) return [{ field: w.name, code: 'after_recorded', message: `must not be after ${r}, the date it is recorded on (its VAT is claimed in that month)`, params: { recorded: r } }];
+  if (monthIndex(r) - monthIndex(d) > w.months) {
+    return [{ field: w.name, code: 'claim_window_passed', message: `is more than ${w.months} months before ${r}, the date it is recorded on: its VAT can no longer be claimed (Revenue Code s. 82/3)`, params: { recorded: r, months: w.months } }];
+  }
+  return [];
 }

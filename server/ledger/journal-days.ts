@@ -10,7 +10,8 @@ import { inBatches } from '../db/batches.ts';
  * `stock_movement_day`:
  * - `journal_account_day`: per company, account and `doc_date`, the posted lines' debits and credits (satang, as
  *   the lines store them) and how many lines. The trial balance, the statements and the general ledger's opening
- *   balance read it: two years of a million lines are a few thousand rows.
+ *   balance read it: two years of a million lines are a few thousand rows. Kept per journal too, so a report can
+ *   leave one out (the P&L leaves out the year-end closing entry, journal `closing`).
  * - `journal_party_day`: the same per customer and supplier of the line as well (0 for none), for the receivable
  *   and payable ledgers (balances and ageing per party). Every posted line is in both.
  * Only posted entries count, as in the reports; an entry is written posted (journal-writer.ts) or posted from a
@@ -18,16 +19,16 @@ import { inBatches } from '../db/batches.ts';
  */
 export const ACCOUNT_DAY = 'journal_account_day';
 export const PARTY_DAY = 'journal_party_day';
-const ACCOUNT_KEY: string[] = ['your_company_id', 'account_id', 'doc_date'];
+const ACCOUNT_KEY: string[] = ['your_company_id', 'account_id', 'journal', 'doc_date'];
 const PARTY_KEY: string[] = ['your_company_id', 'account_id', 'customer_id', 'supplier_id', 'doc_date'];
 
 /** One posted line as stored: amounts in satang. */
-export interface DayLine { companyId: number; accountId: number; date: string; debit: number; credit: number; customerId?: number | null; supplierId?: number | null }
+export interface DayLine { companyId: number; accountId: number; journal: string; date: string; debit: number; credit: number; customerId?: number | null; supplierId?: number | null }
 
 /** The journal's tables, the lines' link to their entry, and the status an entry counts with. */
 export interface JournalTables { head: EntitySchema; lines: EntitySchema; parent: string; posted: string }
 
-interface DayRow { your_company_id: number; account_id: number; customer_id: number; supplier_id: number; doc_date: string; debit: number; credit: number; line_count: number }
+interface DayRow { your_company_id: number; account_id: number; journal: string; customer_id: number; supplier_id: number; doc_date: string; debit: number; credit: number; line_count: number }
 
 /** The journal's header and lines tables, as its schema names them (none in a test app without the books). */
 export function journalTables(registry: Pick<SchemaRegistry, 'get'>, journal: string, posted: string): JournalTables | null {
@@ -52,6 +53,7 @@ export async function ensureJournalDays(db: Database, t: JournalTables | null): 
   await amounts(k.schema.createTable(ACCOUNT_DAY).ifNotExists()
     .addColumn('your_company_id', 'integer', (c) => c.notNull())
     .addColumn('account_id', 'integer', (c) => c.notNull())
+    .addColumn('journal', 'varchar(20)', (c) => c.notNull().defaultTo(''))
     .addColumn('doc_date', date, (c) => c.notNull()))
     .addPrimaryKeyConstraint(`${ACCOUNT_DAY}_pk`, ACCOUNT_KEY as never).execute();
   await amounts(k.schema.createTable(PARTY_DAY).ifNotExists()
@@ -78,9 +80,9 @@ export async function rebuildJournalDays(k: Kysely<any>, t: JournalTables): Prom
   const from = sql`from ${sql.table(t.lines.name)} i join ${sql.table(t.head.name)} e on e.id = i.${sql.ref(t.parent)} where e.status = ${t.posted}`;
   await sql`delete from ${sql.table(ACCOUNT_DAY)}`.execute(k);
   await sql`delete from ${sql.table(PARTY_DAY)}`.execute(k);
-  await sql`insert into ${sql.table(ACCOUNT_DAY)} (your_company_id, account_id, doc_date, debit, credit, line_count)
-    select e.your_company_id, i.account_id, e.doc_date, sum(i.debit), sum(i.credit), count(*) ${from}
-    group by e.your_company_id, i.account_id, e.doc_date`.execute(k);
+  await sql`insert into ${sql.table(ACCOUNT_DAY)} (your_company_id, account_id, journal, doc_date, debit, credit, line_count)
+    select e.your_company_id, i.account_id, e.journal, e.doc_date, sum(i.debit), sum(i.credit), count(*) ${from}
+    group by e.your_company_id, i.account_id, e.journal, e.doc_date`.execute(k);
   await sql`insert into ${sql.table(PARTY_DAY)} (your_company_id, account_id, customer_id, supplier_id, doc_date, debit, credit, line_count)
     select e.your_company_id, i.account_id, coalesce(i.customer_id, 0), coalesce(i.supplier_id, 0), e.doc_date, sum(i.debit), sum(i.credit), count(*) ${from}
     group by e.your_company_id, i.account_id, coalesce(i.customer_id, 0), coalesce(i.supplier_id, 0), e.doc_date`.execute(k);
@@ -90,8 +92,8 @@ export async function rebuildJournalDays(k: Kysely<any>, t: JournalTables): Prom
 function summed(lines: DayLine[], byParty: boolean): DayRow[] {
   const sums = new Map<string, DayRow>();
   for (const l of lines) {
-    const row = { your_company_id: l.companyId, account_id: l.accountId, customer_id: byParty ? l.customerId ?? 0 : 0, supplier_id: byParty ? l.supplierId ?? 0 : 0, doc_date: l.date };
-    const id = `${row.your_company_id}/${row.account_id}/${row.customer_id}/${row.supplier_id}/${row.doc_date}`;
+    const row = { your_company_id: l.companyId, account_id: l.accountId, journal: byParty ? '' : l.journal, customer_id: byParty ? l.customerId ?? 0 : 0, supplier_id: byParty ? l.supplierId ?? 0 : 0, doc_date: l.date };
+    const id = `${row.your_company_id}/${row.account_id}/${row.journal}/${row.customer_id}/${row.supplier_id}/${row.doc_date}`;
     const s = sums.get(id) ?? { ...row, debit: 0, credit: 0, line_count: 0 };
     s.debit += l.debit;
     s.credit += l.credit;
@@ -100,7 +102,7 @@ function summed(lines: DayLine[], byParty: boolean): DayRow[] {
   }
   // one order for every transaction: two postings over the same rows wait for each other instead of deadlocking
   const cmp = (a: DayRow, b: DayRow) => a.your_company_id - b.your_company_id || a.account_id - b.account_id
-    || a.customer_id - b.customer_id || a.supplier_id - b.supplier_id || (a.doc_date < b.doc_date ? -1 : a.doc_date > b.doc_date ? 1 : 0);
+    || (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0) || a.customer_id - b.customer_id || a.supplier_id - b.supplier_id || (a.doc_date < b.doc_date ? -1 : a.doc_date > b.doc_date ? 1 : 0);
   return [...sums.values()].sort(cmp);
 }
 
@@ -121,15 +123,15 @@ export async function addToJournalDays(trx: Kysely<any>, lines: DayLine[]): Prom
     }
   };
   await upsert(ACCOUNT_DAY, ACCOUNT_KEY, summed(lines, false).map(({ customer_id: _c, supplier_id: _s, ...r }) => r));
-  await upsert(PARTY_DAY, PARTY_KEY, summed(lines, true));
+  await upsert(PARTY_DAY, PARTY_KEY, summed(lines, true).map(({ journal: _j, ...r }) => r));
 }
 
 /** The stored lines of one posted entry, as the day tables add them (a manual voucher as it posts). */
 export async function entryDayLines(trx: Kysely<any>, t: JournalTables, entryId: number): Promise<DayLine[]> {
-  const head = await trx.selectFrom(t.head.name).select(['your_company_id', 'doc_date']).where('id', '=', entryId).executeTakeFirstOrThrow();
+  const head = await trx.selectFrom(t.head.name).select(['your_company_id', 'journal', 'doc_date']).where('id', '=', entryId).executeTakeFirstOrThrow();
   const rows = await trx.selectFrom(t.lines.name).select(['account_id', 'debit', 'credit', 'customer_id', 'supplier_id']).where(t.parent, '=', entryId).execute();
   const date = dayText(head.doc_date);
-  return rows.map((r) => ({ companyId: Number(head.your_company_id), accountId: Number(r.account_id), date, debit: Number(r.debit ?? 0), credit: Number(r.credit ?? 0), customerId: r.customer_id === null ? null : Number(r.customer_id), supplierId: r.supplier_id === null ? null : Number(r.supplier_id) }));
+  return rows.map((r) => ({ companyId: Number(head.your_company_id), accountId: Number(r.account_id), journal: String(head.journal), date, debit: Number(r.debit ?? 0), credit: Number(r.credit ?? 0), customerId: r.customer_id === null ? null : Number(r.customer_id), supplierId: r.supplier_id === null ? null : Number(r.supplier_id) }));
 }
 
 /**

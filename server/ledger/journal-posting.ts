@@ -5,6 +5,8 @@ import { businessToday } from '../../engine/documents/business-time.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
+import { scaleOf } from '../db/field-codec.ts';
+import { saleBalance } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
 import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
@@ -55,10 +57,41 @@ function roleBy(spec: JournalLineSpec, row: Row): string {
   return spec.role.roles[value] ?? spec.role.roles['*'] ?? Object.values(spec.role.roles)[0]!;
 }
 
+/**
+ * The value a source stock document's lines booked for what the document's lines take from them (satang): each
+ * source line's stock movements' value, in proportion to the quantity taken (journal-spec-types.ts `sourceValue`).
+ */
+async function sourceValue(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, source: string): Promise<number> {
+  const field = entity.document!.lines;
+  if (!field) return 0;
+  const linesEntity = service.entity(entity.fields[field]!.entity!);
+  const taken = ((doc[field] as Row[] | undefined) ?? []).filter((l) => !isEmpty(l.source_line_id) && sourceOf(entity, linesEntity, l)?.source === source);
+  if (!taken.length) return 0;
+  const rows = await trx.selectFrom('stock_movement').select(['doc_line_id', (eb) => eb.fn.sum<number>('value').as('v'), (eb) => eb.fn.sum<number>('qty').as('q')])
+    .where('doc_entity', '=', source).where('doc_line_id', 'in', [...new Set(taken.map((l) => Number(l.source_line_id)))]).where('direction', '=', 'in')
+    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', 'reversal')])).groupBy('doc_line_id').execute();
+  const booked = new Map(rows.map((r) => [Number(r.doc_line_id), { value: Number(r.v), qty: Number(r.q) }]));
+  // the ledger's quantities are stored scaled (decimal with its scale), the document's line as read is a number
+  const scale = 10 ** scaleOf(service.entity('stock_movement').fields.qty!);
+  let total = 0;
+  for (const l of taken) {
+    const b = booked.get(Number(l.source_line_id));
+    if (!b || !b.qty) continue;
+    const qty = Math.round(Number(l.qty) * scale);
+    total += qty === b.qty ? b.value : Math.round((b.value * qty) / b.qty);
+  }
+  return total;
+}
+
 /** The amounts of one line spec, per role (a lines amount may split over several roles). */
-export async function amountsOf(trx: Kysely<any>, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
+export async function amountsOf(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
   if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
   if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
+  if ('sourceValue' in a) return [[roleBy(spec, doc), await sourceValue(trx, service, entity, doc, a.sourceValue)]];
+  if ('saleBalance' in a) {
+    const held = await saleBalance(trx, service, entity, doc, accountOfRole(await roleAccounts(trx), a.saleBalance));
+    return [[roleBy(spec, doc), Math.max(0, Math.min(held, satang(doc[a.upTo])))]];
+  }
   const out = new Map<string, number>();
   for (const line of (doc[a.lines] as Row[] | undefined) ?? []) {
     const role = roleBy(spec, line);
@@ -77,7 +110,7 @@ export async function entryLines(trx: Kysely<any>, service: EntityService, entit
   const lines: EntryLine[] = [];
   for (const spec of variant.lines) {
     const debit = spec.debit !== undefined;
-    for (const [role, amount] of await amountsOf(trx, entity, doc, spec, (spec.debit ?? spec.credit)!)) {
+    for (const [role, amount] of await amountsOf(trx, service, entity, doc, spec, (spec.debit ?? spec.credit)!)) {
       if (amount === 0) continue;
       const party = spec.party && partyField && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
       lines.push({

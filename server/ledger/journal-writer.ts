@@ -105,7 +105,7 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   if (rows.length) await trx.insertInto(linesEntity.name).values(rows).execute();
   // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored
   const date = dayText(header.doc_date);
-  await addToJournalDays(trx, rows.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
+  await addToJournalDays(trx, rows.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
   return id;
 }
 

@@ -9,6 +9,7 @@ import { JOURNAL, POSTED } from './journal-writer.ts';
 import { ensureJournalDays, journalTables } from './journal-days.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
 import { registerDocumentJournalRoutes } from './document-journal-routes.ts';
+import { registerYearClose } from './year-close.ts';
 
 // a test app may load a few schemas without the chart: then nothing posts
 const hasBooks = (service: EntityService) => !!service.registry.get('account') && !!service.registry.get(JOURNAL);
@@ -17,7 +18,7 @@ const withBooks = (install: (service: EntityService) => void) => (service: Entit
 /**
  * The general ledger (issue 50, docs/accounting.md): the entries every posting document writes from
  * its schema's `document.journal`, manual vouchers, the chart of accounts on a fresh database, and
- * the entries of documents posted before the ledger existed. It comes after stock in the feature list:
+ * the entries of documents posted before the ledger existed, and the year-end closing (POST /api/ledger/close-year). It comes after stock in the feature list:
  * a delivery's cost of goods sold is the value the stock ledger has just moved.
  */
 export const ledgerFeature: Feature<FeatureBase> = {
@@ -36,6 +37,7 @@ export const ledgerFeature: Feature<FeatureBase> = {
   routes: async ({ app, service, contextOf }) => {
     if (!hasBooks(service)) return;
     registerDocumentJournalRoutes(app, service, contextOf);
+    registerYearClose(app, service, contextOf);
     await ensureChartOfAccounts(service);
     const written = await fillMissingEntries(service, (m) => app.log.warn(m));
     if (written) app.log.info(`general ledger: wrote the entries of ${written} documents posted before the ledger`);

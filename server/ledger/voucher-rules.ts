@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { JOURNAL, POSTED, unbalanced } from './journal-writer.ts';
 import { addToJournalDays, entryDayLines, journalTables } from './journal-days.ts';
+import { CLOSING_JOURNAL } from './year-close.ts';
 
 type Row = Record<string, unknown>;
 const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
@@ -18,6 +19,8 @@ async function checkVoucher(trx: Kysely<any>, service: EntityService, id: number
   const doc = await service.readWhole(trx, JOURNAL, id);
   const lines = (doc.items as Row[] | undefined) ?? [];
   if (lines.length < 2) throw new AppError('JOURNAL_LINE_INVALID', 'an entry has at least two lines: a debit and a credit', { field: 'items' }, { reason: 'too_few' });
+  // the year-end closing entry is written by closing the year (year-close.ts), and the P&L leaves that journal out
+  if (doc.journal === CLOSING_JOURNAL) throw new AppError('JOURNAL_LINE_INVALID', 'the closing journal takes only the year-end closing entry: close the year instead (POST /api/ledger/close-year)', { field: 'journal' }, { reason: 'closing_journal' });
   const accountIds = [...new Set(lines.map((l) => Number(l.account_id)))];
   const accounts = new Map((await trx.selectFrom('account').select(['id', 'code', 'is_group']).where('id', 'in', accountIds).execute()).map((a) => [Number(a.id), a]));
   const amounts = lines.map((l, i) => {

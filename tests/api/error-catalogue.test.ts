@@ -246,6 +246,15 @@ describe.each(testDialects())('error codes through the API on %s', (dialect) => 
       expect((await call('PATCH', `/api/account/${sales}`, { role: 'sales' })).statusCode).toBe(200);
       return res;
     },
+    YEAR_CLOSE_REFUSED: async () => {
+      // a year closed twice: the second close finds the closing entry of the first
+      const made = await call('POST', '/api/your_company', { code: 'EC-YE', name_th: 'บริษัท ปิดปี จำกัด', tax_id: thaiTaxId(745549933), branch_code: '00000' });
+      expect(made.statusCode, made.body).toBe(201);
+      const co = made.json().data.id;
+      const first = await call('POST', '/api/ledger/close-year', { company: co, year: 2020 });
+      expect(first.statusCode, first.body).toBe(200);
+      return call('POST', '/api/ledger/close-year', { company: co, year: 2020 });
+    },
     ALREADY_TAX_INVOICED: async () => {
       // a sale paid by a receipt that serves as its tax invoice: a tax invoice for the same order would be its second
       const make = async (entity: string, body: unknown) => {

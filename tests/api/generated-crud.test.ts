@@ -64,7 +64,9 @@ function expectSameAs(actual: Row, sent: Row, entity: EntitySchema): void {
 function patchableField(entity: EntitySchema): string | undefined {
   const ok = (n: string) => {
     const f = entity.fields[n];
-    return f && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type) && entity.workflow?.field !== n;
+    // a date another one is judged against (claimWindow: a tax invoice received, within its recording month's window) moves only with it
+    const paired = !!f?.claimWindow || Object.values(entity.fields).some((g) => g.claimWindow?.recordedOn === n);
+    return f && !paired && !f.readOnly && !f.unique && !['link', 'lines', 'json'].includes(f.type) && entity.workflow?.field !== n;
   };
   if (ok(entity.titleField)) return entity.titleField;
   return Object.keys(entity.fields).find(ok);

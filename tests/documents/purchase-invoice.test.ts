@@ -56,6 +56,28 @@ describe.each(testDialects())('purchase invoice on %s', (dialect) => {
     expect(res.body).toMatch(/supplier_invoice_no|supplier_invoice_date/);
   });
 
+  it('is claimed in the month it is recorded: the supplier\'s invoice may not be dated after it, nor more than 6 months before its month (s. 82/3)', async () => {
+    const typed = (extra: Row) => c.call('POST', '/api/purchase_invoice', { ...c.admin, 'accept-language': 'th' }, { ...header(), items: [{ description: 'ค่าบริการ', qty: 1, price: 100 }], ...extra });
+    const field = (res: { json(): any }) => res.json().error.details.fields.find((f: Row) => f.field === 'supplier_invoice_date');
+    const after = await typed({ doc_date: '2026-11-10', supplier_invoice_date: '2026-11-11' });
+    expectError(after, 400, 'VALIDATION_FAILED');
+    expect(field(after)).toMatchObject({ code: 'after_recorded', message: 'ต้องไม่หลังวันที่บันทึก 2026-11-10 (ภาษีซื้อใช้สิทธิในเดือนที่บันทึก)' });
+    // a tax invoice of May may be claimed up to November; one of April may not
+    const late = await typed({ doc_date: '2026-11-28', supplier_invoice_date: '2026-04-30' });
+    expectError(late, 400, 'VALIDATION_FAILED');
+    expect(field(late).code).toBe('claim_window_passed');
+    expect(field(late).message).toContain('มาตรา 82/3');
+    const inTime = await c.ok(typed({ doc_date: '2026-11-28', supplier_invoice_date: '2026-05-01' }), 201);
+    // an edit is judged with the dates the record has then
+    const draft = await c.ok(c.call('POST', '/api/purchase_invoice', c.admin, { supplier_id: supplier, your_company_id: company, doc_date: '2026-11-10', items: [{ description: 'ค่าบริการ', qty: 1, price: 100 }] }), 201);
+    const patched = await c.call('PATCH', `/api/purchase_invoice/${draft.id}`, c.admin, { supplier_invoice_no: c.next('INV-'), supplier_invoice_date: '2026-11-11' });
+    expectError(patched, 400, 'VALIDATION_FAILED');
+    expect(field(patched).code).toBe('after_recorded');
+    const moved = await c.call('PATCH', `/api/purchase_invoice/${inTime.id}`, c.admin, { doc_date: '2026-12-01' });
+    expectError(moved, 400, 'VALIDATION_FAILED');
+    expect((await c.ok(c.action('purchase_invoice', inTime.id, 'approve'))).status).toBe('approved');
+  });
+
   it('is made from a goods receipt, which it then holds, and never takes more than was received', async () => {
     const gr = await c.receive(inventory, [{ product_id: products[0]!, qty: 10, price: 50 }, { product_id: products[1]!, qty: 4, price: 20 }], { supplier_id: supplier, your_company_id: company });
     const pi = await from('goods_receipt', { ids: [gr.id], lines: [{ source_line_id: gr.items[0].id, qty: 6 }], values: header() });

@@ -109,6 +109,21 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(e).toEqual({ purchases: 500, input_vat: 35, payable: -535 });
   });
 
+  it('a purchase invoice priced differently from its goods receipt clears what the receipt booked; the difference goes to cost', async () => {
+    // 10 received at 60.00 (600.00 in stock); 4 of them invoiced at 62.50 (250.00), the other 6 at 59.00 (354.00)
+    const gr = await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 10, price: 60 }]);
+    const priced = async (n: string, qty: number, price: number) => {
+      const draft = await from('purchase_invoice', 'goods_receipt', { ids: [gr.id], lines: [{ source_line_id: gr.items[0].id, qty }], values: { supplier_invoice_no: `SUP-${dialect}-P${n}`, supplier_invoice_date: '2026-11-20' } });
+      const items = draft.items.map((l: Row) => ({ id: l.id, product_id: l.product_id, qty: l.qty, price, source_line_id: l.source_line_id, source_entity: l.source_entity }));
+      await c.ok(c.call('PATCH', `/api/purchase_invoice/${draft.id}`, c.admin, { items }));
+      await act('purchase_invoice', draft.id, 'approve');
+      return onlyEntry('purchase_invoice', draft.id);
+    };
+    expect(await priced('1', 4, 62.5)).toEqual({ goods_received_not_invoiced: 240, cogs: 10, input_vat: 17.5, payable: -267.5 });
+    expect(await priced('2', 6, 59)).toEqual({ goods_received_not_invoiced: 360, cogs: -6, input_vat: 24.78, payable: -378.78 });
+    // what the receipt put in goods received not invoiced is cleared exactly: 600.00 credited, 240.00 + 360.00 debited
+  });
+
   it('a POS sale posts its payments, change, sales, VAT and cost; a refund reverses it', async () => {
     const shop = await shopOnce();
     const tape = await c.product({ price: 107 });
@@ -200,6 +215,25 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     const rc = await from('receipt', 'sales_order', { ids: [so2.id], values: { payment_method: 'cash' } });
     expect((await act('receipt', rc.id, 'post')).tax_invoice_role).toBe('none');
     expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 300, customer_deposits: -300 });
+  });
+
+  it('a tax invoice clears the deposits its sale\'s receipts took before it against the receivable it raises', async () => {
+    const customer = await c.customer();
+    // a sale without VAT of 2 × 250.00: 400.00 received before any invoice is a deposit
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 2, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 400 }], values: { payment_method: 'cash' } });
+    await act('receipt', rc.id, 'post');
+    expect(await onlyEntry('receipt', rc.id)).toEqual({ cash: 400, customer_deposits: -400 });
+    // the invoice of 500.00: 400.00 of the deposit clears the receivable, 100.00 is still owed
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    expect(await onlyEntry('tax_invoice', iv.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
+    // cancelled, its reversal gives the deposit back; issued again, it clears it again (the deposit is counted once)
+    await act('tax_invoice', iv.id, 'cancel');
+    const again = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', again.id, 'issue');
+    expect(await onlyEntry('tax_invoice', again.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
   });
 
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {

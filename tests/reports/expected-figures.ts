@@ -178,15 +178,18 @@ export const SALES_TAX_NOV: Row[] = [
 export const SALES_TAX_NOV_TOTALS = { amount_before_vat: 482, vat_amount: 33.74 };
 export const SALES_TAX_OCT: Row[] = [{ doc_no: 'TI1', doc_date: '2026-10-26', customer: 'C1', amount_before_vat: 1500, vat_amount: 105 }];
 
-/** purchase_tax_report by the supplier's invoice date: 2026-11 → PI2 (11-01) and PI3 (11-14); 2026-10 → PI1 (10-31). */
+/**
+ * purchase_tax_report by the month the invoice is recorded (doc_date, where its input VAT is claimed and posted), with
+ * the supplier's invoice number and date: 2026-11 → PI1 (recorded 11-02 on a supplier's invoice of 10-31), PI2, PI3;
+ * 2026-10 → none.
+ */
 export const PURCHASE_TAX_NOV: Row[] = [
+  { doc_no: 'PI1', doc_date: '2026-11-02', supplier_invoice_no: 'S1-IV-0001', supplier_invoice_date: '2026-10-31', supplier: 'S1', amount_before_vat: 2050, vat_amount: 143.5 },
   { doc_no: 'PI2', doc_date: '2026-11-03', supplier_invoice_no: 'S2-TX-7788', supplier_invoice_date: '2026-11-01', supplier: 'S2', amount_before_vat: 1000, vat_amount: 70 },
   { doc_no: 'PI3', doc_date: '2026-11-15', supplier_invoice_no: 'S2-TX-7790', supplier_invoice_date: '2026-11-14', supplier: 'S2', amount_before_vat: 2000, vat_amount: 140 },
 ];
-export const PURCHASE_TAX_NOV_TOTALS = { amount_before_vat: 3000, vat_amount: 210 };
-export const PURCHASE_TAX_OCT: Row[] = [
-  { doc_no: 'PI1', doc_date: '2026-11-02', supplier_invoice_no: 'S1-IV-0001', supplier_invoice_date: '2026-10-31', supplier: 'S1', amount_before_vat: 2050, vat_amount: 143.5 },
-];
+export const PURCHASE_TAX_NOV_TOTALS = { amount_before_vat: 5050, vat_amount: 353.5 };
+export const PURCHASE_TAX_OCT: Row[] = [];
 
 /** wht_summary 2026-11: pnd3 W4 (333.50 / 10.01); pnd53 W2 + W3 (1,333.50 / 33.34). Not W1 (October), not W5 (draft). */
 export const WHT_NOV: Row[] = [

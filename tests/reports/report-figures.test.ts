@@ -101,7 +101,7 @@ describe.each(testDialects())('report figures on %s', (dialect) => {
     await sameRows('sales_tax_report', { month: '2026-10' }, withIds(X.SALES_TAX_OCT));
   });
 
-  it('purchase_tax_report: posted purchase invoices by the supplier\'s invoice date, with the supplier\'s tax id and branch', async () => {
+  it('purchase_tax_report: posted purchase invoices of the month they are recorded in, with the supplier\'s invoice number and date, tax id and branch', async () => {
     const withIds = (rows: Row[]) => rows.map(({ supplier, ...r }) => ({ ...r, tax_id: TAX_IDS[supplier as 'S1'], branch_code: supplier === 'S1' ? '00000' : '00002' }));
     sameTotals(await sameRows('purchase_tax_report', { month: '2026-11' }, withIds(X.PURCHASE_TAX_NOV)), X.PURCHASE_TAX_NOV_TOTALS);
     await sameRows('purchase_tax_report', { month: '2026-10' }, withIds(X.PURCHASE_TAX_OCT));

@@ -42,7 +42,7 @@ export async function daySummaryMismatches(k: Kysely<any>): Promise<string[]> {
     for (const [key_, v] of got) if (!want.has(key_)) out.push(`${table} ${key_}: ${v} without posted lines`);
   };
   const day = (col: string) => `cast(${col} as text)`;
-  await compare('journal_account_day', `your_company_id || '/' || account_id || '/' || ${day('doc_date')}`, `e.your_company_id || '/' || i.account_id || '/' || ${day('e.doc_date')}`);
+  await compare('journal_account_day', `your_company_id || '/' || account_id || '/' || journal || '/' || ${day('doc_date')}`, `e.your_company_id || '/' || i.account_id || '/' || e.journal || '/' || ${day('e.doc_date')}`);
   await compare('journal_party_day', `your_company_id || '/' || account_id || '/' || customer_id || '/' || supplier_id || '/' || ${day('doc_date')}`,
     `e.your_company_id || '/' || i.account_id || '/' || coalesce(i.customer_id, 0) || '/' || coalesce(i.supplier_id, 0) || '/' || ${day('e.doc_date')}`);
   return out;

@@ -201,6 +201,11 @@ async function buildRecord(entity: EntitySchema, registry: SchemaRegistry, index
     }
     body[name] = sampleFieldValue(entity, name, field, seed);
   }
+  // a tax invoice received is claimed in the month it is recorded (schema key claimWindow): dated the same day
+  for (const [name, field] of Object.entries(entity.fields)) {
+    const on = field.claimWindow?.recordedOn;
+    if (on && body[name] !== undefined && body[on] !== undefined) body[name] = body[on];
+  }
   return body;
 }
 
