@@ -44,7 +44,7 @@ export const STOCK_TABLES: Record<string, readonly string[]> = {
  * scoped (the company entity's row scope is applied to it).
  */
 export const LEDGER_TABLES: Record<string, { columns: readonly string[]; company: string; summarises: string }> = {
-  journal_account_day: { columns: ['your_company_id', 'account_id', 'doc_date', 'debit', 'credit', 'line_count'], company: 'your_company_id', summarises: 'journal_entry' },
+  journal_account_day: { columns: ['your_company_id', 'account_id', 'journal', 'doc_date', 'debit', 'credit', 'line_count'], company: 'your_company_id', summarises: 'journal_entry' },
   journal_party_day: { columns: ['your_company_id', 'account_id', 'customer_id', 'supplier_id', 'doc_date', 'debit', 'credit', 'line_count'], company: 'your_company_id', summarises: 'journal_entry' },
 };
 /** Tables whose rows a user limited to some inventories sees only for those (the column holding the inventory). */
