@@ -153,6 +153,7 @@ export async function createFrom(service: EntityService, targetName: string, sou
   }
   // a date asked for that is before a source answers now, not when the draft is posted
   for (const doc of docs) refuseBeforeSource(target, source, spec, extra, doc, String(doc[source.titleField] ?? doc.id));
+  await carry?.finish(service.db.kysely);
   return service.create(targetName, { ...carry?.header(), ...extra, ...header, [tgtLines.field]: out }, ctx);
 }
 
