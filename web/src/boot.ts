@@ -31,6 +31,15 @@ function preloadScreens(...screens: string[]): void {
   }
 }
 
+/**
+ * The report files built with this page (web/vite.config.ts): their paths are report screens, with no entity schema
+ * (asking GET /api/meta/entities/{report} was a 404 in the console of every report opened cold). A report file
+ * added to the server later is not listed, and its path is treated as before.
+ */
+function builtReports(): Set<string> {
+  try { return new Set(JSON.parse(document.getElementById('bo-report-names')?.textContent ?? '[]') as string[]); } catch { return new Set(); }
+}
+
 // the theme's file first of all: the page paints in the last session's theme, not unstyled
 applyTheme(storedTheme());
 
@@ -44,12 +53,14 @@ if (session.isAuthenticated && !signInPage) {
   // the calls before the code: the browser opens at most six connections to the server, and the answers take longest
   for (const call of startupCallsOf(session)) sendEarly(call, token, lang);
   const entity = entityOfPath(path);
+  const report = entity !== null && builtReports().has(entity);
   const segments = path.split('/').filter(Boolean);
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
   // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
   // (SubPageScreen); asked here, neither waits for the app's code
   if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) {
     // the report screen's code only when the list names this path a report: a list does not load it
+    if (report) preloadScreens('src/pages/reports/ReportScreen.tsx');
     void sendEarly(REPORTS_CALL, token, lang).then(async (res) => {
       if (!res.ok) return;
       const body = (await res.clone().json()) as { data?: { name?: string }[] };
@@ -60,7 +71,9 @@ if (session.isAuthenticated && !signInPage) {
     sendEarly(SUMMARIES_CALL, token, lang);
     preloadScreens('src/pages/page-setting/SubPageScreen.tsx');
   }
-  if (entity && path === `/${entity}`) {
+  if (report) {
+    preloadScreens('src/ui/AppShell.tsx');
+  } else if (entity && path === `/${entity}`) {
     noteEarlyList(path);
     // the first page, with the same request the list will make for its stored view
     void sendEarly(metaCall(entity), token, lang).then(async (res) => {
