@@ -8,6 +8,7 @@
  * Screens not opened stay unloaded.
  */
 import { noteEarlyList, sendEarly } from './core/early-requests.ts';
+import { isBuiltReport } from './core/built-reports.ts';
 import { applyTheme, storedTheme } from './core/theme.ts';
 import { listCall } from './core/list-params.ts';
 import { entityOfPath, ROUTES } from './core/route-table.ts';
@@ -31,15 +32,6 @@ function preloadScreens(...screens: string[]): void {
   }
 }
 
-/**
- * The report files built with this page (web/vite.config.ts): their paths are report screens, with no entity schema
- * (asking GET /api/meta/entities/{report} was a 404 in the console of every report opened cold). A report file
- * added to the server later is not listed, and its path is treated as before.
- */
-function builtReports(): Set<string> {
-  try { return new Set(JSON.parse(document.getElementById('bo-report-names')?.textContent ?? '[]') as string[]); } catch { return new Set(); }
-}
-
 // the theme's file first of all: the page paints in the last session's theme, not unstyled
 applyTheme(storedTheme());
 
@@ -53,7 +45,7 @@ if (session.isAuthenticated && !signInPage) {
   // the calls before the code: the browser opens at most six connections to the server, and the answers take longest
   for (const call of startupCallsOf(session)) sendEarly(call, token, lang);
   const entity = entityOfPath(path);
-  const report = entity !== null && builtReports().has(entity);
+  const report = entity !== null && isBuiltReport(entity);
   const segments = path.split('/').filter(Boolean);
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
   // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
