@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
+import { readdirSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
@@ -9,6 +10,11 @@ const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 /** The screens whose code web/src/boot.ts loads ahead for the route it opens (besides the app itself). */
 const ROUTE_SCREENS = ['src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/renderer/EntityForm.tsx', 'src/renderer/SingletonForm.tsx', 'src/pages/Home.tsx',
   'src/pages/reports/ReportScreen.tsx', 'src/pages/page-setting/SubPageScreen.tsx'];
+
+/** The names of the report files the server ships (a report's name is its file's). */
+function reportNames(): string[] {
+  return readdirSync(fileURLToPath(new URL('../schemas/reports', import.meta.url))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
 
 /**
  * index.html learns which built files the first screens need, so none waits for
@@ -49,6 +55,8 @@ function routeChunks(): Plugin {
           ...app.filter((f) => !inHtml(f)).map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
           // data, not code: the page's script policy does not apply to it
           { tag: 'script', attrs: { type: 'application/json', id: 'bo-route-chunks' }, children: JSON.stringify(map), injectTo: 'head' as const },
+          // the report files' names (schemas/reports): /{name} of one is its report screen, which has no entity schema to ask for
+          { tag: 'script', attrs: { type: 'application/json', id: 'bo-report-names' }, children: JSON.stringify(reportNames()), injectTo: 'head' as const },
         ];
       },
     },

@@ -33,7 +33,7 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
     // amount, so the total is exactly the sum of the lines and VAT is the part of it that is VAT
     const vat = (header.vat_type ?? 'none') === 'none' ? 'none' : 'include';
     const t = computeDocument({ vat_type: vat, vat_rate: vatRateOn(date), items: items.map((l) => ({ qty: 1, price: (l.amount ?? 0) as number })) });
-    return withheld(t, header.wht_amount);
+    return withheld(vatShifted(t, header.vat_adjustment), header.wht_amount);
   }
   return vatAdjusted(computeDocument({
     vat_type: (header.vat_type ?? 'exclude') as DocumentInput['vat_type'],
@@ -59,6 +59,16 @@ function vatAdjusted(t: DocumentTotals, given: unknown): DocumentTotals {
   const adj = parseDecimal(given as number | string, 2, 'vat_adjustment');
   const add = (v: number) => toNumber(parseDecimal(v, 2) + adj, 2);
   return { ...t, vat_amount: add(t.vat_amount), total_amount: add(t.total_amount), net_amount: add(t.net_amount) };
+}
+
+/**
+ * A by-amount document's `vat_adjustment` (a credit note's share of its invoice's VAT, set by the server on issue:
+ * docs/documents.md): the total is the lines' sum, so the satang move between the amount before VAT and the VAT.
+ */
+function vatShifted(t: DocumentTotals, given: unknown): DocumentTotals {
+  if (!nonZero(given)) return t;
+  const adj = parseDecimal(given as number | string, 2, 'vat_adjustment');
+  return { ...t, vat_amount: toNumber(parseDecimal(t.vat_amount, 2) + adj, 2), amount_before_vat: toNumber(parseDecimal(t.amount_before_vat, 2) - adj, 2) };
 }
 
 /** The highest withholding tax rate in Thailand (Revenue Code s. 50, 3 tredecim): a receipt withholds at most this much. */

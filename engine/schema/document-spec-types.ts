@@ -20,6 +20,13 @@ export interface DocumentSource {
   states: string[];
   /** Header fields copied from the source; with several sources they must agree. */
   header?: string[];
+  /**
+   * Header fields of this document (keys) that start from a header field of the source (values) when the sources
+   * agree on one and the request sends none: a goods receipt takes its purchase order's warehouse, a transfer
+   * its delivery's as the warehouse it moves from. Unlike `header`, the person may change them and posting
+   * does not hold them to the source.
+   */
+  headerDefaults?: Record<string, string>;
   /** Line fields copied from the source's lines. */
   lineFields?: string[];
   /**

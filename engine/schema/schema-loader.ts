@@ -294,6 +294,7 @@ function checkDocument(e: EntitySchema, byName: Map<string, EntitySchema>, bad: 
     for (const k of ['partial', 'complete'] as const) if (f[k] !== undefined && !states.has(f[k]!)) bad(`${at}/${k}`, `"${f[k]}" is not a state of ${f.source}`);
     f.states.forEach((s, j) => { if (!states.has(s)) bad(`${at}/states/${j}`, `"${s}" is not a state of ${f.source}`); });
     f.header?.forEach((h, j) => { if (!fieldOf(e, h) || !fieldOf(src, h)) bad(`${at}/header/${j}`, `"${h}" must be a field of both ${e.name} and ${f.source}`); });
+    Object.entries(f.headerDefaults ?? {}).forEach(([to, of]) => { if (!fieldOf(e, to) || !fieldOf(src, of) || fieldOf(e, to)!.type !== fieldOf(src, of)!.type) bad(`${at}/headerDefaults/${to}`, `"${to}" must be a field of ${e.name} and "${of}" one of ${f.source} of the same type`); });
     f.lineFields?.forEach((h, j) => { if (!fieldOf(child, h) || !srcChild || !fieldOf(srcChild, h)) bad(`${at}/lineFields/${j}`, `"${h}" must be a field of the lines of both documents`); });
     if (f.netPrice && fieldOf(child, f.netPrice)?.type !== 'money') bad(`${at}/netPrice`, `"${f.netPrice}" must be a money field of this document's lines`);
     if (f.netPrice && (f.measure ?? 'qty') !== 'qty') bad(`${at}/netPrice`, 'a net unit price needs a document taken by quantity');

@@ -153,7 +153,23 @@ export async function createFrom(service: EntityService, targetName: string, sou
   }
   // a date asked for that is before a source answers now, not when the draft is posted
   for (const doc of docs) refuseBeforeSource(target, source, spec, extra, doc, String(doc[source.titleField] ?? doc.id));
-  return service.create(targetName, { ...carry?.header(), ...extra, ...header, [tgtLines.field]: out }, ctx);
+  await carry?.finish(service.db.kysely);
+  return service.create(targetName, { ...carry?.header(), ...headerDefaults(spec, docs, extra), ...extra, ...header, [tgtLines.field]: out }, ctx);
+}
+
+/**
+ * The header values the sources suggest (`headerDefaults`: a goods receipt's warehouse from its purchase order's),
+ * for those the request leaves out: taken when every source has the same value, left to the person otherwise.
+ */
+function headerDefaults(spec: DocumentSource, docs: Row[], sent: Row): Row {
+  const out: Row = {};
+  for (const [to, of] of Object.entries(spec.headerDefaults ?? {})) {
+    if (sent[to] !== undefined && sent[to] !== null) continue;
+    const values = new Set(docs.map((d) => JSON.stringify(d[of] ?? null)));
+    const only = values.size === 1 ? JSON.parse([...values][0]!) as unknown : null;
+    if (only !== null) out[to] = only;
+  }
+  return out;
 }
 
 export interface OpenLine {

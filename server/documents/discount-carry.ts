@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { DocumentSource } from '../../engine/schema/document-spec-types.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
@@ -6,6 +7,7 @@ import { roundDiv, toNumber } from '../../engine/documents/decimal-value.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { scaleOf } from '../db/field-codec.ts';
 import { documentTotals } from '../../engine/documents/document-totals.ts';
+import { finishingDiscount } from '../../engine/documents/part-remainder.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { linesOf } from './document-lines.ts';
@@ -31,6 +33,9 @@ const satang = (baht: unknown) => BigInt(Math.round(Number(baht ?? 0) * 100));
  *   different rates keep theirs; the header rate is the sources' when they agree.
  * - `netPrice` (a goods receipt from a purchase order): the named line field takes the source line's
  *   net unit price, its part of the amount before VAT over its quantity, rounded to the satang.
+ * - The take that finishes a line taken in parts brings exactly what the earlier parts left of the line's amount
+ *   (`finish`): each part is priced on its own, so 1.5 and 1.5 of 3 × 33.33 = 99.99 would come to 50.00 each;
+ *   the second takes 0.01 more discount (issue 44 §9, engine/documents/part-remainder.ts).
  */
 export class DiscountCarry {
   private readonly on: boolean;
@@ -40,8 +45,10 @@ export class DiscountCarry {
   private readonly totals = new Map<number, DocumentTotals>();
   private shares = 0n;
   private readonly qtyScale: number;
+  /** Copies that finish a source line earlier documents took part of: settled by `finish`. */
+  private readonly finishing: { copy: Row; sourceLineId: number; take: bigint; price: bigint; lineAmount: bigint }[] = [];
 
-  constructor(service: EntityService, private readonly source: EntitySchema, private readonly target: EntitySchema, private readonly spec: DocumentSource) {
+  constructor(private readonly service: EntityService, private readonly source: EntitySchema, private readonly target: EntitySchema, private readonly spec: DocumentSource) {
     this.linesField = linesOf(service, source).field;
     this.on = Boolean(spec.lineFields?.includes('discount_amount') && target.fields.discount_amount);
     const qty = fieldOf(linesOf(service, target).entity, 'qty');
@@ -68,6 +75,9 @@ export class DiscountCarry {
     // what a unit really cost: a receipt valued at the order's gross price would overstate stock by its discounts (and VAT)
     if (this.spec.netPrice && totals && whole > 0n) copy[this.spec.netPrice] = toNumber(roundDiv(satang(totals.amount_before_vat) * 10n ** BigInt(this.qtyScale), whole));
     if (!this.on) return;
+    if (before > 0n && before + take >= whole && this.spec.lineFields?.includes('price') && line.amount !== undefined && line.amount !== null) {
+      this.finishing.push({ copy, sourceLineId: Number(line.id), take, price: satang(line.price), lineAmount: satang(line.amount) });
+    }
     if (before > 0n || take < whole) {
       // a part of the line: its discount goes as the part of the line's discount for those units, so the
       // parts add up to it (a percent of each part's gross would round each part on its own)
@@ -79,6 +89,28 @@ export class DiscountCarry {
       }
     }
     this.shares += shareOfTake(satang(totals?.document_discount_share), whole, before, take);
+  }
+
+  /**
+   * The takes that finish a line (see the class note): each gets the line discount that brings it to what the
+   * earlier parts' lines, of the posted documents of this kind made from the line, left of the line's amount.
+   */
+  async finish(k: Kysely<any>): Promise<void> {
+    if (!this.finishing.length) return;
+    const tLines = linesOf(this.service, this.target).entity.name;
+    const rows = await k.selectFrom('document_link as l').innerJoin(`${tLines} as tl`, 'tl.id', 'l.target_line_id')
+      .select(['l.source_line_id as line', 'tl.amount as amount'])
+      .where('l.target_entity', '=', this.target.name).where('l.source_entity', '=', this.source.name)
+      .where('l.source_line_id', 'in', this.finishing.map((f) => f.sourceLineId)).execute();
+    // money is stored as whole satang, so these sums are exact
+    const earlier = new Map<number, bigint>();
+    for (const r of rows) earlier.set(Number(r.line), (earlier.get(Number(r.line)) ?? 0n) + BigInt(Number(r.amount ?? 0)));
+    for (const f of this.finishing) {
+      const discount = finishingDiscount(f.take, f.price, this.qtyScale, f.lineAmount, earlier.get(f.sourceLineId) ?? 0n);
+      if (discount === null) continue;
+      f.copy.discount_percent = 0;
+      f.copy.discount_amount = toNumber(discount);
+    }
   }
 
   /** Header values for the new document (under what the caller sends in `values`). */

@@ -11,6 +11,7 @@ import { inBatches } from '../db/batches.ts';
 import { numberOnPost } from './document-numbering.ts';
 import { linesOf, scaled, unscaled } from './document-lines.ts';
 import { settleVatRemainder } from './vat-remainder.ts';
+import { settleNoteVat } from './note-vat.ts';
 import { refuseBeforeSource } from './document-dates.ts';
 import { capacitiesOfLines, poolFlow, poolMembers, poolRoots, type PoolRoot } from './sale-balance.ts';
 
@@ -146,6 +147,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     await trx.insertInto('document_link').values(batch.map((c) => ({ target_entity: target.name, target_line_id: Number(c.line.id), source_entity: c.spec.source, source_line_id: c.sourceLineId, amount: c.amount }))).execute();
   }
   await settleVatRemainder(trx, service, e, touched);
+  await settleNoteVat(trx, service, e, touched);
   // sources in id order, the same in every posting, so two postings over the same sources cannot deadlock
   for (const [spec, ids] of touched) for (const id of [...ids].sort((a, b) => a - b)) await followStatus(trx, service, target, spec, id);
 }

@@ -72,4 +72,32 @@ describe.each(testDialects())('create-from header values on %s', (dialect) => {
     const code = (await c.call('GET', `/api/product/${product}`, c.admin)).json().data.code;
     expect(res.json().data[0]).toMatchObject({ product_id: product, product_code: code, product_name: 'ฟิล์มยืดพันพาเลท', product_name_en: 'Stretch film' });
   });
+
+  it('a goods receipt takes its purchase order\'s warehouse, and a transfer its delivery\'s as the one it moves from (issue 48 §4)', async () => {
+    const company = await c.company();
+    const [main, other] = [await c.inventory(company), await c.inventory(company)];
+    const supplier = await c.make('supplier', { code: c.next('S'), name_th: 'ผู้ขาย' });
+    const po = (await c.call('POST', '/api/purchase_order', c.admin, { your_company_id: company, supplier_id: supplier, inventory_id: main, vat_type: 'exclude', items: [{ product_id: product, qty: 5, price: 10 }] })).json().data;
+    const approved = await c.call('POST', `/api/purchase_order/${po.id}/actions/approve`, c.admin);
+    expect(approved.statusCode, approved.body).toBe(200);
+    const gr = await c.call('POST', '/api/goods_receipt/from/purchase_order', c.admin, { ids: [po.id] });
+    expect(gr.statusCode, gr.body).toBe(201);
+    expect(gr.json().data.inventory_id).toBe(main);
+    // the person may choose another warehouse: the order's is where the receipt starts, not a rule
+    const elsewhere = await c.call('POST', '/api/goods_receipt/from/purchase_order', c.admin, { ids: [po.id], values: { inventory_id: other } });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+    expect(elsewhere.json().data.inventory_id).toBe(other);
+    const posted = await c.call('POST', `/api/goods_receipt/${elsewhere.json().data.id}/actions/approve`, c.admin);
+    expect(posted.statusCode, posted.body).toBe(200);
+
+    await c.call('POST', `/api/stock_movement`, c.admin, c.stockMovementBody(product, main, { qty: 10 }));
+    // a delivery of the order of this file (deliveries come from orders on this site)
+    const made = await c.call('POST', '/api/delivery_order/from/sales_order', c.admin, { ids: [order.id], lines: [{ source_line_id: order.items[0].id, qty: 2 }], values: { inventory_id: main } });
+    expect(made.statusCode, made.body).toBe(201);
+    const dOk = await c.call('POST', `/api/delivery_order/${made.json().data.id}/actions/approve`, c.admin);
+    expect(dOk.statusCode, dOk.body).toBe(200);
+    const transfer = await c.call('POST', '/api/internal_product_transfer/from/delivery_order', c.admin, { ids: [made.json().data.id], values: { to_inventory_id: other } });
+    expect(transfer.statusCode, transfer.body).toBe(201);
+    expect(transfer.json().data).toMatchObject({ from_inventory_id: main, to_inventory_id: other });
+  });
 });

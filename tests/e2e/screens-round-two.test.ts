@@ -89,6 +89,38 @@ describe('screens, round two', () => {
     const rc = (await api('GET', `/api/receipt/${id}`)).data;
     expect(rc.total_amount).toBe(100);
     expect(rc.items.map((l: { amount: number }) => l.amount)).toEqual([100]);
+    // the bill's VAT treatment in words that match the money: the amount received includes the VAT
+    if (rc.vat_type !== 'none') {
+      const vat = page.locator('form.bo-form [data-field="vat_type"]');
+      await expect.poll(() => vat.innerText()).toContain('รวม VAT');
+      expect(await vat.innerText()).not.toContain('ไม่รวม VAT');
+      await shot(page, 'i48-receipt-vat-words');
+    }
+  }, 90_000);
+
+  it('a goods receipt from a purchase order starts on the order\'s warehouse; the product picker lists by code', async () => {
+    const { page, api } = s;
+    await page.goto(url('/goods_receipt/purchase_order'));
+    const docs = page.getByTestId('create-from-documents');
+    await docs.locator('tbody tr').first().waitFor();
+    const no = (await docs.locator('tbody tr').first().locator('td').nth(1).innerText()).trim();
+    const po = (await api('GET', `/api/purchase_order?fields=id,inventory_id&filter=${encodeURIComponent(JSON.stringify({ doc_no: { _eq: no } }))}`)).data[0];
+    const warehouse = (await api('GET', `/api/inventory/${String(po.inventory_id)}?fields=id,name`)).data;
+    await docs.locator('tbody tr').first().locator('input[type=checkbox]').check();
+    const field = page.getByTestId('create-from-header').locator('[data-field="inventory_id"] input');
+    await expect.poll(() => field.inputValue()).toBe(String(warehouse.name));
+    await shot(page, 'i48-gr-warehouse');
+
+    await page.goto(url('/quotation/create'));
+    await page.locator('.bo-add-line').click();
+    const picker = page.locator('[data-field="items"] .bo-link-select input').first();
+    await picker.click();
+    const options = page.locator('.bo-link-panel li[role="option"]');
+    await options.nth(2).waitFor();
+    const shown = (await options.allInnerTexts()).slice(0, 8).map((x) => x.trim().split(/\s+/)[0]!);
+    expect(shown).toEqual([...shown].sort());
+    await shot(page, 'i48-product-picker-order');
+    await page.keyboard.press('Escape');
   }, 90_000);
 
   it('Thai words on the delete confirmation and the loading screen', async () => {
@@ -133,5 +165,40 @@ describe('screens, round two', () => {
     } finally {
       await context.close();
     }
+  }, 90_000);
+
+  it('a cold start asks for nothing the server does not have: a report (no entity schema) and home (counts of lists only)', async () => {
+    const context = await s.browser.newContext({ storageState: await s.context.storageState(), viewport: { width: 1366, height: 900 }, locale: 'th-TH' });
+    try {
+      const page = await context.newPage();
+      const missing: string[] = [];
+      page.on('response', (r) => { if (r.status() === 404) missing.push(new URL(r.url()).pathname); });
+      for (const [path, ready] of [['/stock_balance_all', 'report-table'], ['/incoming_dashboard', 'report-table'], ['/', 'home-dashboard']] as const) {
+        await page.goto(url(path));
+        await page.getByTestId(ready).first().waitFor();
+        await page.waitForTimeout(2_000);
+      }
+      expect(missing).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
+  it('the viewer opening the custom-fields screen reads that it is for administrators, with no "เพิ่มฟิลด์"', async () => {
+    const context = await s.browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' });
+    try {
+      const viewer = await context.newPage();
+      await signInInBrowser(viewer, s.server.baseUrl, 'viewer', DEMO_PASSWORD);
+      await viewer.goto(url('/custom_field'));
+      await viewer.getByTestId('custom-fields-admin-only').waitFor();
+      expect(await viewer.getByText('เพิ่มฟิลด์').count()).toBe(0);
+      expect(await viewer.getByTestId('custom-field-table').count()).toBe(0);
+      await shot(viewer, 'i48-custom-fields-viewer');
+    } finally {
+      await context.close();
+    }
+    // the administrator still has the form
+    await s.page.goto(url('/custom_field'));
+    await s.page.getByRole('button', { name: 'เพิ่มฟิลด์' }).waitFor();
   }, 90_000);
 });

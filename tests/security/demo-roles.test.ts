@@ -126,6 +126,8 @@ describe.each(testDialects())('demo roles on %s', (dialect) => {
     const h = await signIn('viewer');
     await expectStatus(h, [['GET', '/api/customer'], ['GET', '/api/quotation'], ['GET', '/api/billing_note'], ['GET', '/api/goods_receipt']], 200);
     await expectStatus(h, [['POST', '/api/customer', { code: 'C-VIEW', customer_type: 'individual', name_th: 'ลูกค้า' }]], 403);
+    // issue 48 §4: no custom field added (the screen shows the viewer no form either: tests/e2e/screens-round-two)
+    await expectStatus(h, [['GET', '/api/custom_field'], ['POST', '/api/custom_field', { entity: 'customer', name: 'cf_view', type: 'string', label: { th: 'ดู', en: 'View' } }]], 403);
     // issue 50 §6: the demo's other roles see no books
     await expectStatus(h, BOOKS.map((u) => ['GET', u] as ['GET', string]), 403);
     for (const u of ['sales', 'warehouse', 'cashier', 'branch']) await expectStatus(await signIn(u), [['GET', '/api/journal_entry'], ['GET', '/api/report/trial_balance?date_from=2026-01-01&date_to=2026-12-31']], 403);

@@ -104,14 +104,16 @@ describe.each(testDialects())('demo stock on %s', (dialect) => {
     const assets = await get('/api/asset');
     const products = await get('/api/product?limit=1000');
     const codeOf = new Map(products.map((p) => [p.id, p.code]));
-    // every register entry whose product is of the asset class is on hand: P018 (20 pallets); the wrapper names the
-    // sellable P019 and the scale no product, so they stay in the register only (docs/stock.md, Assets)
+    // every register entry names an asset-class product, and each is on hand where the register keeps it:
+    // P018 (20 pallets), the wrapper P021 at WH-BN and the scale P022 at WH-BP (docs/stock.md, Assets)
     const classOf = new Map(products.map((p) => [p.id, p.product_class]));
-    const expected = [...new Set(assets.filter((a) => a.product_id && classOf.get(a.product_id) === 'asset').map((a) => codeOf.get(a.product_id)))].sort();
-    expect(expected).toEqual(['P018']);
+    expect(assets.filter((a) => !a.product_id || classOf.get(a.product_id) !== 'asset').map((a) => a.code)).toEqual([]);
+    const expected = [...new Set(assets.map((a) => codeOf.get(a.product_id)))].sort();
+    expect(expected).toEqual(['P018', 'P021', 'P022']);
     const balance = await report('stock_balance_assets');
     expect([...new Set(balance.map((r) => r.product_code))].sort()).toEqual(expected);
     expect(balance.find((r) => r.product_code === 'P018')).toMatchObject({ qty: 20 });
+    expect(balance.filter((r) => r.product_code !== 'P018').map((r) => [r.product_code, r.qty])).toEqual(expect.arrayContaining([['P021', 1], ['P022', 1]]));
     const onHand = await report('stock_on_hand_assets');
     expect([...new Set(onHand.map((r) => r.product_code))].sort()).toEqual(expected);
   });

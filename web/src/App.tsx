@@ -7,6 +7,7 @@ import { appStore } from './core/app-store.ts';
 import { i18n } from './core/i18n.ts';
 import { ROUTES, SPEC_SUB_PAGE_PATHS } from './core/route-table.ts';
 import { Spinner } from './ui/Spinner.tsx';
+import { isBuiltReport } from './core/built-reports.ts';
 // features add their panels to the generic form (renderer/form/form-panels.ts)
 import './pages/stock/stock-form-panels.tsx';
 import './pages/documents/document-form-panels.tsx';
@@ -37,7 +38,7 @@ export function buildRoutes(): RouteObject[] {
         { path: '/:entity', element: page(<DynamicEntityScreen mode="list" />), handle: preloads('dynamicList') },
         { path: '/:entity/create', element: page(<DynamicEntityScreen mode="detail" />), handle: preloads('dynamicDetail') },
         // the spec's /{pageKey}/{subPageKey}…; a two-segment path that is no such page is still /{entity}/{id}
-        ...SPEC_SUB_PAGE_PATHS.map((path) => ({ path, element: page(<SubPageRouteScreen />) })),
+        ...SPEC_SUB_PAGE_PATHS.map((path) => ({ path, element: page(<SubPageRouteScreen />), handle: preloads('subPage') })),
         { path: '*', element: page(<NotFoundScreen />) },
       ],
     },
@@ -56,7 +57,15 @@ export async function preloadRoute(pathname: string, signedIn: boolean): Promise
   // without a session the shell sends the visitor to sign in: that is the screen to load
   const inShell = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.shell);
   if (inShell && !signedIn) return preloadEntry(ROUTES.find((r) => r.kind === 'signin')!).then(() => undefined);
-  await Promise.all(matches.map((m) => (m.route.handle as RouteHandle | undefined)?.preload()));
+  const first = pathname.split('/').filter(Boolean)[0];
+  const last = matches.at(-1)?.params;
+  const word = last?.id ?? (last?.submenuDetailId === undefined ? last?.subPageKey : undefined);
+  await Promise.all([
+    ...matches.map((m) => (m.route.handle as RouteHandle | undefined)?.preload()),
+    // a report file's path, and /{target}/{source}: screens the route table cannot name (core/built-reports.ts)
+    first && isBuiltReport(first) ? preloadEntry('report') : undefined,
+    word !== undefined && word !== 'create' && !/^\d+$/.test(word) ? preloadEntry('createFrom') : undefined,
+  ]);
 }
 
 export function App() {

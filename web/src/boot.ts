@@ -8,6 +8,7 @@
  * Screens not opened stay unloaded.
  */
 import { noteEarlyList, sendEarly } from './core/early-requests.ts';
+import { isBuiltReport } from './core/built-reports.ts';
 import { applyTheme, storedTheme } from './core/theme.ts';
 import { listCall } from './core/list-params.ts';
 import { entityOfPath, ROUTES } from './core/route-table.ts';
@@ -44,12 +45,14 @@ if (session.isAuthenticated && !signInPage) {
   // the calls before the code: the browser opens at most six connections to the server, and the answers take longest
   for (const call of startupCallsOf(session)) sendEarly(call, token, lang);
   const entity = entityOfPath(path);
+  const report = entity !== null && isBuiltReport(entity);
   const segments = path.split('/').filter(Boolean);
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
   // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
   // (SubPageScreen); asked here, neither waits for the app's code
   if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) {
     // the report screen's code only when the list names this path a report: a list does not load it
+    if (report) preloadScreens('src/pages/reports/ReportScreen.tsx');
     void sendEarly(REPORTS_CALL, token, lang).then(async (res) => {
       if (!res.ok) return;
       const body = (await res.clone().json()) as { data?: { name?: string }[] };
@@ -60,7 +63,9 @@ if (session.isAuthenticated && !signInPage) {
     sendEarly(SUMMARIES_CALL, token, lang);
     preloadScreens('src/pages/page-setting/SubPageScreen.tsx');
   }
-  if (entity && path === `/${entity}`) {
+  if (report) {
+    preloadScreens('src/ui/AppShell.tsx');
+  } else if (entity && path === `/${entity}`) {
     noteEarlyList(path);
     // the first page, with the same request the list will make for its stored view
     void sendEarly(metaCall(entity), token, lang).then(async (res) => {

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { menuAtom, type MenuItem } from '../core/app-data.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
 import { api } from '../core/http-client.ts';
-import { fetchEntityMeta } from '../core/entity-meta.ts';
+import { fetchEntityMeta, fetchEntitySummaries } from '../core/entity-meta.ts';
 import { loc } from '../core/i18n.ts';
 import { mostVisited } from '../core/visit-memory.ts';
 import { notificationNumberAtom } from '../core/socket-client.ts';
@@ -41,6 +41,16 @@ export default function Home() {
   const unread = useAtomValue(notificationNumberAtom);
   const items: Item[] = useMemo(() => (menu.status === 'loaded' ? menu.data.menuList : [])
     .flatMap((g) => g.submenu.map((s) => ({ ...s, text: t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, lang) || s.keyAction }) }))), [menu, t, lang]);
+  // the entities' names: a menu entry is counted only when it is an entity's list (/{entity}); a report, a
+  // create-from screen or another screen has no /api/{name} list, and asking would be a 404 in the console
+  const [entityNames, setEntityNames] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchEntitySummaries().then((list) => { if (live) setEntityNames(new Set(list.filter((e) => e.kind !== 'lines' && e.kind !== 'singleton').map((e) => e.name))); }, () => live && setEntityNames(new Set()));
+    return () => { live = false; };
+  }, []);
+  const isList = (i: Item) => !!entityNames?.has(i.path.split('/')[1]!) && i.path === `/${i.path.split('/')[1]!}`;
+  const lists = useMemo(() => (entityNames ? items.filter(isList) : []), [items, entityNames]); // eslint-disable-line react-hooks/exhaustive-deps
   const byPath = useMemo(() => new Map(items.map((i) => [i.path, i])), [items]);
   const shortcuts = mostVisited(session.id).map((p) => byPath.get(p)).filter((x): x is Item => !!x);
   const [counts, setCounts] = useState<Record<string, number | null>>({});
@@ -49,22 +59,22 @@ export default function Home() {
 
   // counts of every screen in the menu
   useEffect(() => {
-    if (items.length === 0) return;
+    if (lists.length === 0) return;
     const ctl = new AbortController();
-    void pool(items, async (it) => {
+    void pool(lists, async (it) => {
       const name = it.path.split('/')[1]!;
       const r = await api.get<{ meta?: { total_count?: number } }>(`/api/${name}`, { searchParams: { limit: 1, fields: 'id', meta: 'total_count' }, signal: ctl.signal })
         .catch(() => null);
       if (!ctl.signal.aborted) setCounts((c) => ({ ...c, [it.path]: r?.meta?.total_count ?? null }));
     });
     return () => ctl.abort();
-  }, [items]);
+  }, [lists]);
 
   // the latest changes on the screens used most (else the first screens of the menu)
   useEffect(() => {
-    if (items.length === 0) return;
+    if (lists.length === 0) { if (entityNames) setRecent([]); return; }
     let live = true;
-    const chosen = [...shortcuts, ...items.filter((i) => !shortcuts.includes(i))].slice(0, RECENT_SCREENS);
+    const chosen = [...shortcuts.filter((i) => lists.includes(i)), ...lists.filter((i) => !shortcuts.includes(i))].slice(0, RECENT_SCREENS);
     void Promise.all(chosen.map(async (item) => {
       const name = item.path.split('/')[1]!;
       try {
@@ -78,7 +88,7 @@ export default function Home() {
     })).then((list) => { if (live) setRecent(list.filter((x): x is Recent => x !== null)); });
     return () => { live = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items]);
+  }, [lists]);
 
   // unread alerts that are due, for this user only
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productLabelFields } from './product-dropdown.ts';
+import { pickerSort, productLabelFields } from './product-dropdown.ts';
 import { readFileSync } from 'node:fs';
 import type { SiteSettings } from '../core/app-data.ts';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
@@ -28,5 +28,12 @@ describe('the product dropdown site settings', () => {
   it('leave other pickers alone', () => {
     expect(productLabelFields('product_dropdown_quotation', 'customer', DEFAULT_SETTINGS, 'th')).toBeNull();
     expect(productLabelFields(undefined, 'product', DEFAULT_SETTINGS, 'th')).toBeNull();
+  });
+
+  it('list the choices in the order of the first field they show: code first, by code (issue 48 §4)', () => {
+    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product', DEFAULT_SETTINGS, 'th') ?? undefined)).toBe('code');
+    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product', { ...DEFAULT_SETTINGS, product_dropdown_so: 'name' } as never, 'th') ?? undefined)).toBe('name_th');
+    // a picker no setting governs keeps its display field
+    expect(pickerSort('name_th', undefined)).toBe('name_th');
   });
 });

@@ -14,3 +14,11 @@ export function productLabelFields(pickerSetting: string | undefined, target: st
   if (mode === 'name') return [name];
   return ['code', name];
 }
+
+/**
+ * What a picker lists its choices by: the first field its options show, so they read in order
+ * (the product picker "P001 ฟิล์มยืด", "P002 …" by code, issue 48 §4); the display field otherwise.
+ */
+export function pickerSort(displayField: string, labelFields: string[] | undefined): string {
+  return labelFields?.[0] ?? displayField;
+}

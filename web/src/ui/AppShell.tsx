@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { fetchEntityMeta } from '../core/entity-meta.ts';
 import { entityOfPath } from '../core/route-table.ts';
+import { isBuiltReport } from '../core/built-reports.ts';
 import { loadAppData, menuAtom, roleAtom, sessionExpiredAtom, settingsAtom, translationAtom, userTypeAtom } from '../core/app-data.ts';
 import { sessionAtom } from '../core/session-atoms.ts';
 import { connectSocket, isSocketOpen } from '../core/socket-client.ts';
@@ -50,7 +51,8 @@ export default function AppShell() {
     // the screen's schema is asked for with the session calls, not after them: a list or form
     // opened by URL (a reload, a link) then waits for one round trip fewer before its first row
     const entity = entityOfPath(window.location.pathname);
-    if (entity) {
+    // a report's path has no entity schema (core/built-reports.ts)
+    if (entity && !isBuiltReport(entity)) {
       const meta = fetchEntityMeta(entity);
       meta.catch(() => undefined);
       // on a list, its first page is asked for as soon as the schema is here, not after the screen rendered

@@ -33,13 +33,18 @@ const RegisterPage = lazy(() => import('../pages/pos/RegisterPage.tsx'));
 const CollectionSummaryPage = lazy(() => import('../pages/documents/CollectionSummaryPage.tsx'));
 const ChartOfAccountsPage = lazy(() => import('../pages/accounting/ChartOfAccountsPage.tsx'));
 const PageSettingScreen = lazy(() => import('../pages/page-setting/PageSettingScreen.tsx'));
-const SubPageScreen = lazy(() => import('../pages/page-setting/SubPageScreen.tsx'));
-const ReportScreen = lazy(() => import('../pages/reports/ReportScreen.tsx'));
-const CreateFromLookup = lazy(() => import('../pages/documents/CreateFromRoute.tsx').then((m) => ({ default: m.CreateFromLookup })));
+// loaded ahead when the path is known to need them (App.tsx preloadRoute), each with the lazy screens it renders
+// itself, so a cold report, record by sub-page path or create-from screen shows without React's 300 ms reveal throttle
+const SubPageScreen = lazyScreen(async () => { const m = await import('../pages/page-setting/SubPageScreen.tsx'); await m.preloadSubPageParts(); return { default: m.default }; });
+const ReportScreen = lazyScreen(() => import('../pages/reports/ReportScreen.tsx'));
+const CreateFromLookup = lazyScreen(async () => { const m = await import('../pages/documents/CreateFromRoute.tsx'); await m.preloadCreateFromPage(); return { default: m.CreateFromLookup }; });
 
 /** The code a route entry renders first, loaded ahead of the first render (App.tsx preloadRoute). */
-export function preloadEntry(entry: RouteEntry | 'shell' | 'dynamicList' | 'dynamicDetail'): Promise<unknown> {
+export function preloadEntry(entry: RouteEntry | 'shell' | 'dynamicList' | 'dynamicDetail' | 'subPage' | 'report' | 'createFrom'): Promise<unknown> {
   if (entry === 'shell') return AppShell.preload();
+  if (entry === 'report') return ReportScreen.preload();
+  if (entry === 'createFrom') return Promise.all([CreateFromLookup.preload(), SubPageScreen.preload().then(() => import('../pages/page-setting/SubPageScreen.tsx')).then((m) => m.preloadSubPageCreateFrom())]);
+  if (entry === 'subPage') return SubPageScreen.preload();
   if (entry === 'dynamicList') return Promise.all([EntityScreen.preload(), EntityList.preload()]);
   if (entry === 'dynamicDetail') return Promise.all([EntityScreen.preload(), EntityForm.preload()]);
   switch (entry.kind) {

@@ -5,13 +5,15 @@ import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { Dropdown } from 'primereact/dropdown';
 import { Checkbox } from 'primereact/checkbox';
+import { useAtomValue } from 'jotai';
+import { roleAtom } from '../../core/app-data.ts';
 import { api } from '../../core/http-client.ts';
 import { clearMetaCache, fetchEntitySummaries, type EntitySummary } from '../../core/entity-meta.ts';
 import { loc } from '../../core/i18n.ts';
 import { toast } from '../../core/toast-bus.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { ErrorBox, formatDateTime } from './admin-common.tsx';
+import { ErrorBox, formatDateTime, isAdministrator } from './admin-common.tsx';
 import { parseOptions } from './custom-field-options.ts';
 
 interface CustomFieldRow {
@@ -23,9 +25,21 @@ const EMPTY = { name: '', type: 'string', th: '', en: '', required: false, optio
 /**
  * /custom_field (administrators): the fields added to an entity at run time. Adding creates
  * the column at once (no restart); removing hides the field and keeps its data, and adding
- * the same name and type again brings the data back.
+ * the same name and type again brings the data back. Anyone else opening the path (the menu does
+ * not list it for them) reads that it is for administrators, with no table or form: the server
+ * refuses each of its calls with 403 anyway.
  */
 export default function CustomFields() {
+  const { t } = useTranslation();
+  const role = useAtomValue(roleAtom);
+  if (role.status === 'loading') return <Spinner />;
+  if (role.status !== 'loaded' || !isAdministrator(role.data.role_detail as never)) {
+    return <section className="bo-page" data-testid="custom-fields-page"><PageTitle>{t('route.custom_field')}</PageTitle><p className="bo-admin-note" data-testid="custom-fields-admin-only">{t('admin.only_admins')}</p></section>;
+  }
+  return <CustomFieldsAdmin />;
+}
+
+function CustomFieldsAdmin() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [entities, setEntities] = useState<EntitySummary[]>([]);

@@ -12,19 +12,9 @@ import { toast } from '../../core/toast-bus.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { ErrorBox, downloadBlob, errorText, formatDateTime } from './admin-common.tsx';
+import { ErrorBox, downloadBlob, errorText, formatDateTime, isAdministrator } from './admin-common.tsx';
 
 interface Backup { id: string; size: number; created_at: string; created_by_name: string | null; origin: 'manual' | 'schedule' | 'upload'; format: string; dialect: string; rows: number }
-const FLAGS = ['view', 'edit', 'print', 'export', 'email'] as const;
-
-/** The same rule as the server (docs/permissions.md): every flag on "*", or view and edit on db_manage. */
-export function isAdministrator(detail: Record<string, Record<string, boolean | undefined>> | undefined): boolean {
-  if (!detail) return false;
-  const star = detail['*'];
-  if (star && FLAGS.every((f) => star[f] === true)) return true;
-  return detail.db_manage?.view === true && detail.db_manage?.edit === true;
-}
-
 function uploadRestore(file: File): Promise<void> {
   return new Promise((resolve, reject) => {
     const form = new FormData();

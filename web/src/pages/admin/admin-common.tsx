@@ -3,6 +3,16 @@ import { ApiError, download, saveBlob } from '../../core/http-client.ts';
 import './admin-i18n.ts';
 import './admin.css';
 
+const FLAGS = ['view', 'edit', 'print', 'export', 'email'] as const;
+
+/** The same rule as the server (docs/permissions.md): every flag on "*", or view and edit on db_manage. */
+export function isAdministrator(detail: Record<string, Record<string, boolean | undefined>> | undefined): boolean {
+  if (!detail) return false;
+  const star = detail['*'];
+  if (star && FLAGS.every((f) => star[f] === true)) return true;
+  return detail.db_manage?.view === true && detail.db_manage?.edit === true;
+}
+
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   if (err instanceof Error) return err.message;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'primereact/button';
@@ -110,7 +110,8 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
     if (!customer || !spec || !sourceSchema?.workflow) return;
     const open = [...spec.states, ...(spec.partial ? [spec.partial] : [])];
     const filter = JSON.stringify({ ...(party && customer !== ALL ? { [party.field]: { _eq: Number(customer) } } : {}), [sourceSchema.workflow.field]: { _in: open } });
-    const fields = [...new Set(['id', sourceSchema.titleField, 'doc_date', 'total_amount', sourceSchema.workflow.field])].filter((f) => f === 'id' || sourceSchema.fields[f]);
+    const suggested = Object.values(spec.headerDefaults ?? {});
+    const fields = [...new Set(['id', sourceSchema.titleField, 'doc_date', 'total_amount', sourceSchema.workflow.field, ...suggested])].filter((f) => f === 'id' || sourceSchema.fields[f]);
     api.get<{ data: Row[] }>(`/api/${source}`, { searchParams: { filter, fields: fields.join(','), sort: sourceSchema.defaultSort ?? '-id', limit: 200 } })
       .then((r) => {
         setDocs(r.data);
@@ -126,6 +127,23 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
       setTake(Object.fromEntries(r.data.map((l) => [l.source_line_id, l.remaining > 0 ? String(l.remaining) : '0'])));
     }, (e: ApiError) => setError(e.message));
   }, [picked, target, source]);
+
+  // a header the ticked documents suggest (a goods receipt's warehouse from its order's), while the person has not
+  // set it: filled in when they agree, emptied when they do not; the server takes the same (headerDefaults)
+  const typed = useRef(new Set<string>());
+  useEffect(() => {
+    const defaults = Object.entries(spec?.headerDefaults ?? {}).filter(([to]) => headerFields.includes(to) && !typed.current.has(to));
+    if (!defaults.length || !docs) return;
+    const chosen = docs.filter((d) => picked.includes(Number(d.id)));
+    setHeader((h) => {
+      const next = { ...h };
+      for (const [to, of] of defaults) {
+        const values = new Set(chosen.map((d) => (d[of] === null || d[of] === undefined ? '' : String(d[of]))));
+        next[to] = values.size === 1 ? [...values][0]! : '';
+      }
+      return next;
+    });
+  }, [picked, docs, spec, headerFields]);
 
   const toggle = (id: number) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id]));
 
@@ -260,7 +278,7 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
                   </tbody>
                 </table>
               </div>
-              <CreateFromHeader target={targetSchema} fields={headerFields} readable={readable} values={header} onChange={(n, v) => setHeader((h) => ({ ...h, [n]: v }))} />
+              <CreateFromHeader target={targetSchema} fields={headerFields} readable={readable} values={header} onChange={(n, v) => { typed.current.add(n); setHeader((h) => ({ ...h, [n]: v })); }} />
               <div className="bo-form-actions">
                 <Button type="button" label={t('create_from.create')} icon="pi pi-check" loading={busy} onClick={() => void create()} data-testid="create-from-submit" />
               </div>

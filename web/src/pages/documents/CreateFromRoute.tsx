@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyScreen } from '../../ui/lazy-screen.tsx';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { CreateFromScreen } from '../../../../engine/documents/create-from-labels.ts';
@@ -7,7 +8,12 @@ import NotFound from '../../ui/NotFound.tsx';
 import { findCreateFrom } from './find-create-from.ts';
 import { SourceSwitchedOff } from './SourceSwitchedOff.tsx';
 
-const CreateFromPage = lazy(() => import('./CreateFromPage.tsx'));
+const CreateFromPage = lazyScreen(() => import('./CreateFromPage.tsx'));
+
+/** Loads the create-from page with this route (ui/route-screens.tsx), so it shows without a Suspense fallback. */
+export function preloadCreateFromPage(): Promise<void> {
+  return CreateFromPage.preload();
+}
 
 /** /{target}/{source}[?source=id]: the create-from screen with its declared title, the source chosen when named. */
 export default function CreateFromRoute({ screen }: { screen: CreateFromScreen }) {

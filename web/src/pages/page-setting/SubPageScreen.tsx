@@ -1,4 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazyScreen } from '../../ui/lazy-screen.tsx';
+import { EntityForm } from '../../renderer/entity-parts.ts';
 import { useParams } from 'react-router-dom';
 import { fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -6,9 +8,18 @@ import NotFound from '../../ui/NotFound.tsx';
 import { findCreateFrom } from '../documents/find-create-from.ts';
 import type { CreateFromScreen } from '../../../../engine/documents/create-from-labels.ts';
 
-const EntityScreen = lazy(() => import('../../renderer/EntityScreen.tsx'));
+const EntityScreen = lazyScreen(() => import('../../renderer/EntityScreen.tsx'));
+/** The code a record opened by its sub-page path (/quotation/1) renders next: loaded with this screen (route-screens.tsx). */
+export function preloadSubPageParts(): Promise<unknown> {
+  return Promise.all([EntityScreen.preload(), EntityForm.preload()]);
+}
 const AttributeValueScreen = lazy(() => import('./AttributeValueScreen.tsx'));
-const CreateFromRoute = lazy(() => import('../documents/CreateFromRoute.tsx'));
+const CreateFromRoute = lazyScreen(async () => { const m = await import('../documents/CreateFromRoute.tsx'); await m.preloadCreateFromPage(); return { default: m.default }; });
+
+/** A create-from screen by its sub-page path (/receipt/billing_note): its code, loaded ahead by the route (App.tsx). */
+export function preloadSubPageCreateFrom(): Promise<void> {
+  return CreateFromRoute.preload();
+}
 
 /** Menu group → the pages (entities) in it that this user can open, all of them customisable in page settings. */
 async function pagesByGroup(): Promise<Map<string, Map<string, string>>> {

@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/http-client.ts';
 import { Thumbnail } from '../Thumbnail.tsx';
+import { pickerSort } from '../product-dropdown.ts';
 
 export interface LinkSelectProps {
   entity: string;
@@ -78,7 +79,7 @@ export function LinkSelect({ entity, displayField, value, onChange, initialLabel
     const timer = setTimeout(() => {
       setLoading(true);
       api.get<{ data: Array<Record<string, unknown>> }>(`/api/${entity}`, {
-        searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: sort ?? displayField, filter: filterText },
+        searchParams: { search: query, fields: listFieldsParam, limit: 200, sort: sort ?? pickerSort(displayField, shown), filter: filterText },
         signal: ctl.signal,
       }).then((r) => {
         setOptions(r.data.map((row) => ({ id: Number(row.id), label: labelOf(row, row.id), color: colorOf(row), extra: extraCols.map((c) => cell(row[c])), image: imageField && typeof row[imageField] === 'string' ? String(row[imageField]) : undefined })));
