@@ -14,6 +14,10 @@ import { promptPayIdOf, promptPayPayload } from '../../engine/documents/promptpa
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';
 import { branchText } from '../../engine/documents/branch-text.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
+import { writeAudit } from '../audit/audit-log.ts';
+import { principalOf } from '../auth/principal.ts';
+import { refundKeyOf, withSupervisor } from './supervisor-pin.ts';
+import { countSlipPrint } from './slip-prints.ts';
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +79,7 @@ export function sellerAddress(seller: Row | undefined): string {
 const withBranch = (code: unknown, name: unknown): string => { const b = branchText(code, name, 'th'); return b ? ` (${b})` : ''; };
 
 /** The slip of a sale, as a pdfmake document: seller, number, lines, totals with VAT included, payments and change. */
-export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>, qr: { image: string; satang: number } | null = null): object {
+export function slipDocument(order: Row, seller: Row | undefined, terminal: Row | undefined, names: Map<number, string>, methods: Map<number, string>, qr: { image: string; satang: number } | null = null, copy = 0): object {
   const form = String(order.invoice_type ?? 'none');
   const items = (order.items as Row[] | undefined) ?? [];
   const payments = (order.payments as Row[] | undefined) ?? [];
@@ -86,6 +90,8 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
     ...(form === 'full' && sellerAddress(seller) ? [text(sellerAddress(seller), { alignment: 'center' })] : []),
     ...(terminal ? [text(`จุดขาย ${String(terminal.name ?? terminal.code ?? '')}${terminal.rd_pos_no ? ` (POS No. ${String(terminal.rd_pos_no)})` : ''}`, { alignment: 'center' })] : []),
     text(TITLES[form] ?? TITLES.none!, { bold: true, alignment: 'center', margin: [0, 4, 0, 2] }),
+    // a print after the first is a copy, marked as the register marks its reprint
+    ...(copy > 0 ? [text(`*** สำเนา ครั้งที่ ${copy} ***`, { bold: true, alignment: 'center', margin: [0, 0, 0, 2] })] : []),
     ...(order.tax_invoice_no ? [pair('เลขที่ใบกำกับภาษี', String(order.tax_invoice_no))] : []),
     pair('เลขที่บิล', String(order.doc_no ?? '')),
     pair('วันที่', slipDateTime(order.doc_date, order.created_at)),
@@ -135,6 +141,9 @@ export function slipDocument(order: Row, seller: Row | undefined, terminal: Row 
 /**
  * GET /api/{sale}/{id}/slip: the 80 mm slip of a sale (document.sale) as a PDF, in Thai, VAT included: an
  * abbreviated or full tax invoice, or a receipt, as the sale was issued. Needs the print flag on the entity.
+ * The first print is the original; every later one (and the register's reprints, counted with it: slip-prints.ts)
+ * is a copy, marked สำเนา ครั้งที่ N, which a role without the refund key prints only with a supervisor's PIN
+ * (x-supervisor, x-supervisor-pin; else 403 `supervisor_needed`, not counted), as POST …/reprint.
  */
 export function registerSlipRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
   for (const entity of service.registry.all().filter((e: EntitySchema) => e.document?.sale)) {
@@ -145,6 +154,10 @@ export function registerSlipRoutes(app: FastifyInstance, service: EntityService,
       const id = parseRecordId((request.params as { id: string }).id);
       if (id === null) throw new AppError('NOT_FOUND', `${e.label.en} does not exist`);
       const order = await service.get(e.name, id, ctx);
+      const key = refundKeyOf(e);
+      const approved = key ? await withSupervisor(service, request, ctx, e, key, 'copy of the slip (PDF)', id) : ctx;
+      const copy = (await countSlipPrint(service.db, e.name, id, { uncounted: 0, mayCopy: !key || service.policy.can(approved, key, 'edit') })) - 1;
+      if (copy > 0) await writeAudit(service.db.kysely, { action: 'reprint', userId: ctx.userId, username: principalOf(ctx)?.user.username ?? null, ip: ctx.ip, entity: e.name, recordId: id, message: `copy ${copy} of ${String(order.doc_no ?? id)} (PDF)` });
       const read = async (entityName: string | undefined, rowId: unknown) => (entityName && rowId ? service.get(entityName, Number(rowId), systemContext).catch(() => undefined) : undefined);
       const sale = e.document!.sale!;
       const [seller, terminal] = await Promise.all([read(fieldOf(e, 'your_company_id')?.entity, order.your_company_id), read(fieldOf(e, sale.terminal)?.entity, order[sale.terminal])]);
@@ -157,7 +170,7 @@ export function registerSlipRoutes(app: FastifyInstance, service: EntityService,
         if (m) methods.set(Number(p.payment_method_id), String(m.name_th ?? m.code));
       }
       const qr = await slipPromptPay(order, seller);
-      const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods, qr)).getBuffer();
+      const pdf = await pdfMake().createPdf(slipDocument(order, seller, terminal, names, methods, qr, copy)).getBuffer();
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `inline; filename="${e.name}-${String(order.doc_no ?? id).replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf"`);
       reply.header('cache-control', 'no-store');

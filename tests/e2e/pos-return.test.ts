@@ -11,7 +11,8 @@ type Row = Record<string, any>;
  * line of a paid demo sale by keyboard, confirms the amount, and the server's answer shows; the line, the stock and
  * the refund are checked through the API. The demo cashier (no pos_order_refund) returns only with a supervisor's
  * user name and PIN, which the server judges (a wrong PIN is refused in Thai), and a refusal of the server shows its
- * Thai message.
+ * Thai message. The form's void (คืนเงิน/ยกเลิกบิล) asks the demo cashier for the supervisor in the register's
+ * หัวหน้าอนุมัติ dialog when the server answers that a supervisor may approve it.
  */
 describe('the POS sale return panel end to end', () => {
   let s: BrowserSession;
@@ -145,5 +146,37 @@ describe('the POS sale return panel end to end', () => {
     const unchanged = (await api('GET', `/api/pos_order/${sale.id}`)).data as Row;
     expect((unchanged.items as Row[]).find((l) => l.id === line.id)!.returned_qty).toBe(line.returned_qty);
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('voids a sale for the demo cashier on the sale form with the supervisor\'s PIN in the หัวหน้าอนุมัติ dialog, which the server judges', async () => {
+    const { sale } = await paidSale();
+    expect((await api('PUT', '/api/pos/supervisor-pin', { pin: '482913', password: ADMIN_PASSWORD })).success).toBe(true);
+    const cashierPage = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'th-TH' })).newPage();
+    await signInInBrowser(cashierPage, server.baseUrl, 'cashier', DEMO_PASSWORD);
+    await cashierPage.goto(url(`/pos_order/${sale.id}`));
+    await cashierPage.getByTestId('sale-return-panel').waitFor();
+    await cashierPage.getByRole('button', { name: 'คืนเงิน/ยกเลิกบิล' }).first().click();
+    // the form's own confirmation first, then the server's "a supervisor may approve": the dialog, nothing voided
+    await cashierPage.getByRole('dialog').getByRole('button', { name: 'คืนเงิน/ยกเลิกบิล' }).click();
+    const pin = cashierPage.getByTestId('pos-pin-panel');
+    await pin.waitFor();
+    expect(await pin.innerText()).toContain('หัวหน้าอนุมัติ');
+    expect(await pin.innerText()).toContain('คืนเงิน/ยกเลิกบิล');
+    expect(await cashierPage.getByTestId('pos-pin-ok').isDisabled(), 'no supervisor, no approval').toBe(true);
+    expect((await api('GET', `/api/pos_order/${sale.id}`)).data.status).toBe('paid');
+    // a wrong PIN: the server's Thai reason in the dialog, the sale still paid
+    await cashierPage.getByTestId('pos-pin-user').fill('admin');
+    await cashierPage.getByTestId('pos-pin-code').fill('000000');
+    await cashierPage.getByTestId('pos-pin-ok').click();
+    await expect.poll(() => cashierPage.getByTestId('pos-pin-error').innerText()).toContain('รหัส PIN');
+    expect((await api('GET', `/api/pos_order/${sale.id}`)).data.status).toBe('paid');
+    // the supervisor's PIN (Enter in the box): voided, the dialog gone, the form shows the new state
+    await cashierPage.getByTestId('pos-pin-code').fill('482913');
+    await shot(pin, 'pos-void-supervisor-pin');
+    await cashierPage.getByTestId('pos-pin-code').press('Enter');
+    await expect.poll(() => pin.count()).toBe(0);
+    expect((await api('GET', `/api/pos_order/${sale.id}`)).data.status).toBe('refunded');
+    await expect.poll(() => cashierPage.getByTestId('sale-return-panel').count()).toBe(0);
+    await cashierPage.context().close();
   }, 120_000);
 });

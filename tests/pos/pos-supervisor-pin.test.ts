@@ -11,6 +11,7 @@ import { testDialects } from '../support/test-databases.ts';
 import { expectError, PASSWORD } from '../support/security-fixtures.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
+import { pdfText, squeeze } from '../support/pdf-text.ts';
 
 type Row = Record<string, any>;
 
@@ -93,6 +94,44 @@ describe.each(testDialects())('the supervisor\'s PIN at the register on %s', (di
     // the supervisor needs no PIN for their own work
     const own = await sell();
     expect((await c.call('POST', `/api/pos_order/${own.id}/reprint`, supervisor.headers, {})).statusCode).toBe(200);
+  });
+
+  it('answers a cashier\'s void without a PIN with supervisor_needed (what the sale form asks the PIN on), and a void of a refunded sale as the action does', async () => {
+    const sale = await sell();
+    const res = await c.call('POST', `/api/pos_order/${sale.id}/actions/refund`, { ...cashier.headers, 'accept-language': 'th' }, {});
+    expectError(res, 403, 'FORBIDDEN');
+    expect(res.json().error.params).toMatchObject({ reason: 'supervisor_needed' });
+    expect(res.json().error.message).toContain('หัวหน้าอนุมัติ');
+    expect((await c.call('POST', `/api/pos_order/${sale.id}/actions/refund`, approved(supervisor.username, '482913'), {})).statusCode).toBe(200);
+    // nothing left to void: no PIN is asked for, the action says why
+    expectError(await c.call('POST', `/api/pos_order/${sale.id}/actions/refund`, cashier.headers, {}), 409, 'INVALID_TRANSITION');
+  });
+
+  it('prints a cashier\'s first PDF slip, and a later one only with a supervisor\'s PIN, marked สำเนา and counted with the register\'s copies', async () => {
+    const sale = await sell();
+    const slip = (headers: Record<string, string>) => c.call('GET', `/api/pos_order/${sale.id}/slip`, headers);
+    const first = await slip(cashier.headers);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(squeeze(pdfText(first))).not.toContain('สำเนา');
+    const again = await slip({ ...cashier.headers, 'accept-language': 'th' });
+    expectError(again, 403, 'FORBIDDEN');
+    expect(again.json().error.params).toMatchObject({ reason: 'supervisor_needed' });
+    expect(again.json().error.message).toContain('หัวหน้าอนุมัติ');
+    expectError(await slip(approved(supervisor.username, '000000')), 403, 'FORBIDDEN');
+    const copy = await slip(approved(supervisor.username, '482913'));
+    expect(copy.statusCode, copy.body).toBe(200);
+    // (pdftotext may set a tone mark after the vowel below it: ครั้ง reads ครัง้, so the words are checked apart)
+    const copyText = squeeze(pdfText(copy));
+    expect(copyText).toContain('***' + squeeze('สำเนา'));
+    expect(copyText).toContain('ที่1***');
+    // the register's copy goes on from the same count; a supervisor prints copies without a PIN
+    const reprint = await c.call('POST', `/api/pos_order/${sale.id}/reprint`, approved(supervisor.username, '482913'), {});
+    expect(reprint.json().data.copies).toBe(2);
+    expect(squeeze(pdfText(await slip(supervisor.headers)))).toContain('ที่3***');
+    // the refusal was not counted, and the generic print's count (its per-role limit) is left alone
+    const counts = await t.db.kysely.selectFrom('print_counter').select(['entity', 'count']).where('record_id', '=', sale.id).execute();
+    expect(counts.map((r) => [r.entity, Number(r.count)])).toEqual([['pos_order.slip', 4]]);
+    expect((await logs('reprint')).filter((l) => Number(l.record_id) === sale.id)).toHaveLength(3);
   });
 
   it('locks a supervisor\'s PIN after five wrong tries', async () => {

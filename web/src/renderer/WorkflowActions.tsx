@@ -8,6 +8,7 @@ import { ApiError } from '../core/api-error.ts';
 import { toast } from '../core/toast-bus.ts';
 import { issuePreview } from './issue-preview.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { approvalFor, type ActionApproval } from './action-approvals.ts';
 
 type Row = Record<string, unknown>;
 
@@ -62,6 +63,8 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<WorkflowTransition | null>(null);
   const [company, setCompany] = useState<string | null>(null);
+  // an action refused with a reason an approver may lift (a supervisor's PIN): the feature's dialog, then the action again
+  const [approving, setApproving] = useState<{ tr: WorkflowTransition; approval: ActionApproval; error: string | null } | null>(null);
   const w = entity.workflow;
   if (!w || record.id === undefined) return null;
   const lang = i18n.language === 'en' ? 'en' : 'th';
@@ -88,14 +91,20 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
   };
   const cancelled = entity.document && entity.fields.amended_from && w.transitions.find((tr) => tr.action === (entity.document!.cancelAction ?? 'cancel'))?.to === state;
 
-  const run = async (tr: WorkflowTransition) => {
+  const run = async (tr: WorkflowTransition, headers?: Record<string, string>) => {
     setAsking(null);
     setBusy(tr.action);
     try {
-      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, {});
+      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, {}, headers ? { headers } : {});
+      setApproving(null);
       toast('success', tr.label[lang], String(res.data[entity.titleField] ?? record[entity.titleField] ?? ''));
       onChanged(res.data);
     } catch (err) {
+      const approval = approvalFor(entity, err);
+      // asked without an approval: the dialog; refused with one (a wrong PIN): its words in the dialog
+      if (approval && !headers) { setApproving({ tr, approval, error: null }); return; }
+      if (headers && err instanceof ApiError && err.status === 403) { setApproving((a) => (a ? { ...a, error: err.message } : a)); return; }
+      setApproving(null);
       if (onFailed) onFailed(err);
       else toast('error', t('common.error'), err instanceof ApiError ? err.message : String(err));
     } finally {
@@ -132,6 +141,10 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
         onConfirm={() => asking && void run(asking)}
         onCancel={() => setAsking(null)}
       />
+      {approving && (
+        <approving.approval.Dialog what={approving.tr.label[lang]} error={approving.error} busy={busy !== null}
+          onApprove={(headers) => void run(approving.tr, headers)} onCancel={() => setApproving(null)} />
+      )}
     </>
   );
 }

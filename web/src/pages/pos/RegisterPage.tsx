@@ -14,8 +14,10 @@ import { ShiftReportSlip } from './ShiftReportSlip.tsx';
 import { PayPanel, type PaidRow, type PayMethod } from './PayPanel.tsx';
 import { CartTable } from './CartTable.tsx';
 import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
-import { ShiftPanel, RecallPanel, QueuePanel, CashMovePanel, SupervisorPinPanel } from './RegisterPanels.tsx';
+import { ShiftPanel, RecallPanel, QueuePanel, CashMovePanel } from './RegisterPanels.tsx';
+import { SupervisorPinPanel } from './SupervisorPinPanel.tsx';
 import './pos-i18n.ts';
+import './pos-dialog.css';
 import './pos-register.css';
 
 type Row = Record<string, any>;
