@@ -149,7 +149,7 @@ export default function EntityForm(props: EntityFormProps) {
   }, [id, entity, reset, resolve]);
 
   // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
-  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create');
+  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create', Object.keys(prefill ?? {}));
   // a new record starts with the issuing company the server would give it (defaultFrom), shown
   const defaultsIn = useNewRecordDefaults(entity, props.type === 'create', form as never);
 
@@ -299,7 +299,7 @@ export default function EntityForm(props: EntityFormProps) {
     const disabled = (name: string) => readOnlyEntity || !mayEdit || locked.has(name);
     const relatedLists = !singleton && (entity.related?.length ?? 0) > 0 && (
       type === 'edit' && id !== undefined
-        ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} def={r} />)
+        ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} parentRecord={record} def={r} />)
         : <p className="bo-muted bo-related-hint">{t('related.save_first')}</p>
     );
     body = (
