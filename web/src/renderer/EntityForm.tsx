@@ -149,9 +149,10 @@ export default function EntityForm(props: EntityFormProps) {
   }, [id, entity, reset, resolve]);
 
   // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
-  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create', Object.keys(prefill ?? {}));
   // a new record starts with the issuing company the server would give it (defaultFrom), shown
   const defaultsIn = useNewRecordDefaults(entity, props.type === 'create', form as never);
+  // a link given from outside (a related list's back-link) fills the fields that follow it once the form is shown
+  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create', defaultsIn ? Object.keys(prefill ?? {}) : []);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {

@@ -74,8 +74,10 @@ export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFo
       api.post<{ data: Record<string, unknown> }>(`/api/${entity.name}/fills`, { record, changed: name })
         .then((r) => {
           if (mine !== asked || form.getValues(name) !== value) return; // changed again meanwhile
-          applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
+          const done = applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
             (p) => isNew && !form.getFieldState(p as never, form.formState).isDirty);
+          // a filled link fills what follows it in turn (the voucher gives the supplier, the supplier its tax id)
+          for (const p of done) if (p !== name && triggers.header.has(p)) ask(p);
         }, (e: ApiError) => console.error(`fills of ${name} failed:`, e.message));
     };
     const sub = form.watch((_all, { name, type }) => {
