@@ -252,6 +252,8 @@ export const FIELD_TEXTS: Record<string, ErrorText> = {
   claim_window_passed: { th: 'เกิน {months} เดือนนับจากเดือนที่ออกใบกำกับภาษีแล้ว จึงนำภาษีซื้อมาใช้สิทธิในเดือนที่บันทึก ({recorded}) ไม่ได้ (มาตรา 82/3)', en: 'is more than {months} months before {recorded}, the date it is recorded on: its VAT can no longer be claimed (Revenue Code s. 82/3)' },
   before_source: { th: 'ต้องไม่ก่อนวันที่ {date} ของเอกสารต้นทาง {source}', en: 'must not be before {date}, the date of {source} it is made from' },
   issue_date_order: { th: 'ต้องไม่ก่อนวันที่ {last} ของเอกสารเลขที่ {no} ซึ่งออกล่าสุดในชุดเลขเดียวกัน', en: 'must not be earlier than {last}, the date of {no}, the last issued in its series' },
+  wht_voucher_tax: { th: 'ภาษีที่หักต้องเท่ากับ {withheld} บาท ตามภาษีหัก ณ ที่จ่ายของใบสำคัญจ่าย {voucher}', en: 'must be {withheld}, the tax withheld on payment voucher {voucher}' },
+  wht_voucher_taken: { th: 'ใบสำคัญจ่าย {voucher} มีหนังสือรับรอง 50 ทวิ แล้ว ({certificate}) ให้ยกเลิกฉบับเดิมก่อน', en: 'payment voucher {voucher} has a certificate already ({certificate}): cancel that one first' },
   company_choice: { th: 'มีหลายบริษัทและยังไม่ได้ตั้งบริษัทตั้งต้นในการตั้งค่าระบบ กรุณาเลือกบริษัทผู้ออกเอกสาร', en: 'there are several companies and no default one: choose the company (or set the default in the site settings)' },
 };
 

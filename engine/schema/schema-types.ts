@@ -146,6 +146,8 @@ export interface RelatedList {
   field: string;
   label: LocalizedText;
   columns?: string[];
+  /** The add button's own label ("ออกหนังสือรับรอง 50 ทวิ"), and when it shows: a filter on the parent record, as `visibleIf`. */
+  add?: { label: LocalizedText; when?: Filter };
 }
 
 export interface ListDefaults {

@@ -11,6 +11,7 @@ import { installDocumentLinkSpread } from './document-link-spread.ts';
 import { installSourcesWhtRate } from './sources-wht-rate.ts';
 import { computeAmounts, installTotalsCheck } from './document-amounts.ts';
 import { installWithholdingAmounts } from './withholding-amounts.ts';
+import { installWithholdingVoucher } from './withholding-voucher.ts';
 import { installTaxInvoiceRules } from './tax-invoice-rules.ts';
 import { installTaxInvoiceSupply } from './tax-invoice-supply.ts';
 import { installNoteCorrects } from './note-corrects.ts';
@@ -44,6 +45,7 @@ export const documentsFeature: Feature = {
     { name: 'amounts', install: (service) => service.onPrepare((entity, input, before) => computeAmounts(service, entity, input, before)) },
     { name: 'totals check', install: installTotalsCheck },
     { name: 'withholding amounts', install: installWithholdingAmounts },
+    { name: 'withholding certificate of a voucher', install: installWithholdingVoucher },
     { name: 'tax invoice rules', install: installTaxInvoiceRules },
     { name: 'tax invoice supply', install: installTaxInvoiceSupply },
     { name: 'notes correct an invoice', install: installNoteCorrects },

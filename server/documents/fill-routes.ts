@@ -43,7 +43,9 @@ export function registerFillRoutes(app: FastifyInstance, service: EntityService,
       const record = normalizeDecimalStrings(e, sent.record, (n) => service.registry.get(n)) as Row;
       // validated before a fill computes from it (write pipeline, docs/architecture.md); the form sends the whole
       // record it shows, read-only and system fields too, which a fill ignores, so only what it would misread is refused
-      const problems = service.validators.get(e, 'shape')(record).filter((p) => p.code !== 'read_only' && p.code !== 'unknown_field');
+      // a field the person has not chosen yet (a required list left empty) is no reason to refuse a fill either
+      const problems = service.validators.get(e, 'shape')(record)
+        .filter((p) => p.code !== 'read_only' && p.code !== 'unknown_field' && record[p.field] !== null && record[p.field] !== '');
       if (problems.length) throw bodyError(problems);
       const parts = sent.changed.split('.');
       const reader = fillReader(service, ctx);

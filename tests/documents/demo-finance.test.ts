@@ -58,9 +58,18 @@ describe.each(testDialects())('demo finance history on %s', (dialect) => {
     expect(satang(summary.totals.received_direct)).toBeGreaterThan(0);
     expect(satang(summary.totals.billed)).toBe(satang(summary.totals.received) - satang(summary.totals.received_direct) + satang(summary.totals.withheld) + satang(summary.totals.outstanding));
     const wht = await get('/api/withholding_tax?limit=10&fields=doc_no,tax_amount,status,payee_tax_id,supplier_id.tax_id');
-    expect(wht.map((w: { tax_amount: number }) => w.tax_amount).sort((a: number, b: number) => a - b)).toEqual([185, 370.37, 640, 2250]);
+    // 15.00: the 1 % withheld on the demo's payment voucher for transport (seed/demo/416-payment_voucher.json, 417-withholding_tax.json)
+    expect(wht.map((w: { tax_amount: number }) => w.tax_amount).sort((a: number, b: number) => a - b)).toEqual([15, 185, 370.37, 640, 2250]);
     // each certificate names its payee by the supplier's tax id (the 50 ทวิ and the ภ.ง.ด.53 attachment print it)
     for (const w of wht) expect(w.payee_tax_id, w.doc_no).toMatch(/^\d{13}$/);
     expect(wht.map((w: Record<string, unknown>) => w.payee_tax_id)).toEqual(wht.map((w: Record<string, any>) => w.supplier_id?.tax_id ?? w['supplier_id.tax_id']));
+  });
+  it('has paid purchase invoices: a voucher by transfer with 1 % withheld and its 50 ทวิ, and a part paid by cheque (issue 50)', async () => {
+    const vouchers = await get('/api/payment_voucher?limit=10&sort=doc_date&fields=id,doc_no,status,wht_amount,net_amount,payment_method');
+    expect(vouchers.map((v: Record<string, unknown>) => [v.status, v.payment_method, v.wht_amount])).toEqual([['posted', 'transfer', 15], ['posted', 'cheque', 0]]);
+    const invoices = await get(`/api/purchase_invoice?limit=10&fields=supplier_invoice_no,status&filter=${encodeURIComponent(JSON.stringify({ supplier_invoice_no: { _in: ['IV-S001-2611-0470', 'IV-S001-2611-0458'] } }))}`);
+    expect(Object.fromEntries(invoices.map((p: Record<string, unknown>) => [p.supplier_invoice_no, p.status]))).toEqual({ 'IV-S001-2611-0470': 'paid', 'IV-S001-2611-0458': 'partially_paid' });
+    const certs = await get(`/api/withholding_tax?fields=payment_voucher_id,status,tax_amount&filter=${encodeURIComponent(JSON.stringify({ payment_voucher_id: { _eq: vouchers[0].id } }))}`);
+    expect(certs).toMatchObject([{ status: 'issued', tax_amount: 15 }]);
   });
 });

@@ -137,6 +137,33 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     expect(byRole((await entriesOf('payment_voucher', v.id))[0]!)).toEqual({ payable: 1070, bank: -1040, wht_payable: -30 });
   });
 
+  it('one live 50 ทวิ per voucher, stating the tax the voucher withheld: payee tax id from the supplier, 400 in Thai otherwise', async () => {
+    await c.ok(c.call('PATCH', `/api/supplier/${supplier}`, c.admin, { tax_id: '0105558034121' }));
+    const pi = await approvedInvoice('6');
+    const v = await act('payment_voucher', (await c.ok(voucherFrom({ ids: [pi], values: { payment_method: 'cash', wht_amount: 30 } }), 201)).id, 'post');
+    const cert = (extra: Row = {}) => c.call('POST', '/api/withholding_tax', { ...c.admin, 'accept-language': 'th' }, {
+      your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', income_type: '40_8', pnd_form: 'pnd53', wht_rate: '3', ...extra,
+    });
+    // 1 % of 1,000.00 is 10.00, not the 30.00 withheld: refused on tax_amount, the message in Thai
+    const wrong = await cert({ wht_rate: '1' });
+    expectError(wrong, 400, 'VALIDATION_FAILED');
+    const field = wrong.json().error.details.fields.find((f: Row) => f.field === 'tax_amount');
+    expect(field.code).toBe('wht_voucher_tax');
+    expect(JSON.stringify(wrong.json().error)).toContain('ภาษีที่หักต้องเท่ากับ 30.00 บาท');
+    const w = await c.ok(cert(), 201);
+    expect(w).toMatchObject({ supplier_id: supplier, payee_tax_id: '0105558034121', amount_paid: 1000, paid_date: v.doc_date, tax_amount: 30 });
+    // a second certificate for the voucher, draft or issued, is refused; once the first is cancelled one may be made again
+    const again = await cert();
+    expectError(again, 400, 'VALIDATION_FAILED');
+    expect(again.json().error.details.fields.find((f: Row) => f.field === 'payment_voucher_id').code).toBe('wht_voucher_taken');
+    await act('withholding_tax', w.id, 'issue');
+    expectError(await cert(), 400, 'VALIDATION_FAILED');
+    // changing the issued one's amount is refused by its lock; a draft's amount is judged too
+    await act('withholding_tax', w.id, 'cancel');
+    const w2 = await c.ok(cert(), 201);
+    expectError(await c.call('PATCH', `/api/withholding_tax/${w2.id}`, c.admin, { amount_paid: 900 }), 400, 'VALIDATION_FAILED');
+  });
+
   it('is in the purchasing menu with its create-from screen, labelled in Thai', async () => {
     const menu = (await c.call('GET', '/api/menu', { ...c.admin, 'accept-language': 'th' })).json().data as { key: string; submenu: { path: string; label: { th: string } }[] }[];
     const group = menu.find((g) => g.key === 'purchasing_stock')!;

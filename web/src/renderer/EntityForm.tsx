@@ -149,9 +149,10 @@ export default function EntityForm(props: EntityFormProps) {
   }, [id, entity, reset, resolve]);
 
   // fills, live (fillFrom, price lists, due dates): the server's rules, asked as fields change; a value typed by hand is kept
-  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create');
   // a new record starts with the issuing company the server would give it (defaultFrom), shown
   const defaultsIn = useNewRecordDefaults(entity, props.type === 'create', form as never);
+  // a link given from outside (a related list's back-link) fills the fields that follow it once the form is shown
+  useFormFills(entity, resolve, form as never, formState.isSubmitted, type === 'create', defaultsIn ? Object.keys(prefill ?? {}) : []);
 
   const dirty = formState.isDirty && !formState.isSubmitSuccessful;
   useEffect(() => {
@@ -299,7 +300,7 @@ export default function EntityForm(props: EntityFormProps) {
     const disabled = (name: string) => readOnlyEntity || !mayEdit || locked.has(name);
     const relatedLists = !singleton && (entity.related?.length ?? 0) > 0 && (
       type === 'edit' && id !== undefined
-        ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} def={r} />)
+        ? entity.related!.map((r) => <RelatedList key={r.key} parent={entity} parentId={id} parentRecord={record} def={r} />)
         : <p className="bo-muted bo-related-hint">{t('related.save_first')}</p>
     );
     body = (

@@ -16,15 +16,26 @@ import { columnFor, type ListColumn } from './list-columns.ts';
 import { fileFieldOf, fileMetadataValues, uploadCategoryOf } from './file-metadata.ts';
 import { acceptAttr } from './fields/FileField.tsx';
 import { RecordForm } from './record-form-slot.ts';
+import { parseFilter } from '../../../engine/filter/filter-parser.ts';
+import { evaluateFilter } from '../../../engine/filter/filter-evaluator.ts';
 
 
 type Row = Record<string, unknown>;
 const LIMIT = 100;
 
+/** Whether the add button shows: always, unless the schema's `add.when` (a filter on the parent record, as visibleIf) does not hold. */
+function addAllowed(parent: EntitySchema, def: RelatedListDef, record: Row | null | undefined): boolean {
+  if (!def.add?.when) return true;
+  if (!record) return false;
+  try { return evaluateFilter(parseFilter(def.add.when, parent, { entity: () => undefined }), record); } catch { return false; }
+}
+
 export interface RelatedListProps {
   parent: EntitySchema;
   parentId: number;
   def: RelatedListDef;
+  /** The record the list hangs under, for `def.add.when` (the add button shows while it holds). */
+  parentRecord?: Row | null;
   /** A full page of its own (the /attachment/{id} screen) rather than a section of a form. */
   standalone?: boolean;
 }
@@ -35,7 +46,7 @@ export interface RelatedListProps {
  * locked), open and refresh, in a modal edit box over the record. An entity
  * with a file field also gets upload-and-attach in one step.
  */
-export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
+export function RelatedList({ parent, parentId, parentRecord, def, standalone }: RelatedListProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const schema = useEntitySchema(def.entity);
@@ -73,6 +84,8 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
   const prefill = useMemo(() => ({ [def.field]: parentId }), [def.field, parentId]);
   const locked = useMemo(() => [def.field], [def.field]);
   const label = loc(def.label, lang);
+  const addLabel = def.add ? loc(def.add.label, lang) : t('related.add');
+  const addShown = useMemo(() => addAllowed(parent, def, parentRecord), [parent, def, parentRecord]);
 
   const uploadAndAttach = async (files: FileList | null) => {
     const f = files?.[0];
@@ -113,8 +126,8 @@ export function RelatedList({ parentId, def, standalone }: RelatedListProps) {
               onChange={(e) => void uploadAndAttach(e.target.files)} />
           </label>
         )}
-        {canEdit && child && (
-          <Button type="button" size="small" icon="pi pi-plus" label={t('related.add')} aria-label={`${t('related.add')} ${label}`}
+        {canEdit && child && addShown && (
+          <Button type="button" size="small" icon="pi pi-plus" label={addLabel} aria-label={def.add ? addLabel : `${addLabel} ${label}`} data-related-add={def.key}
             onClick={() => setEditing({ type: 'create', n: Date.now() })} />
         )}
         <Button type="button" size="small" icon="pi pi-refresh" text rounded severity="secondary" aria-label={`${t('related.refresh')} ${label}`}

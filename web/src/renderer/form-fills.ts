@@ -58,14 +58,14 @@ export function applyFillAnswer(answer: Record<string, unknown>, get: (path: str
  * On a new record a field still at its schema default counts as untouched; on a stored one its values are
  * someone's earlier choices, kept unless empty or filled here.
  */
-export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFormReturn<FormValues>, validate: boolean, isNew = false): void {
+export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFormReturn<FormValues>, validate: boolean, isNew = false, prefilled: string[] = []): void {
   const last = useRef<Record<string, unknown>>({});
+  const prefilledKey = prefilled.join(',');
   useEffect(() => {
     const triggers = fillTriggers(entity, resolve);
     if (!triggers.header.size && !Object.keys(triggers.lines).length) return;
     let asked = 0;
-    const sub = form.watch((_all, { name, type }) => {
-      if (!name || type !== 'change' || !isFillTrigger(triggers, name)) return;
+    const ask = (name: string) => {
       const values = form.getValues();
       let record: FormValues;
       try { record = valuesToBody(entity, values, resolve); } catch { return; } // a field being typed that does not read yet
@@ -74,10 +74,18 @@ export function useFormFills(entity: EntitySchema, resolve: Resolve, form: UseFo
       api.post<{ data: Record<string, unknown> }>(`/api/${entity.name}/fills`, { record, changed: name })
         .then((r) => {
           if (mine !== asked || form.getValues(name) !== value) return; // changed again meanwhile
-          applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
+          const done = applyFillAnswer(r.data, (p) => form.getValues(p as never), (p, v) => form.setValue(p as never, v as never, { shouldDirty: true, shouldValidate: validate }), last.current,
             (p) => isNew && !form.getFieldState(p as never, form.formState).isDirty);
+          // a filled link fills what follows it in turn (the voucher gives the supplier, the supplier its tax id)
+          for (const p of done) if (p !== name && triggers.header.has(p)) ask(p);
         }, (e: ApiError) => console.error(`fills of ${name} failed:`, e.message));
+    };
+    const sub = form.watch((_all, { name, type }) => {
+      if (!name || type !== 'change' || !isFillTrigger(triggers, name)) return;
+      ask(name);
     });
+    // a new record opened with a link given (a certificate from its payment voucher) fills from it at once
+    if (isNew) for (const name of prefilledKey ? prefilledKey.split(',') : []) if (triggers.header.has(name)) ask(name);
     return () => sub.unsubscribe();
-  }, [entity, resolve, form, validate, isNew]);
+  }, [entity, resolve, form, validate, isNew, prefilledKey]);
 }
