@@ -6,7 +6,7 @@ import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { scaleOf } from '../db/field-codec.ts';
-import { saleBalance } from './sale-balance.ts';
+import { saleBalance, unclearDeposits } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
 import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
@@ -173,7 +173,9 @@ export function installJournalPosting(service: EntityService): void {
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
         const extra = await stockDifference(trx, e.entity, e.id);
-        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`, extra);
+        const memo = `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`;
+        await unclearDeposits(trx, service, e.entity, await service.readWhole(trx, e.entity.name, e.id), today(), memo);
+        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), memo, extra);
       });
     }
   }, (entity) => postsToBooks(service, entity));

@@ -236,6 +236,38 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await onlyEntry('tax_invoice', again.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
   });
 
+  it('a deposit receipt cancelled after its invoice cleared the deposit gives the receivable back, and the invoice cancelled then leaves nothing', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 2, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 400 }], values: { payment_method: 'cash' } });
+    await act('receipt', rc.id, 'post');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    /** Σ by role of the sale's entries (receipt and invoice), accounts left at zero dropped. */
+    const books = async () => {
+      const out: Record<string, number> = {};
+      for (const e of [...await entriesOf('receipt', rc.id), ...await entriesOf('tax_invoice', iv.id)]) {
+        for (const [role, v] of Object.entries(byRole(e))) out[role] = Math.round(((out[role] ?? 0) + v) * 100) / 100;
+      }
+      return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== 0));
+    };
+    expect(await books()).toEqual({ cash: 400, receivable: 100, sales: -500 });
+    // the money goes back: the customer owes the whole 500.00 again and holds no deposit
+    await act('receipt', rc.id, 'cancel');
+    const [, reversal] = await entriesOf('receipt', rc.id);
+    expect(byRole(reversal!)).toEqual({ cash: -400, customer_deposits: 400 });
+    // the invoice's clearing of what is gone is undone by an entry of the invoice, naming the customer
+    const [, uncleared] = await entriesOf('tax_invoice', iv.id);
+    expect(byRole(uncleared!)).toEqual({ receivable: 400, customer_deposits: -400 });
+    expect(uncleared!.reverses_id).toBeNull();
+    expect(uncleared!.items.map((l: Row) => l.customer_id)).toEqual([customer, customer]);
+    expect(await books()).toEqual({ receivable: 500, sales: -500 });
+    // the invoice cancelled after that: nothing left, no deposit given back that was never kept
+    await act('tax_invoice', iv.id, 'cancel');
+    expect(await books()).toEqual({});
+  });
+
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
     const customer = await c.customer();
     const old = await c.company();
