@@ -268,6 +268,20 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await books()).toEqual({});
   });
 
+  it('a transfer between warehouses of one company and a production report post nothing (no value leaves the company; a production report moves no stock)', async () => {
+    const other = await c.inventory(company);
+    await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 4, price: 60 }]);
+    const tr = await c.posted('internal_product_transfer', { from_inventory_id: inv, to_inventory_id: other }, [{ product_id: product, qty: 3 }]);
+    expect(tr.status).toBe('approved');
+    expect(await c.onHand(product, other)).toBe(3);
+    expect(await entriesOf('internal_product_transfer', tr.id)).toEqual([]);
+    await c.settings({ is_use_production_report: true, is_enable_manufactured_product: true });
+    const machine = await c.make('machinery', { code: c.next('M'), name: 'เครื่องสลิต', machine_type: 'slitter', inventory_id: inv });
+    const pr = await c.posted('production_report', { your_company_id: company, inventory_id: inv, machinery_id: machine }, [{ product_id: product, qty: 5, unit: 'ชิ้น', price: 4 }]);
+    expect(pr.status).toBe('approved');
+    expect(await entriesOf('production_report', pr.id)).toEqual([]);
+  });
+
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
     const customer = await c.customer();
     const old = await c.company();
