@@ -277,9 +277,33 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await entriesOf('internal_product_transfer', tr.id)).toEqual([]);
     await c.settings({ is_use_production_report: true, is_enable_manufactured_product: true });
     const machine = await c.make('machinery', { code: c.next('M'), name: 'เครื่องสลิต', machine_type: 'slitter', inventory_id: inv });
-    const pr = await c.posted('production_report', { your_company_id: company, inventory_id: inv, machinery_id: machine }, [{ product_id: product, qty: 5, unit: 'ชิ้น', price: 4 }]);
+    const pr = await c.posted('production_report', { your_company_id: company, inventory_id: inv, machinery_id: machine }, [{ product_id: product, qty: 5, price: 4 }]);
     expect(pr.status).toBe('approved');
     expect(await entriesOf('production_report', pr.id)).toEqual([]);
+  });
+
+  it('a transfer between warehouses of two companies moves each company\'s books: the sender\'s stock becomes a claim on the receiver, reversed on cancel', async () => {
+    const sister = await c.company();
+    const theirs = await c.inventory(sister);
+    await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 4, price: 60 }]);
+    const tr = await c.posted('internal_product_transfer', { from_inventory_id: inv, to_inventory_id: theirs }, [{ product_id: product, qty: 3 }]);
+    const value = await t.db.kysely.selectFrom('stock_movement').select('value').where('doc_entity', '=', 'internal_product_transfer').where('doc_id', '=', tr.id).where('direction', '=', 'out').executeTakeFirstOrThrow();
+    const moved = Number(value.value) / 100;
+    expect(moved).toBeGreaterThan(0);
+    const [sent, received, ...rest] = await entriesOf('internal_product_transfer', tr.id);
+    expect(rest).toEqual([]);
+    expect([sent!.your_company_id, received!.your_company_id]).toEqual([company, sister]);
+    expect(byRole(sent!)).toEqual({ intercompany_receivable: moved, inventory: -moved });
+    expect(byRole(received!)).toEqual({ inventory: moved, intercompany_payable: -moved });
+    // cancelled: each company's entry reversed in its own books, nothing left on either side
+    await act('internal_product_transfer', tr.id, 'cancel');
+    const all = await entriesOf('internal_product_transfer', tr.id);
+    expect(all).toHaveLength(4);
+    for (const who of [company, sister]) {
+      const net: Record<string, number> = {};
+      for (const e of all.filter((x) => x.your_company_id === who)) for (const [role, v] of Object.entries(byRole(e))) net[role] = Math.round(((net[role] ?? 0) + v) * 100) / 100;
+      expect(Object.values(net).every((v) => v === 0), JSON.stringify(net)).toBe(true);
+    }
   });
 
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
