@@ -17,11 +17,13 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
     const f = e.fields[j.party];
     if (f?.type !== 'link' || !['customer', 'supplier'].includes(f.entity ?? '')) bad('/document/journal/party', `"${j.party}" is not a link to customer or supplier`);
   }
-  if (j.company) {
-    const [link, field] = j.company.split('.') as [string, string];
+  for (const key of ['company', 'toCompany'] as const) {
+    const path = j[key];
+    if (!path) continue;
+    const [link, field] = path.split('.') as [string, string];
     const f = e.fields[link];
     const target = f?.type === 'link' ? byName.get(f.entity ?? '') : undefined;
-    if (!f || f.type !== 'link' || (target && target.fields[field]?.type !== 'link')) bad('/document/journal/company', `"${j.company}" is not a link's link to the company`);
+    if (!f || f.type !== 'link' || (target && target.fields[field]?.type !== 'link')) bad(`/document/journal/${key}`, `"${path}" is not a link's link to the company`);
   }
   if (!e.workflow) bad('/document/journal', 'a document with a journal needs a workflow (its post and cancel actions)');
   const money = (at: string, name: string, of: EntitySchema | undefined) => { if (of?.fields[name]?.type !== 'money') bad(at, `"${name}" is not a money field`); };
@@ -48,6 +50,7 @@ export function checkJournalKeys(e: EntitySchema, byName: Map<string, EntitySche
   variants.forEach((v: JournalVariant, vi) => {
     const at = vi < j.variants.length ? `/document/journal/variants/${vi}` : '/document/journal/returns';
     for (const f of Object.keys(v.when ?? {})) if (!e.fields[f]) bad(`${at}/when`, `no field "${f}"`);
+    if ((v.betweenCompanies || v.lines.some((l) => l.toCompany)) && !j.toCompany) bad(at, 'betweenCompanies and toCompany lines need journal.toCompany');
     if (v.fromSource && !(e.document?.from ?? []).some((s) => s.source === v.fromSource)) bad(`${at}/fromSource`, `"${v.fromSource}" is not a source of document.from`);
     v.lines.forEach((l, li) => {
       const lat = `${at}/lines/${li}`;

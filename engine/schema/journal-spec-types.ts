@@ -33,6 +33,8 @@ export interface JournalLineSpec {
   credit?: JournalAmount;
   /** The line carries the document's party (`journal.party`), as a receivable or payable line does. */
   party?: boolean;
+  /** The line goes to the entry in the books of `journal.toCompany` (the receiving side of a transfer between companies). */
+  toCompany?: boolean;
 }
 
 /** One way the document posts; the first variant whose conditions all hold is used. */
@@ -45,6 +47,8 @@ export interface JournalVariant {
   fromSource?: string;
   /** The sale the document's lines come from already has a posted tax invoice (server/documents/tax-invoice-supply.ts). */
   saleInvoiced?: boolean;
+  /** `journal.company` and `journal.toCompany` name two different companies (a transfer between them). */
+  betweenCompanies?: boolean;
   lines: JournalLineSpec[];
 }
 
@@ -61,6 +65,11 @@ export interface JournalSpec {
    * by default, the document's `access.companyField`.
    */
   company?: string;
+  /**
+   * The other company of a transfer between companies, as `company` ("to_inventory_id.your_company_id"): the lines
+   * marked `toCompany` make a second entry in its books, the others one in `company`'s.
+   */
+  toCompany?: string;
   /** The header link to the customer or supplier that lines with `party` carry. */
   party?: string;
   variants: JournalVariant[];

@@ -6,7 +6,7 @@ import { businessClock } from '../../engine/documents/business-clock.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { scaleOf } from '../db/field-codec.ts';
-import { saleBalance } from './sale-balance.ts';
+import { saleBalance, unclearDeposits } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
 import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
@@ -28,6 +28,10 @@ async function holds(trx: Kysely<any>, service: EntityService, entity: EntitySch
     const linesEntity = field ? service.entity(entity.fields[field]!.entity!) : undefined;
     const lines = (field ? doc[field] as Row[] | undefined : undefined) ?? [];
     if (!linesEntity || !lines.some((l) => !isEmpty(l.source_line_id) && sourceOf(entity, linesEntity, l)?.source === v.fromSource)) return false;
+  }
+  if (v.betweenCompanies) {
+    const [from, to] = [await companyOf(trx, entity, doc), await companyAt(trx, entity, doc, entity.document!.journal!.toCompany)];
+    if (from === null || to === null || from === to) return false;
   }
   if (v.saleInvoiced !== undefined) {
     const invoiced = (await saleTaxInvoice(trx, service, entity, doc)) !== null;
@@ -100,27 +104,32 @@ export async function amountsOf(trx: Kysely<any>, service: EntityService, entity
   return [...out];
 }
 
-/** The entry's lines for a posted document, balanced (journal-writer.ts), or null when the document moves no money. */
-export async function entryLines(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, roles: Map<string, number>): Promise<{ variant: JournalVariant; lines: EntryLine[] } | null> {
+/**
+ * The entry's lines for a posted document, balanced (journal-writer.ts), or null when the document moves no money;
+ * `toLines` those of the entry in `journal.toCompany`'s books (lines marked `toCompany`), balanced on their own.
+ */
+export async function entryLines(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, roles: Map<string, number>): Promise<{ variant: JournalVariant; lines: EntryLine[]; toLines: EntryLine[] } | null> {
   const j = entity.document!.journal! as JournalSpec;
   const variant = await variantOf(trx, service, entity, doc);
   if (!variant) return null;
   const partyField = j.party;
   const partyKind = partyField ? entity.fields[partyField]?.entity : undefined;
   const lines: EntryLine[] = [];
+  const toLines: EntryLine[] = [];
   for (const spec of variant.lines) {
     const debit = spec.debit !== undefined;
     for (const [role, amount] of await amountsOf(trx, service, entity, doc, spec, (spec.debit ?? spec.credit)!)) {
       if (amount === 0) continue;
       const party = spec.party && partyField && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
-      lines.push({
+      (spec.toCompany ? toLines : lines).push({
         accountId: accountOfRole(roles, role), debit: debit ? amount : 0, credit: debit ? 0 : amount,
         customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null,
       });
     }
   }
   const out = balanced(lines, roles);
-  return out.length ? { variant, lines: out } : null;
+  const to = balanced(toLines, roles);
+  return out.length || to.length ? { variant, lines: out, toLines: to } : null;
 }
 
 const today = () => businessToday(businessClock.now(), businessClock.timeZone);
@@ -130,7 +139,14 @@ export const numberOf = (entity: EntitySchema, doc: Row) => (isEmpty(doc[entity.
 
 /** The company whose books get the entry: `journal.company` through its link, else the document's company field. */
 export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row): Promise<number | null> {
-  const path = entity.document!.journal!.company;
+  const linked = await companyAt(trx, entity, doc, entity.document!.journal!.company);
+  if (linked !== null) return linked;
+  const own = doc[entity.access?.companyField ?? 'your_company_id'];
+  return isEmpty(own) ? null : Number(own);
+}
+
+/** The company a `link.field` path of the document names, or null. */
+async function companyAt(trx: Kysely<any>, entity: EntitySchema, doc: Row, path: string | undefined): Promise<number | null> {
   if (path) {
     const [link, field] = path.split('.') as [string, string];
     const target = entity.fields[link]?.entity;
@@ -139,8 +155,7 @@ export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row
       if (row && !isEmpty(row[field])) return Number(row[field]);
     }
   }
-  const own = doc[entity.access?.companyField ?? 'your_company_id'];
-  return isEmpty(own) ? null : Number(own);
+  return null;
 }
 
 /** Writes the entry of a posted document (nothing when its amounts are all zero); answers whether it wrote one. */
@@ -152,11 +167,14 @@ export async function postDocument(trx: Kysely<any>, service: EntityService, ent
   if (!entry) return false;
   const dateField = entity.document!.date;
   const no = numberOf(entity, doc);
-  await writeEntry(trx, service, {
-    companyId, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
+  const write = (company: number, lines: EntryLine[]) => writeEntry(trx, service, {
+    companyId: company, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
     sourceEntity: entity.name, sourceId: id, sourceDocNo: no, // the memo is what an accountant reads in the journal: Thai, the document's label and number (the variant's name is an identifier)
-    memo: `${entity.label.th} ${no}`, lines: entry.lines,
+    memo: `${entity.label.th} ${no}`, lines,
   }, opts);
+  if (entry.lines.length) await write(companyId, entry.lines);
+  const toCompany = entry.toLines.length ? await companyAt(trx, entity, doc, entity.document!.journal!.toCompany) : null;
+  if (toCompany !== null) await write(toCompany, entry.toLines);
   return true;
 }
 
@@ -172,8 +190,10 @@ export function installJournalPosting(service: EntityService): void {
       await service.beforeCommit(trx, async () => { await postDocument(trx, service, e.entity, e.id); });
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
-        const extra = await stockDifference(trx, e.entity, e.id);
-        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`, extra);
+        const extra = await stockDifferences(trx, e.entity, e.id, e.after);
+        const memo = `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`;
+        await unclearDeposits(trx, service, e.entity, await service.readWhole(trx, e.entity.name, e.id), today(), memo);
+        await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), memo, extra);
       });
     }
   }, (entity) => postsToBooks(service, entity));
@@ -187,9 +207,9 @@ const STOCK_REVERSAL = 'ผลต่างมูลค่าสินค้า�
  * then moves `inventory` by what the stock ledger moved, and the difference goes to `stock_adjustment`, so the
  * inventory account stays equal to the stock valuation.
  */
-async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: number): Promise<EntryLine[]> {
+async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: number, toCompany: boolean): Promise<EntryLine[]> {
   const dirs = new Set<'in' | 'out'>();
-  for (const v of entity.document!.journal!.variants) for (const l of v.lines) { const a = l.debit ?? l.credit; if (a && typeof a === 'object' && 'stock' in a) dirs.add(a.stock); }
+  for (const v of entity.document!.journal!.variants) for (const l of v.lines) { const a = l.debit ?? l.credit; if (a && typeof a === 'object' && 'stock' in a && Boolean(l.toCompany) === toCompany) dirs.add(a.stock); }
   if (!dirs.size) return [];
   const roles = await roleAccounts(trx);
   const out: EntryLine[] = [];
@@ -206,6 +226,18 @@ async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: numbe
     out.push({ accountId: inventory, debit: sign * d > 0 ? sign * d : 0, credit: sign * d < 0 ? -sign * d : 0, description: STOCK_REVERSAL },
       { accountId: adjustment, debit: sign * d < 0 ? -sign * d : 0, credit: sign * d > 0 ? sign * d : 0, description: STOCK_REVERSAL });
   }
+  return out;
+}
+
+/** The stock differences of a cancel per company: those of `toCompany` lines go to the receiving company's reversal. */
+async function stockDifferences(trx: Kysely<any>, entity: EntitySchema, id: number, doc: Row): Promise<EntryLine[] | Map<number, EntryLine[]>> {
+  const own = await stockDifference(trx, entity, id, false);
+  const path = entity.document!.journal!.toCompany;
+  if (!path) return own;
+  const out = new Map<number, EntryLine[]>();
+  const [from, to] = [await companyOf(trx, entity, doc), await companyAt(trx, entity, doc, path)];
+  if (from !== null) out.set(from, own);
+  if (to !== null) out.set(to, [...(out.get(to) ?? []), ...await stockDifference(trx, entity, id, true)]);
   return out;
 }
 

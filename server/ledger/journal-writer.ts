@@ -120,13 +120,21 @@ function encode(entity: EntitySchema, row: Row): Row {
  * The reversing entries of a document's entries that are not reversed yet, dated `date` (the cancel date):
  * each line's debit and credit swapped. The originals stay as they were.
  */
-export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string, extra: EntryLine[] = []): Promise<number> {
+export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string, extra: EntryLine[] | Map<number, EntryLine[]> = []): Promise<number> {
+  // extra lines go to the first reversal (of each company's first entry, when given per company)
+  const pending = extra instanceof Map ? new Map(extra) : null;
   const head = service.entity(JOURNAL);
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
   const entries = await trx.selectFrom(head.name).selectAll().where('source_entity', '=', sourceEntity).where('source_id', '=', sourceId).where('status', '=', POSTED).orderBy('id').execute();
   const reversed = new Set(entries.map((e) => e.reverses_id).filter((v) => v !== null && v !== undefined).map(Number));
   let count = 0;
+  const extraFor = (company: number): EntryLine[] => {
+    if (!pending) return count ? [] : (extra as EntryLine[]);
+    const lines = pending.get(company) ?? [];
+    pending.delete(company);
+    return lines;
+  };
   for (const e of entries) {
     if (e.reverses_id !== null && e.reverses_id !== undefined) continue;
     if (reversed.has(Number(e.id))) continue;
@@ -134,7 +142,7 @@ export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService,
     await writeEntry(trx, service, {
       companyId: Number(e.your_company_id), date: date > String(e.doc_date).slice(0, 10) ? date : String(e.doc_date).slice(0, 10), journal: String(e.journal),
       sourceEntity, sourceId, sourceDocNo: (e.source_doc_no as string | null) ?? null, memo, reversesId: Number(e.id),
-      lines: [...lines.map((l) => ({ accountId: Number(l.account_id), debit: Number(l.credit), credit: Number(l.debit), description: l.description as string | null, customerId: l.customer_id as number | null, supplierId: l.supplier_id as number | null })), ...(count ? [] : extra)],
+      lines: [...lines.map((l) => ({ accountId: Number(l.account_id), debit: Number(l.credit), credit: Number(l.debit), description: l.description as string | null, customerId: l.customer_id as number | null, supplierId: l.supplier_id as number | null })), ...extraFor(Number(e.your_company_id))],
     });
     count++;
   }

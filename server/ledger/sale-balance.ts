@@ -5,7 +5,7 @@ import { isEmpty } from '../crud/record-values.ts';
 import { inBatches } from '../db/batches.ts';
 import { linesOf } from '../documents/document-lines.ts';
 import { sourceOf } from '../documents/document-posting.ts';
-import { JOURNAL, POSTED } from './journal-writer.ts';
+import { accountOfRole, roleAccounts, writeEntry, JOURNAL, POSTED } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 /** Documents as entity name -> ids. */
@@ -79,3 +79,82 @@ export async function saleBalance(k: Kysely<any>, service: EntityService, entity
   }
   return total;
 }
+
+/** Each role a `saleBalance` amount clears, with the role the same amount goes to on the other side (customer_deposits → receivable). */
+function clearedRoles(service: EntityService): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of service.registry.all()) {
+    for (const v of e.document?.journal?.variants ?? []) {
+      for (const l of v.lines) {
+        const a = l.debit ?? l.credit;
+        if (!a || typeof a !== 'object' || !('saleBalance' in a) || typeof l.role !== 'string' || l.role === a.saleBalance) continue;
+        out.set(a.saleBalance, l.role);
+      }
+    }
+  }
+  return out;
+}
+
+const mentions = (entity: EntitySchema, role: string) => (entity.document?.journal?.variants ?? []).some((v) => v.lines.some((l) => {
+  const a = l.debit ?? l.credit;
+  return (typeof l.role === 'string' ? l.role === role : Object.values(l.role.roles).includes(role)) || (typeof a === 'object' && 'saleBalance' in a && a.saleBalance === role);
+}));
+
+/** Per document of the sale ("entity/id"): the credit balance (satang) of an account in its posted entries, and the company and journal of its first one. */
+async function balancesOf(k: Kysely<any>, service: EntityService, docs: Docs, accountId: number): Promise<Map<string, { entity: string; id: number; balance: number; companyId: number; journal: string; no: string | null }>> {
+  const head = service.entity(JOURNAL);
+  const lines = service.entity(head.fields.items!.entity!);
+  const parent = lines.parent!.field;
+  const out = new Map<string, { entity: string; id: number; balance: number; companyId: number; journal: string; no: string | null }>();
+  for (const [name, ids] of docs) {
+    for (const batch of inBatches([...ids], 1)) {
+      for (const e of await k.selectFrom(head.name).select(['source_id', 'your_company_id', 'journal', 'source_doc_no']).where('status', '=', POSTED).where('source_entity', '=', name).where('source_id', 'in', batch).orderBy('id').execute()) {
+        const key = `${name}/${Number(e.source_id)}`;
+        if (!out.has(key)) out.set(key, { entity: name, id: Number(e.source_id), balance: 0, companyId: Number(e.your_company_id), journal: String(e.journal), no: (e.source_doc_no as string | null) ?? null });
+      }
+      for (const r of await k.selectFrom(`${lines.name} as l`).innerJoin(`${head.name} as e`, 'e.id', `l.${parent}`)
+        .select(['e.source_id', (eb) => eb.fn.sum<number>('l.credit').as('cr'), (eb) => eb.fn.sum<number>('l.debit').as('dr')])
+        .where('e.status', '=', POSTED).where('e.source_entity', '=', name).where('e.source_id', 'in', batch).where('l.account_id', '=', accountId).groupBy('e.source_id').execute()) {
+        const d = out.get(`${name}/${Number(r.source_id)}`);
+        if (d) d.balance += Number(r.cr ?? 0) - Number(r.dr ?? 0);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A document of a sale is being cancelled (its entries are about to be reversed): when the sale's deposits would
+ * then be in debit (a deposit receipt cancelled after an invoice cleared its deposit), each invoice that cleared
+ * what is no longer there gets an entry undoing that much of its clearing, dated the cancel date: Dr receivable
+ * (the customer owes it again) / Cr customer_deposits. It is the invoice's own entry, so cancelling the invoice
+ * afterwards reverses it with the rest. Answers how many entries it wrote.
+ */
+export async function unclearDeposits(k: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, date: string, memo: string): Promise<number> {
+  const partyField = entity.document?.journal?.party;
+  const customerId = partyField && entity.fields[partyField]?.entity === 'customer' && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
+  let written = 0;
+  for (const [held, counter] of clearedRoles(service)) {
+    if (!mentions(entity, held)) continue;
+    const roles = await roleAccounts(k);
+    const docs = await saleDocuments(k, service, entity, doc);
+    add(docs, entity.name, Number(doc.id));
+    const all = await balancesOf(k, service, docs, accountOfRole(roles, held));
+    // once reversed, the cancelled document holds nothing: what the others hold is what is left
+    all.delete(`${entity.name}/${Number(doc.id)}`);
+    let short = -[...all.values()].reduce((s, d) => s + d.balance, 0);
+    for (const d of [...all.values()].filter((x) => x.balance < 0).reverse()) {
+      if (short <= 0) break;
+      const amount = Math.min(short, -d.balance);
+      short -= amount;
+      await writeEntry(k, service, {
+        companyId: d.companyId, date, journal: d.journal, sourceEntity: d.entity, sourceId: d.id, sourceDocNo: d.no, memo: `${UNCLEARED}: ${memo}`,
+        lines: [{ accountId: accountOfRole(roles, counter), debit: amount, credit: 0, customerId, description: UNCLEARED }, { accountId: accountOfRole(roles, held), debit: 0, credit: amount, customerId, description: UNCLEARED }],
+      });
+      written++;
+    }
+  }
+  return written;
+}
+
+const UNCLEARED = 'คืนยอดเงินรับล่วงหน้าที่หักไว้';

@@ -236,6 +236,76 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     expect(await onlyEntry('tax_invoice', again.id)).toEqual({ receivable: 100, customer_deposits: 400, sales: -500 });
   });
 
+  it('a deposit receipt cancelled after its invoice cleared the deposit gives the receivable back, and the invoice cancelled then leaves nothing', async () => {
+    const customer = await c.customer();
+    const so = await c.ok(c.call('POST', '/api/sales_order', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'none', items: [{ product_id: product, qty: 2, price: 250 }] }), 201);
+    await act('sales_order', so.id, 'approve');
+    const rc = await from('receipt', 'sales_order', { ids: [so.id], lines: [{ source_line_id: so.items[0].id, amount: 400 }], values: { payment_method: 'cash' } });
+    await act('receipt', rc.id, 'post');
+    const iv = await from('tax_invoice', 'sales_order', { ids: [so.id] });
+    await act('tax_invoice', iv.id, 'issue');
+    /** Σ by role of the sale's entries (receipt and invoice), accounts left at zero dropped. */
+    const books = async () => {
+      const out: Record<string, number> = {};
+      for (const e of [...await entriesOf('receipt', rc.id), ...await entriesOf('tax_invoice', iv.id)]) {
+        for (const [role, v] of Object.entries(byRole(e))) out[role] = Math.round(((out[role] ?? 0) + v) * 100) / 100;
+      }
+      return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== 0));
+    };
+    expect(await books()).toEqual({ cash: 400, receivable: 100, sales: -500 });
+    // the money goes back: the customer owes the whole 500.00 again and holds no deposit
+    await act('receipt', rc.id, 'cancel');
+    const [, reversal] = await entriesOf('receipt', rc.id);
+    expect(byRole(reversal!)).toEqual({ cash: -400, customer_deposits: 400 });
+    // the invoice's clearing of what is gone is undone by an entry of the invoice, naming the customer
+    const [, uncleared] = await entriesOf('tax_invoice', iv.id);
+    expect(byRole(uncleared!)).toEqual({ receivable: 400, customer_deposits: -400 });
+    expect(uncleared!.reverses_id).toBeNull();
+    expect(uncleared!.items.map((l: Row) => l.customer_id)).toEqual([customer, customer]);
+    expect(await books()).toEqual({ receivable: 500, sales: -500 });
+    // the invoice cancelled after that: nothing left, no deposit given back that was never kept
+    await act('tax_invoice', iv.id, 'cancel');
+    expect(await books()).toEqual({});
+  });
+
+  it('a transfer between warehouses of one company and a production report post nothing (no value leaves the company; a production report moves no stock)', async () => {
+    const other = await c.inventory(company);
+    await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 4, price: 60 }]);
+    const tr = await c.posted('internal_product_transfer', { from_inventory_id: inv, to_inventory_id: other }, [{ product_id: product, qty: 3 }]);
+    expect(tr.status).toBe('approved');
+    expect(await c.onHand(product, other)).toBe(3);
+    expect(await entriesOf('internal_product_transfer', tr.id)).toEqual([]);
+    await c.settings({ is_use_production_report: true, is_enable_manufactured_product: true });
+    const machine = await c.make('machinery', { code: c.next('M'), name: 'เครื่องสลิต', machine_type: 'slitter', inventory_id: inv });
+    const pr = await c.posted('production_report', { your_company_id: company, inventory_id: inv, machinery_id: machine }, [{ product_id: product, qty: 5, price: 4 }]);
+    expect(pr.status).toBe('approved');
+    expect(await entriesOf('production_report', pr.id)).toEqual([]);
+  });
+
+  it('a transfer between warehouses of two companies moves each company\'s books: the sender\'s stock becomes a claim on the receiver, reversed on cancel', async () => {
+    const sister = await c.company();
+    const theirs = await c.inventory(sister);
+    await c.posted('goods_receipt', { inventory_id: inv, your_company_id: company, supplier_id: supplier }, [{ product_id: product, qty: 4, price: 60 }]);
+    const tr = await c.posted('internal_product_transfer', { from_inventory_id: inv, to_inventory_id: theirs }, [{ product_id: product, qty: 3 }]);
+    const value = await t.db.kysely.selectFrom('stock_movement').select('value').where('doc_entity', '=', 'internal_product_transfer').where('doc_id', '=', tr.id).where('direction', '=', 'out').executeTakeFirstOrThrow();
+    const moved = Number(value.value) / 100;
+    expect(moved).toBeGreaterThan(0);
+    const [sent, received, ...rest] = await entriesOf('internal_product_transfer', tr.id);
+    expect(rest).toEqual([]);
+    expect([sent!.your_company_id, received!.your_company_id]).toEqual([company, sister]);
+    expect(byRole(sent!)).toEqual({ intercompany_receivable: moved, inventory: -moved });
+    expect(byRole(received!)).toEqual({ inventory: moved, intercompany_payable: -moved });
+    // cancelled: each company's entry reversed in its own books, nothing left on either side
+    await act('internal_product_transfer', tr.id, 'cancel');
+    const all = await entriesOf('internal_product_transfer', tr.id);
+    expect(all).toHaveLength(4);
+    for (const who of [company, sister]) {
+      const net: Record<string, number> = {};
+      for (const e of all.filter((x) => x.your_company_id === who)) for (const [role, v] of Object.entries(byRole(e))) net[role] = Math.round(((net[role] ?? 0) + v) * 100) / 100;
+      expect(Object.values(net).every((v) => v === 0), JSON.stringify(net)).toBe(true);
+    }
+  });
+
   it('a database from before the ledger gets the entries of its posted documents at start, once', async () => {
     const customer = await c.customer();
     const old = await c.company();
