@@ -32,6 +32,15 @@ describe('report files', () => {
     expect(problems(linked('/product/{nothing}')).map((p) => p.pointer)).toContain('/columns/0/link');
   });
 
+  it('checks countFrom: its own tables, a value for every total and only for totals, values of one row', () => {
+    const countFrom = { source: { from: 'journal_account_day', as: 'd' }, where: [{ ge: ['d.doc_date', { param: 'date_from' }] }], count: 'd.line_count', totals: { qty: 'd.debit' } };
+    expect(problems({ ...base, countFrom })).toEqual([]);
+    expect(problems({ ...base, countFrom: { ...countFrom, totals: {} } }).map((p) => p.pointer)).toContain('/countFrom/totals');
+    expect(problems({ ...base, countFrom: { ...countFrom, totals: { qty: 'd.debit', code: 'd.credit' } } }).map((p) => p.pointer)).toContain('/countFrom/totals/code');
+    expect(problems({ ...base, countFrom: { ...countFrom, count: 'p.qty' } }).map((p) => p.pointer)).toContain('/countFrom/count');
+    expect(problems({ ...base, countFrom: { ...countFrom, count: { sum: 'd.line_count' } } }).map((p) => p.pointer)).toContain('/countFrom');
+  });
+
   it('loads a good file', () => {
     expect(load(base)[0]!.name).toBe('r1');
   });

@@ -216,6 +216,20 @@ function crossCheck(file: string, r: ReportDef, entity: (n: string) => EntitySch
     }
   });
   const key = (k: string, at: string) => { if (!columns.has(k)) bad(at, `"${k}" is not a column`); };
+  if (r.countFrom) {
+    const f = r.countFrom;
+    const scope = new Map<string, Set<string>>();
+    addTable(f.source.from, f.source.as, '/countFrom/source', scope);
+    joins(f.source.joins, '/countFrom/source/joins', scope);
+    f.where?.forEach((c, i) => cond(c, `/countFrom/where/${i}`, scope, false));
+    expr(f.count, '/countFrom/count', scope, false);
+    for (const [k, e] of Object.entries(f.totals)) {
+      if (!r.totals?.includes(k)) bad(`/countFrom/totals/${k}`, `"${k}" is not one of the report's totals`);
+      expr(e, `/countFrom/totals/${k}`, scope, false);
+    }
+    r.totals?.forEach((k) => { if (f.totals[k] === undefined) bad('/countFrom/totals', `gives no value for the total "${k}"`); });
+    if (isAggregate(f.count) || Object.values(f.totals).some((e) => isAggregate(e))) bad('/countFrom', 'count and totals are values of one summary row (they are summed)');
+  }
   r.sort?.forEach((s, i) => key(s.key, `/sort/${i}/key`));
   r.totals?.forEach((k, i) => {
     key(k, `/totals/${i}`);

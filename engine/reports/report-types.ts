@@ -86,6 +86,19 @@ export interface ReportUnionPart {
   values: Record<string, Expr>;
 }
 
+/**
+ * Where a page's count and totals of the report's main rows (source and where; not the `union` parts, which are
+ * counted as they are) come from instead of those rows: a summary kept with them (a ledger's lines per day).
+ * Each summary row stands for `count` rows of the report and adds `totals[key]` to each total; both summed. The
+ * file must filter it as the main rows are (same parameters); the caller's scope applies to it as to any table.
+ */
+export interface CountFrom {
+  source: ReportSource;
+  where?: Cond[];
+  count: Expr;
+  totals: Record<string, Expr>;
+}
+
 export type ColumnType = 'string' | 'date' | 'integer' | 'money' | 'qty' | 'boolean';
 
 export interface ReportColumn {
@@ -137,6 +150,8 @@ export interface ReportDef {
   having?: Cond[];
   /** More row sets appended (UNION ALL), each from its own source, with an expression for every column key. */
   union?: ReportUnionPart[];
+  /** The main rows' count and totals read from a summary (the general ledger of a busy account over two years). */
+  countFrom?: CountFrom;
   columns: ReportColumn[];
   sort?: { key: string; desc?: boolean }[];
   /** Columns summed over every row of the answer. */

@@ -280,10 +280,31 @@ export class ReportCompiler {
 
   /** The report's rows, one per group, each column under its key (no order, no paging); a `union` appends its parts. */
   rows(): SelectQueryBuilder<any, any, any> {
+    const [first, ...rest] = this.parts();
+    return rest.reduce((b, p) => b.unionAll(p), first!);
+  }
+
+  /** The main rows, then each `union` part, apart: a page takes the first rows of each in its order, not every row sorted. */
+  parts(): SelectQueryBuilder<any, any, any>[] {
     const d = this.def;
-    let b = this.part(d.source, d.where, d.groupBy, d.having, (key) => this.columnExprs.get(key)!);
-    for (const u of d.union ?? []) b = b.unionAll(this.part(u.source, u.where, u.groupBy, u.having, (key) => u.values[key]!));
-    return b;
+    return [this.part(d.source, d.where, d.groupBy, d.having, (key) => this.columnExprs.get(key)!),
+      ...(d.union ?? []).map((u) => this.part(u.source, u.where, u.groupBy, u.having, (key) => u.values[key]!))];
+  }
+
+  /**
+   * countFrom: the main rows' count (`__count`) and each total (`__t<i>`, in the order given) summed over the summary's
+   * rows, one row; the caller's scope on the summary and its joins as on any source.
+   */
+  countFrom(totals: string[]): SelectQueryBuilder<any, any, any> {
+    const f = this.def.countFrom!;
+    let b = this.env.k.selectFrom(this.table(f.source.from, f.source.as, f.source) as never) as SelectQueryBuilder<any, any, any>;
+    b = this.joins(b, f.source.joins, true);
+    b = this.softDeleted(b, f.source.from, f.source.as);
+    const scope = this.scoped(f.source.from, f.source.as);
+    if (scope) b = b.where(scope);
+    for (const w of f.where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
+    return b.select(sql`coalesce(sum(${this.expr(f.count)}), 0)`.as('__count'))
+      .select(totals.map((t, i) => sql`coalesce(sum(${this.expr(f.totals[t]!)}), 0)`.as(`__t${i}`)));
   }
 
   /** One select over a source: the columns in the report's order (a union matches them by position). */

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ReportColumn, ReportDef } from '../../engine/reports/report-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
@@ -33,6 +33,10 @@ export function decodeRow(def: ReportDef, r: Row): Row {
 
 /** The report compiled for this caller: their row scope on every entity and stock table it reads. */
 export async function compileFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, opts: { withoutWindows?: boolean } = {}): Promise<SelectQueryBuilder<any, any, any>> {
+  return (await compilerFor(service, def, params, ctx, opts)).rows();
+}
+
+async function compilerFor(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, opts: { withoutWindows?: boolean } = {}): Promise<ReportCompiler> {
   const inventories = await visibleInventories(service, ctx);
   // the booking mode is read only for a report that reads stock_booked
   const readsBooked = [def.source, ...(def.union ?? []).map((u) => u.source)].some((src) => src.from === 'stock_booked' || src.joins?.some((j) => j.from === 'stock_booked'));
@@ -48,7 +52,7 @@ export async function compileFor(service: EntityService, def: ReportDef, params:
     withoutWindows: opts.withoutWindows,
     snapshotDate: def.source.from === 'stock_as_of' && typeof params[def.source.asOf!] === 'string' ? await snapshotOnOrBefore(service.db.kysely, params[def.source.asOf!] as string) : null,
   });
-  return compiler.rows();
+  return compiler;
 }
 
 /** The order: asked (`sort=qty,-product_code`), else the report's, then every shown column so pages never overlap. */
@@ -84,23 +88,54 @@ export interface ReportPage { rows: Row[]; totals: Row; total_count: number }
  * grouped shelf-life reports).
  */
 export async function runPage(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, page: { limit: number; offset: number; sort?: unknown }): Promise<ReportPage> {
-  const inner = await compileFor(service, def, params, ctx);
+  const compiler = await compilerFor(service, def, params, ctx);
   const k = service.db.kysely;
-  const totals = def.totals ?? [];
-  // the count and totals need no running sum unless a total reads one: computing it sorts every row (the general
-  // ledger of a busy account: a quarter of a million lines sorted again only to be counted)
-  const columns = new Map(def.columns.map((c) => [c.key, c.expr]));
-  const windowed = def.columns.some((c) => usesWindow(c.expr, columns));
-  const counted = windowed && !totals.some((t) => usesWindow(columns.get(t)!, columns)) ? await compileFor(service, def, params, ctx, { withoutWindows: true }) : inner;
   const order = orderOf(def, page.sort);
   const [rows, head] = await Promise.all([
-    ordered(k.selectFrom(inner.as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
-    k.selectFrom(counted.as('r')).select(sql<number>`count(*)`.as('__count'))
-      .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst() as Promise<Row | undefined>,
+    ordered(k.selectFrom(pageSource(k, compiler.parts(), order, page.limit + page.offset).as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
+    countAndTotals(service, def, params, ctx, compiler),
   ]);
+  const totals = def.totals ?? [];
   const sums: Row = {};
-  totals.forEach((t, i) => { sums[t] = decodeCell(def.columns.find((c) => c.key === t)!, head?.[`__t${i}`] ?? 0) ?? 0; });
-  return { rows: rows.map((r) => decodeRow(def, r)), totals: sums, total_count: Number(head?.__count ?? 0) };
+  totals.forEach((t, i) => { sums[t] = decodeCell(def.columns.find((c) => c.key === t)!, head[`__t${i}`] ?? 0) ?? 0; });
+  return { rows: rows.map((r) => decodeRow(def, r)), totals: sums, total_count: Number(head.__count ?? 0) };
+}
+
+/**
+ * The rows a page is taken from. With a `union`, the main rows' first n in the page's order, then the parts as they
+ * are: the same first n rows as the whole union sorted (rows equal in every column are interchangeable), and the
+ * main rows follow their own index instead of every row being sorted (the general ledger's opening row made a page
+ * sort every line of the account). The parts stay bare so that PostgreSQL types their literals (a null, a date
+ * parameter) after the main rows' columns, as in the plain union; they are meant to be small (an opening row).
+ */
+function pageSource(k: Kysely<any>, parts: SelectQueryBuilder<any, any, any>[], order: { key: string; desc: boolean }[], n: number) {
+  const [main, ...rest] = parts;
+  if (!rest.length) return main!;
+  const top = k.selectFrom(ordered(k.selectFrom(main!.as('r')).selectAll('r'), order).limit(n).as('q')).selectAll() as SelectQueryBuilder<any, any, any>;
+  return rest.reduce((b, p) => b.unionAll(p), top);
+}
+
+/**
+ * The count of every row (`__count`) and each total (`__t<i>`), never dependent on the page. The count and totals
+ * need no running sum unless a total reads one: computing it sorts every row (the general ledger of a busy
+ * account: a quarter of a million lines sorted again only to be counted). With `countFrom`, the main rows' count
+ * and totals are the summary's, added to the `union` parts' own.
+ */
+async function countAndTotals(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext, compiler: ReportCompiler): Promise<Row> {
+  const k = service.db.kysely;
+  const totals = def.totals ?? [];
+  const columns = new Map(def.columns.map((c) => [c.key, c.expr]));
+  const windowed = def.columns.some((c) => usesWindow(c.expr, columns));
+  const counted = windowed && !totals.some((t) => usesWindow(columns.get(t)!, columns)) ? await compilerFor(service, def, params, ctx, { withoutWindows: true }) : compiler;
+  const summed = (q: SelectQueryBuilder<any, any, any>) => k.selectFrom(q.as('r')).select(sql<number>`count(*)`.as('__count'))
+    .select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst() as Promise<Row | undefined>;
+  if (!def.countFrom) return (await summed(counted.rows())) ?? {};
+  const [, ...unions] = counted.parts();
+  const heads = await Promise.all([counted.countFrom(totals).executeTakeFirst() as Promise<Row | undefined>, ...unions.map(summed)]);
+  // satang and counts: integers, exact as numbers far beyond any ledger
+  const out: Row = {};
+  for (const f of ['__count', ...totals.map((_, i) => `__t${i}`)]) out[f] = heads.reduce((s, h) => s + Number(h?.[f] ?? 0), 0);
+  return out;
 }
 
 /** Every row in order, read a page at a time (exports and the PDF). */
@@ -121,9 +156,8 @@ export async function* allRows(service: EntityService, def: ReportDef, params: P
 export async function totalsOf(service: EntityService, def: ReportDef, params: ParamValues, ctx: RequestContext): Promise<Row> {
   const totals = def.totals ?? [];
   if (!totals.length) return {};
-  const inner = await compileFor(service, def, params, ctx);
-  const head = (await service.db.kysely.selectFrom(inner.as('r')).select(totals.map((t, i) => sql`sum(${sql.ref(`r.${t}`)})`.as(`__t${i}`))).executeTakeFirst()) as Row | undefined;
+  const head = await countAndTotals(service, def, params, ctx, await compilerFor(service, def, params, ctx));
   const out: Row = {};
-  totals.forEach((t, i) => { out[t] = decodeCell(def.columns.find((c) => c.key === t)!, head?.[`__t${i}`] ?? 0) ?? 0; });
+  totals.forEach((t, i) => { out[t] = decodeCell(def.columns.find((c) => c.key === t)!, head[`__t${i}`] ?? 0) ?? 0; });
   return out;
 }
