@@ -135,12 +135,23 @@ function linesTable(name: string, doc: DocumentPrint, o: PrintOptions) {
       ? [text(String(ref.number ?? ''), nw), text(formatDate(ref.date, dateOpts), nw), text(formatDate(ref.due, dateOpts), nw)]
       : [text(noCol ? String(r[noCol] ?? '') : ''), text(dateCol ? formatDate(r[dateCol], dateOpts) : '', nw), text('')];
   };
+  // in English, a word the line copied from a linked record (a product's unit, ม้วน) prints as that record's
+  // English word (its <field>_en, roll) while the line still says what the record says
+  const linkFields = Object.keys(line.fields).filter((f) => line.fields[f]?.type === 'link');
+  const englishOf = (c: string, r: Row): string | null => {
+    if (o.lang !== 'en' || line.fields[c]?.type !== 'string' || r[c] === null || r[c] === undefined || r[c] === '') return null;
+    for (const f of linkFields) {
+      const rec = doc.lineLinks?.[`${name}.${f}`]?.get(Number(r[f]));
+      if (rec && rec[c] === r[c] && typeof rec[`${c}_en`] === 'string' && rec[`${c}_en`]) return String(rec[`${c}_en`]);
+    }
+    return null;
+  };
   const refHead = line.print?.references ? [bold(w.refNo), bold(w.refDate), bold(w.refDue)] : [];
   const body = [
     [bold(w.no), ...refHead, ...cols.map((c) => bold(line.fields[c]?.label[o.lang] ?? c, numeric(c) ? { alignment: 'right' } : {}))],
     ...rows.map((r, i) => [text(String(i + 1)), ...refCells(r, i), ...cols.map((c) => {
       const linked = line.fields[c]?.type === 'link' ? doc.lineLinks?.[`${name}.${c}`]?.get(Number(r[c])) : undefined;
-      return text(linked ? linkText(linked, o.lang) : cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {});
+      return text(linked ? linkText(linked, o.lang) : englishOf(c, r) ?? cellValue(line.fields[c], r[c], o), numeric(c) ? { alignment: 'right' } : {});
     })]),
   ];
   // free text takes what is left of the width, so a long Thai description wraps inside its cell
