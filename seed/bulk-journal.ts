@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import type { Database } from '../server/db/dialect-adapter.ts';
 import { columnDefs, toDb } from '../server/db/field-codec.ts';
+import { analyzeTables, continueIdsAfterBulk } from '../server/db/bulk-rows.ts';
 import { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { ensureChartOfAccounts } from '../server/ledger/chart-seed.ts';
@@ -128,12 +128,8 @@ export async function bulkJournal(db: Database, registry: SchemaRegistry, opts: 
   const tDays = performance.now();
   await db.kysely.transaction().execute((trx) => rebuildJournalDays(trx, tables));
   log(`journal day summaries rebuilt in ${((performance.now() - tDays) / 1000).toFixed(1)} s`);
-  if (db.adapter.name === 'postgres') {
-    for (const t of ['journal_entry', 'journal_entry_item']) await sql`select setval(pg_get_serial_sequence(${t}, 'id'), (select max(id) from ${sql.table(t)}))`.execute(db.kysely);
-    await sql`analyze journal_entry, journal_entry_item, ${sql.table(ACCOUNT_DAY)}, ${sql.table(PARTY_DAY)}`.execute(db.kysely);
-  } else {
-    for (const t of ['journal_entry', 'journal_entry_item', ACCOUNT_DAY, PARTY_DAY]) await sql`analyze ${sql.table(t)}`.execute(db.kysely);
-  }
+  await continueIdsAfterBulk(db, ['journal_entry', 'journal_entry_item']);
+  await analyzeTables(db, ['journal_entry', 'journal_entry_item', ACCOUNT_DAY, PARTY_DAY]);
   log(`${entries.toLocaleString('en-US')} journal entries, ${written.toLocaleString('en-US')} lines in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return { entries, lines: written };
 }

@@ -1,9 +1,9 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { EntitySchema, FieldDef } from '../engine/schema/schema-types.ts';
 import type { SchemaRegistry } from '../engine/schema/schema-registry.ts';
 import type { Database } from '../server/db/dialect-adapter.ts';
 import { columnDefs, toDb } from '../server/db/field-codec.ts';
+import { analyzeTables, insertGeneratedRows } from '../server/db/bulk-rows.ts';
 import { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { ensureStockTables } from '../server/stock/stock-ledger.ts';
@@ -43,7 +43,6 @@ export interface BulkSeedResult {
   ms: number;
 }
 
-type Row = Record<string, unknown>;
 type Log = (msg: string) => void;
 
 const PRODUCT_PREFIX = 'BENCH-P';
@@ -220,13 +219,6 @@ function makeGenerator(columns: string[], defs: Map<string, FieldDef>, n: number
   };
 }
 
-const SYSTEM_SQL_TYPES: Record<string, Record<'sqlite' | 'postgres', string>> = {
-  created_at: { sqlite: 'text', postgres: 'timestamptz' },
-  updated_at: { sqlite: 'text', postgres: 'timestamptz' },
-  created_by: { sqlite: 'integer', postgres: 'integer' },
-  updated_by: { sqlite: 'integer', postgres: 'integer' },
-};
-
 function progress(log: Log, total: number, t0: number) {
   let next = 0;
   const every = Math.max(10_000, Math.ceil(total / 10));
@@ -238,99 +230,6 @@ function progress(log: Log, total: number, t0: number) {
       log(`  ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} rows (${Math.round((done / total) * 100)}%), ${s.toFixed(1)} s`);
     }
   };
-}
-
-/** The SQLite file behind the connection, or null for an in-memory database. */
-async function sqliteFile(db: Database): Promise<string | null> {
-  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db.kysely);
-  const main = rows.find((r) => r.name === 'main');
-  return main?.file ? main.file : null;
-}
-
-async function insertSqlite(db: Database, columns: string[], size: number, gen: (i: number, out: unknown[]) => void, tick: (n: number) => void): Promise<void> {
-  const file = await sqliteFile(db);
-  const q = (s: string) => `"${s}"`;
-  if (!file) {
-    // in-memory database: no second handle can see it, so go through Kysely in batches
-    const batch = Math.max(1, Math.floor(30_000 / columns.length));
-    for (let i = 0; i < size;) {
-      const rows: Row[] = [];
-      for (const end = Math.min(size, i + batch); i < end; i++) {
-        const v: unknown[] = [];
-        gen(i, v);
-        rows.push(Object.fromEntries(columns.map((c, k) => [c, v[k]])));
-      }
-      await db.kysely.insertInto(LEDGER).values(rows).execute();
-      tick(i);
-    }
-    return;
-  }
-  // A second handle on the same file; the app's connection is idle meanwhile (WAL lets it keep reading).
-  const raw = new BetterSqlite3(file);
-  try {
-    raw.pragma('busy_timeout = 10000');
-    raw.pragma('synchronous = OFF');
-    raw.pragma('cache_size = -262144'); // 256 MB
-    raw.pragma('temp_store = MEMORY');
-    // several rows per statement: fewer crossings into native code
-    const perStmt = 50;
-    const one = `(${columns.map(() => '?').join(', ')})`;
-    const head = `insert into ${q(LEDGER)} (${columns.map(q).join(', ')}) values `;
-    const multi = raw.prepare(head + Array(perStmt).fill(one).join(', '));
-    const single = raw.prepare(head + one);
-    const params: unknown[] = new Array(perStmt * columns.length);
-    const row: unknown[] = new Array(columns.length);
-    const chunk = 100_000;
-    const insertChunk = raw.transaction((from: number, to: number) => {
-      let i = from;
-      for (; i + perStmt <= to; i += perStmt) {
-        for (let r = 0; r < perStmt; r++) {
-          gen(i + r, row);
-          for (let c = 0; c < row.length; c++) params[r * row.length + c] = row[c];
-        }
-        multi.run(params);
-      }
-      for (; i < to; i++) { gen(i, row); single.run(row); }
-    });
-    for (let from = 0; from < size; from += chunk) {
-      const to = Math.min(size, from + chunk);
-      insertChunk.immediate(from, to);
-      tick(to);
-    }
-    raw.exec(`analyze ${q(LEDGER)}`);
-    raw.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    raw.close();
-  }
-}
-
-async function insertPostgres(db: Database, entity: EntitySchema, columns: string[], size: number, gen: (i: number, out: unknown[]) => void, tick: (n: number) => void): Promise<void> {
-  const q = (s: string) => `"${s}"`;
-  const types = columns.map((c) => {
-    const f = entity.fields[c];
-    return f ? db.adapter.columnType(f) : SYSTEM_SQL_TYPES[c]?.postgres ?? 'text';
-  });
-  // unnest of one array per column: one statement, 2 + columns parameters, any number of rows
-  const text = `insert into ${q(LEDGER)} (${columns.map(q).join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
-  const batch = 20_000;
-  const row: unknown[] = new Array(columns.length);
-  const build = (from: number, to: number) => {
-    const arrays = columns.map(() => new Array<unknown>(to - from));
-    for (let i = from; i < to; i++) {
-      gen(i, row);
-      for (let c = 0; c < row.length; c++) arrays[c]![i - from] = row[c];
-    }
-    return arrays;
-  };
-  let pending: Promise<unknown> | null = null;
-  for (let from = 0; from < size; from += batch) {
-    const to = Math.min(size, from + batch);
-    const arrays = build(from, to); // generated while the previous batch is being written
-    if (pending) await pending;
-    pending = db.kysely.executeQuery(CompiledQuery.raw(text, arrays)).then(() => tick(to));
-  }
-  if (pending) await pending;
-  await sql.raw(`analyze ${q(LEDGER)}`).execute(db.kysely);
 }
 
 /**
@@ -375,13 +274,12 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   const tInsert = performance.now();
   log(`writing ${size.toLocaleString('en-US')} ${LEDGER} rows (${db.adapter.name})`);
   const tick = progress(log, size, tInsert);
-  if (db.adapter.name === 'sqlite') await insertSqlite(db, columns, size, gen, tick);
-  else await insertPostgres(db, entity, columns, size, gen, tick);
+  await insertGeneratedRows(db, LEDGER, entity, columns, size, gen, tick);
 
   await rebuildBalances(db, masters.productIds);
   // PostgreSQL's planner needs statistics of the tables just filled (its autovacuum would take them
   // within minutes): without them it guessed 7 balance rows for 380,000 and read them the slowest way
-  if (db.adapter.name === 'postgres') await sql`analyze stock_balance, stock_balance_total, stock_lot_total, stock_movement_day`.execute(db.kysely);
+  await analyzeTables(db, ['stock_balance', 'stock_balance_total', 'stock_lot_total', 'stock_movement_day']);
   log(`stock_balance rebuilt from the ledger for the ${products} products`);
   // the generated rows bypassed posting, so month-end snapshots are taken afresh from the whole ledger
   await db.kysely.deleteFrom('stock_snapshot').execute();
