@@ -41,14 +41,15 @@ function readMove(raw: unknown): { direction: 'in' | 'out'; satang: bigint; reas
 /**
  * Records cash put into or taken out of an open shift's drawer with its reason (issue 51 §2: pay-in, pay-out),
  * as a line of the shift's `document.sale.shiftCash`, audited as an update of the shift. Needs edit on the shift
- * (what opening and closing it need) and a shift the caller may read. A pay-out may not take more than the drawer
+ * (what opening and closing it need) and a shift the caller may write. A pay-out may not take more than the drawer
  * should hold (the float, the sales' net cash, paid in less paid out): `over_drawer`. A closed shift: 409.
  */
 export async function moveCash(service: EntityService, p: SalePair, id: number, raw: unknown, ctx: RequestContext): Promise<{ data: Row; move: Row }> {
   const shiftEntity = p.shift;
   service.policy.assertAllowed(ctx, shiftEntity, 'update');
   const req = readMove(raw);
-  await service.get(shiftEntity.name, id, ctx); // 404 for a shift the caller may not see
+  // 404 for a shift the caller may not see; 403 for one they may see but not write (another terminal's company)
+  service.policy.assertWritableRow(ctx, shiftEntity, await service.get(shiftEntity.name, id, ctx), 'update');
   const cash = p.cash!;
   const flow = shiftEntity.workflow!;
   let move: Row = {};
