@@ -70,7 +70,7 @@ export default function ImportPage({ entity, titleKey }: { entity: string; title
   return (
     <section className="bo-page" data-testid={`${entity}-import`}>
       <PageTitle>{t(titleKey)}</PageTitle>
-      <p className="bo-muted" style={{ marginTop: 0 }}>{t('import.columns_hint')}</p>
+      <p className="bo-muted" style={{ marginTop: 0 }}>{t('import.columns_hint', { entity: t(`entity.${entity}`, { defaultValue: entity }) })}</p>
       <div className="bo-toolbar">
         <label>{t('import.file')} <input type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           onChange={(e) => { setFile(e.target.files?.[0] ?? null); setPreview(null); setJob(null); }} data-testid="import-file" /></label>

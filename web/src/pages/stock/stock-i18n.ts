@@ -57,7 +57,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['import.progress', 'กำลังนำเข้า', 'Importing'],
   ['import.done', 'นำเข้าเสร็จแล้ว', 'Import finished'],
   ['import.failed', 'ไม่ได้นำเข้าแถวใดเลย', 'Nothing was imported'],
-  ['import.columns_hint', 'หัวตารางแถวแรกต้องเป็นชื่อช่องของสินค้า เช่น code, name_th, product_class, unit, price, vat_type', 'The first row must name product fields, e.g. code, name_th, product_class, unit, price, vat_type'],
+  ['import.columns_hint', 'หัวตารางแถวแรกต้องเป็นชื่อช่องของ{{entity}} (เช่น code) หรือชื่อหัวข้อภาษาไทยหรืออังกฤษ แบบเดียวกับไฟล์ที่ส่งออกจากหน้ารายการ', 'The first row must name fields of {{entity}} (such as code), or their Thai or English headings as a list export writes them'],
   ['import.sample', 'ตัวอย่างข้อมูล', 'Sample rows'],
 ];
 
