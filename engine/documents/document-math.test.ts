@@ -108,6 +108,13 @@ describe('refused input', () => {
     expect(() => computeDocument({ vat_type: 'none', items: [{ qty: -1, price: 1 }] })).toThrow(/qty must not be negative/);
     expect(() => computeDocument({ vat_type: 'gross' as never, items: [] })).toThrow(DecimalInputError);
   });
+  it('a rounding adjustment adds to its line, never takes away, and is at most 1.00', () => {
+    const t = computeDocument({ vat_type: 'exclude', items: [{ qty: 1.4, price: 0.33, rounding_amount: 0.01 }] });
+    expect(t).toMatchObject({ subtotal: 0.47, amount_before_vat: 0.47, vat_amount: 0.03, total_amount: 0.5 });
+    expect(t.items[0]).toMatchObject({ gross: 0.46, discount: 0, amount: 0.47 });
+    expect(() => computeDocument({ vat_type: 'none', items: [{ qty: 1, price: 1, rounding_amount: -0.01 }] })).toThrow(/rounding_amount must not be negative/);
+    expect(() => computeDocument({ vat_type: 'none', items: [{ qty: 1, price: 1, rounding_amount: 1.01 }] })).toThrow(/rounding_amount is rounding, so at most 1.00/);
+  });
 });
 
 describe('helpers', () => {

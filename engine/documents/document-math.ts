@@ -18,6 +18,11 @@ export interface DocumentLineInput {
   wht_rate?: Dec | null;
   /** The line carries no VAT (a product exempt from VAT or zero-rated): the document's VAT is on the other lines only. */
   vat_exempt?: boolean | null;
+  /**
+   * Satang the server adds to a line that finishes a source line whose earlier parts rounded down (line-rounding.ts
+   * on the server): a discount cannot add, so this is the one way a part's amount rises above qty × price. At most 1.00.
+   */
+  rounding_amount?: Dec | null;
 }
 
 export interface DocumentInput {
@@ -37,7 +42,7 @@ export interface LineTotalsSatang {
   gross: bigint;
   /** The line's own discount. */
   discount: bigint;
-  /** gross − discount: what the line shows. */
+  /** gross − discount (+ rounding_amount when the server set one): what the line shows. */
   amount: bigint;
   /** This line's part of the document discount (parts add up exactly to it). */
   document_discount_share: bigint;
@@ -81,6 +86,8 @@ const SATANG = 2;
 const QTY = 4;
 const PERCENT = 2;
 const HUNDRED_PERCENT = 10_000n; // 100 % at scale 2
+/** A line's rounding adjustment is a satang per earlier part at most: 1.00 is far beyond any real split. */
+const MAX_ROUNDING = 100n;
 
 function present(v: Dec | null | undefined): v is Dec {
   return v !== undefined && v !== null && v !== '';
@@ -175,7 +182,9 @@ export function computeDocumentSatang(input: DocumentInput): DocumentTotalsSatan
     const gross = roundDiv(qty * price, 10n ** BigInt(QTY));
     const discount = discountOf(gross, it.discount_percent, it.discount_amount, at);
     const rate = present(it.wht_rate) ? whtRate(it.wht_rate, `${at}wht_rate`) : docWht;
-    return { gross, discount, amount: gross - discount, wht_rate: rate, exempt: it.vat_exempt === true };
+    const rounding = present(it.rounding_amount) ? nonNegative(parseDecimal(it.rounding_amount, SATANG, `${at}rounding_amount`), `${at}rounding_amount`) : 0n;
+    if (rounding > MAX_ROUNDING) throw new DecimalInputError(`${at}rounding_amount`, 'is rounding, so at most 1.00');
+    return { gross, discount, amount: gross - discount + rounding, wht_rate: rate, exempt: it.vat_exempt === true };
   });
   const subtotal = lines.reduce((a, l) => a + l.amount, 0n);
   const discount_amount = discountOf(subtotal, input.discount_percent, input.discount_amount, '');

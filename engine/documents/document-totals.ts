@@ -45,6 +45,7 @@ export function documentTotals(header: Row, items: Row[], today: string, byAmoun
       // a line's 0 means "as the document", not "none": only a rate of its own overrides
       wht_rate: nonZero(l.wht_rate) ? (l.wht_rate as number) : null,
       vat_exempt: lineVatExempt(l),
+      rounding_amount: (l.rounding_amount ?? null) as number | null,
     })),
   }), header.vat_adjustment);
 }

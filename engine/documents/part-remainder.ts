@@ -11,7 +11,8 @@ import { shareOfTake } from './document-math.ts';
  * 3 × 33.33 = 99.99 come to 50.00 each: the second takes a discount of 0.01 and comes to 49.99.
  * `take` is the quantity scaled by 10^qtyScale; `lineAmount` the source line's amount after its discount;
  * `earlier` what the earlier parts' lines came to. Null when the parts came to less than the line (rounding the
- * other way, possible with three parts or more): a discount cannot add, so that part stays as priced.
+ * other way, possible with three parts or more): a discount cannot add, so the part gets the missing satang as
+ * `rounding_amount` when it is posted (server/documents/line-rounding.ts).
  */
 export function finishingDiscount(take: bigint, price: bigint, qtyScale: number, lineAmount: bigint, earlier: bigint): bigint | null {
   const gross = roundDiv(take * price, 10n ** BigInt(qtyScale));

@@ -11,7 +11,8 @@ import { linesOf } from './document-lines.ts';
 
 type Row = Record<string, unknown>;
 
-function totalsOf(entity: EntitySchema, header: Row, items: Row[]): DocumentTotals {
+/** A document's totals from its header and lines; bad values are a 400 naming the field. */
+export function computeTotals(entity: EntitySchema, header: Row, items: Row[]): DocumentTotals {
   try {
     return documentTotals(header, items, businessToday(businessClock.now(), businessClock.timeZone), Boolean(entity.document?.byAmount));
   } catch (err) {
@@ -38,7 +39,7 @@ export function computeAmounts(service: EntityService, entity: EntitySchema, inp
   // a new line takes its schema defaults before it is priced (a quantity left out is 1), as it will be stored
   sent?.forEach((l) => { if (l && typeof l === 'object' && l.id === undefined) fillLineDefaults(lines.entity, l); });
   const items = sent ?? ((before?.[lines.field] as Row[] | undefined) ?? []);
-  const totals = totalsOf(entity, { ...(before ?? {}), ...input }, items);
+  const totals = computeTotals(entity, { ...(before ?? {}), ...input }, items);
   const byAmount = Boolean(entity.document.byAmount);
   for (const f of TOTAL_FIELDS) {
     if (!fieldOf(entity, f)) continue;
@@ -68,7 +69,7 @@ export function installTotalsCheck(service: EntityService): void {
     const entity = service.entity(e.entity);
     if (!e.after) return;
     const lines = linesOf(service, entity);
-    const totals = totalsOf(entity, e.after, (e.after[lines.field] as Row[] | undefined) ?? []);
+    const totals = computeTotals(entity, e.after, (e.after[lines.field] as Row[] | undefined) ?? []);
     const wrong = TOTAL_FIELDS.filter((f) => fieldOf(entity, f) && f !== 'vat_rate' && Number(e.after![f] ?? 0) !== totals[f]);
     if (wrong.length) {
       throw new AppError('VALIDATION_FAILED', `${wrong.join(', ')}: computed from the lines, so ${wrong.map((f) => `${f} is ${totals[f]}`).join(', ')}`, {

@@ -12,6 +12,7 @@ import { numberOnPost } from './document-numbering.ts';
 import { linesOf, scaled, unscaled } from './document-lines.ts';
 import { settleVatRemainder } from './vat-remainder.ts';
 import { settleNoteVat } from './note-vat.ts';
+import { settleLineRounding, type FinishingLine } from './line-rounding.ts';
 import { refuseBeforeSource } from './document-dates.ts';
 import { capacitiesOfLines, poolFlow, poolMembers, poolRoots, type PoolRoot } from './sale-balance.ts';
 
@@ -94,6 +95,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   const claimed = new Map<DocumentSource, Map<number, number>>();
   const decoded = new Map<string, Row>();
   const touched = new Map<DocumentSource, Set<number>>();
+  const finishing: FinishingLine[] = [];
   for (const c of claims) {
     const { where, line, spec, measure } = c;
     const source = service.entity(spec.source);
@@ -134,6 +136,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
     }
     mine.set(c.sourceLineId, (mine.get(c.sourceLineId) ?? 0) + c.amount);
     claimed.set(spec, mine);
+    if (before > 0 && before + c.amount === limit) finishing.push({ line, spec, sourceLineId: c.sourceLineId });
     touched.set(spec, (touched.get(spec) ?? new Set()).add(Number(srcLine[srcLines.parentField])));
   }
   for (const [spec, amounts] of claimed) {
@@ -146,6 +149,7 @@ async function post(trx: Kysely<any>, service: EntityService, e: ActionEvent): P
   for (const batch of inBatches(claims, 5)) {
     await trx.insertInto('document_link').values(batch.map((c) => ({ target_entity: target.name, target_line_id: Number(c.line.id), source_entity: c.spec.source, source_line_id: c.sourceLineId, amount: c.amount }))).execute();
   }
+  await settleLineRounding(trx, service, e, finishing);
   await settleVatRemainder(trx, service, e, touched);
   await settleNoteVat(trx, service, e, touched);
   // sources in id order, the same in every posting, so two postings over the same sources cannot deadlock

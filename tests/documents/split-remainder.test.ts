@@ -3,6 +3,8 @@
  * that finishes (engine/documents/part-remainder.ts).
  * - An order line of fractional quantity invoiced in parts: 3 × 33.33 = 99.99 in halves came to 50.00 + 50.00;
  *   the second invoice's line now takes 0.01 of discount and comes to 49.99, so the invoices total the order.
+ * - When the earlier parts rounded down (4.2 × 0.33 = 1.39 invoiced 1.4 at a time: 0.46 + 0.46), a discount cannot
+ *   add, so the invoice whose issue finishes the line gets the missing satang as `rounding_amount`: 0.47.
  * - Partial credit notes reverse the invoice's VAT in proportion, and the last one exactly what is left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +63,29 @@ describe.each(testDialects())('the satang of a split on the finishing part on %s
     expect(satang(first.amount_before_vat) + satang(last.amount_before_vat)).toBe(satang(so.amount_before_vat));
     expect(satang(first.total_amount) + satang(last.total_amount)).toBe(satang(so.total_amount));
     expect((await ok('GET', `/api/sales_order/${so.id}`)).billing_status).toBe('billed');
+  });
+
+  it('earlier parts that rounded down: the finishing invoice takes the missing satang when it is issued, and its VAT is rate × its base', async () => {
+    const so = await order(4.2, 0.33);
+    // 4.2 × 0.33 = 1.386 → 1.39
+    expect(so).toMatchObject({ amount_before_vat: 1.39 });
+    const parts = [await invoice(so, 1.4), await invoice(so, 1.4)];
+    // 1.4 × 0.33 = 0.462 → 0.46 each: together 0.92, leaving 0.47 for a part priced 0.46
+    expect(parts.map((p) => [p.items[0].amount, p.items[0].rounding_amount])).toEqual([[0.46, 0], [0.46, 0]]);
+    const last = await invoice(so, 1.4);
+    expect(last.items.map((l: Row) => [l.qty, l.price, l.discount_amount, l.rounding_amount, l.amount])).toEqual([[1.4, 0.33, 0, 0.01, 0.47]]);
+    // 0.47 × 7 % = 0.0329 → 0.03: the stored totals are the engine's of the stored lines
+    expect(last).toMatchObject({ subtotal: 0.47, amount_before_vat: 0.47, vat_amount: 0.03, total_amount: 0.5 });
+    expect(await ok('GET', `/api/tax_invoice/${last.id}`)).toMatchObject({ amount_before_vat: 0.47, total_amount: 0.5, items: [expect.objectContaining({ amount: 0.47, rounding_amount: 0.01 })] });
+    expect([...parts, last].reduce((s, p) => s + satang(p.amount_before_vat), 0)).toBe(satang(so.amount_before_vat));
+    expect((await ok('GET', `/api/sales_order/${so.id}`)).billing_status).toBe('billed');
+  });
+
+  it('a rounding adjustment is the server\'s: a client cannot send one', async () => {
+    const res = await c.call('POST', '/api/tax_invoice', c.admin, { your_company_id: company, customer_id: customer, vat_type: 'exclude', items: [{ product_id: product, qty: 1, price: 10, rounding_amount: 0.5 }] });
+    expect(res.statusCode, res.body).toBe(400);
+    // a line's server-computed fields are not among those a body may hold, as its amount is not
+    expect(res.json().error).toMatchObject({ code: 'UNKNOWN_FIELD', details: { fields: [{ field: 'items.0.rounding_amount' }] } });
   });
 
   it('a part that rounds exactly, or a line taken whole, takes no discount', async () => {
