@@ -280,6 +280,11 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     const pr = await c.posted('production_report', { your_company_id: company, inventory_id: inv, machinery_id: machine }, [{ product_id: product, qty: 5, price: 4 }]);
     expect(pr.status).toBe('approved');
     expect(await entriesOf('production_report', pr.id)).toEqual([]);
+    // its finished goods received into stock are production's, not a supplier's: nothing waits for an invoice
+    const gr = await from('goods_receipt', 'production_report', { ids: [pr.id] });
+    await c.ok(c.call('PATCH', `/api/goods_receipt/${gr.id}`, c.admin, { inventory_id: inv }));
+    await act('goods_receipt', gr.id, 'approve');
+    expect(await onlyEntry('goods_receipt', gr.id)).toEqual({ inventory: 20, production_transfer: -20 });
   });
 
   it('a transfer between warehouses of two companies moves each company\'s books: the sender\'s stock becomes a claim on the receiver, reversed on cancel', async () => {
@@ -381,6 +386,25 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     const net: Record<string, number> = {};
     for (const e of all) for (const [role, v] of Object.entries(byRole(e))) net[role] = Math.round(((net[role] ?? 0) + v) * 100) / 100;
     expect(Object.values(net).every((v) => v === 0), JSON.stringify(net)).toBe(true);
+  });
+
+  it('a chart made before a posting role was added gets that role\'s shipped account at the next start; a chart that gave the code away does not', async () => {
+    const transfer = [...accounts.values()].find((a) => a.role === 'production_transfer')!;
+    const { ensureChartOfAccounts } = await import('../../server/ledger/chart-seed.ts');
+    const roleHolders = async () => ((await c.ok(c.call('GET', `/api/account?limit=500`, c.admin))) as unknown as Row[]).filter((a) => a.role === 'production_transfer');
+    // a database whose chart lacks the role, as one from before it was shipped (the account renamed out of the way)
+    await t.db.kysely.updateTable('account').set({ role: null, code: `${transfer.code}-old` }).where('id', '=', transfer.id).execute();
+    expect(await roleHolders()).toEqual([]);
+    expect(await ensureChartOfAccounts(t.service)).toBe(1);
+    const added = await roleHolders();
+    expect(added).toEqual([expect.objectContaining({ code: transfer.code, role: 'production_transfer', account_type: 'expense', parent_id: transfer.parent_id })]);
+    // nothing more the next time
+    expect(await ensureChartOfAccounts(t.service)).toBe(0);
+    // an administrator who took the role away and kept the code chose so: the start does not add it back
+    await t.db.kysely.updateTable('account').set({ role: null }).where('id', '=', added[0]!.id).execute();
+    expect(await ensureChartOfAccounts(t.service)).toBe(0);
+    expect(await roleHolders()).toEqual([]);
+    await t.db.kysely.updateTable('account').set({ role: 'production_transfer' }).where('id', '=', added[0]!.id).execute();
   });
 
   it('an account with entries cannot be deleted', async () => {
