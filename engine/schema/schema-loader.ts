@@ -133,6 +133,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       if (f.displayField && !fieldOf(target, f.displayField)) bad(`${at}/displayField`, `"${f.displayField}" is not a field of ${target.name}`);
     }
     if (f.type === 'lines' && (f.unique || f.indexed)) bad(at, 'a lines field has no column to index');
+    if (f.onCancel && !(f.type === 'link' && byName.get(f.entity!)?.workflow)) bad(`${at}/onCancel`, 'only a link to an entity with a workflow holds it against its cancel');
     if (f.colorField) {
       const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
       if (!target || !fieldOf(target, f.colorField)) bad(`${at}/colorField`, `"${f.colorField}" is not a field of the linked entity`);

@@ -59,6 +59,11 @@ export interface FieldDef {
   balance?: { debit: string; credit: string };
   onDelete?: 'restrict' | 'set_null' | 'cascade';
   /**
+   * A link to a document: `restrict` holds that document against its cancel action while this record is live (not
+   * archived, not in a final workflow state): `409 HAS_DEPENDENTS` names it (server/documents/cancel-holds.ts).
+   */
+  onCancel?: 'restrict';
+  /**
    * A boolean field of the site settings (setting_site) that shows this field: while it is off the
    * form does not show the field (ship-to details on a tax invoice: is_enable_customer_ship_to_details).
    * The field-level twin of the entity's `enabledBy`. Several settings: all must be on.

@@ -3,6 +3,8 @@ import { softDeleteColumn, type EntitySchema } from '../../engine/schema/schema-
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { unscaled } from './document-lines.ts';
+import { readForShare } from '../db/dialect-sql.ts';
+import { cancelledState } from './cancel-guard.ts';
 
 type Row = Record<string, unknown>;
 
@@ -35,9 +37,17 @@ export function installWithholdingVoucher(service: EntityService): void {
       || (status !== undefined && e.before[status] !== e.after[status]);
     if (!moved) return;
     const voucherEntity = service.entity(entity.fields[VOUCHER_LINK]!.entity!);
-    const voucher = await trx.selectFrom(voucherEntity.name).selectAll().where('id', '=', Number(voucherId)).executeTakeFirst() as Row | undefined;
+    // FOR SHARE (PostgreSQL): a cancel of the voucher crossing this write waits for it and then finds this
+    // certificate holding it (onCancel: restrict), or this write waits for the cancel and finds the voucher cancelled
+    const voucher = await readForShare(trx, trx.selectFrom(voucherEntity.name).selectAll().where('id', '=', Number(voucherId))).executeTakeFirst() as Row | undefined;
     if (!voucher) return; // the link check answers for a voucher that is not there
     const no = String(voucher[voucherEntity.titleField] ?? voucher.id);
+    const gone = cancelledState(voucherEntity);
+    if (gone !== null && voucher[voucherEntity.workflow!.field] === gone) {
+      throw new AppError('VALIDATION_FAILED', `${VOUCHER_LINK}: payment voucher ${no} is cancelled`, {
+        fields: [{ field: VOUCHER_LINK, code: 'link_filter', message: `payment voucher ${no} is cancelled` }],
+      });
+    }
     const withheld = satang(unscaled(voucherEntity, 'wht_amount', Number(voucher.wht_amount ?? 0)));
     if (satang(e.after.tax_amount) !== withheld) {
       throw new AppError('VALIDATION_FAILED', `tax_amount: must be ${baht(withheld)}, the tax withheld on payment voucher ${no}`, {

@@ -1,0 +1,79 @@
+/**
+ * Issue 50, the 50 ทวิ made from a payment voucher (ใบสำคัญจ่าย): the certificate holds its voucher against cancel
+ * (`onCancel: "restrict"` on withholding_tax.payment_voucher_id, 409 HAS_DEPENDENTS naming it), a voucher has one
+ * live certificate even when two requests cross (a unique index over the live certificates, 409 CONFLICT for the
+ * loser), and the certificate takes its rate and income type from the voucher.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { testDialects } from '../support/test-databases.ts';
+import { StockClient } from '../support/stock-fixtures.ts';
+import { expectError } from '../support/security-fixtures.ts';
+
+type Row = Record<string, any>;
+
+describe.each(testDialects())('the 50 ทวิ of a payment voucher on %s', (dialect) => {
+  let t: TestApp;
+  let c: StockClient;
+  let company: number;
+  let supplier: number;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    c = new StockClient(t);
+    company = await c.company();
+    supplier = await c.supplier();
+  });
+  afterAll(async () => t?.close());
+
+  const th = () => ({ ...c.admin, 'accept-language': 'th' });
+  const act = (entity: string, id: number, action: string) => c.ok(c.action(entity, id, action));
+
+  /** A posted voucher paying an approved invoice of 1,000.00 + VAT at `rate` %, that much withheld. */
+  const postedVoucher = async (rate = 3, values: Row = {}): Promise<Row> => {
+    n += 1;
+    const pi = await c.ok(c.call('POST', '/api/purchase_invoice', c.admin, {
+      supplier_id: supplier, your_company_id: company, vat_type: 'exclude', wht_rate: rate,
+      supplier_invoice_no: `SUP-WC-${dialect}-${n}`, supplier_invoice_date: '2026-11-20',
+      items: [{ description: 'ค่าบริการ', qty: 1, price: 1000 }],
+    }), 201);
+    await act('purchase_invoice', pi.id, 'approve');
+    const v = await c.ok(c.call('POST', '/api/payment_voucher/from/purchase_invoice', c.admin, {
+      ids: [pi.id], values: { payment_method: 'cash', wht_amount: rate * 10, ...values },
+    }), 201);
+    return act('payment_voucher', v.id, 'post');
+  };
+  const certificate = (voucher: number, extra: Row = {}) => c.call('POST', '/api/withholding_tax', th(), {
+    your_company_id: company, payment_voucher_id: voucher, payee_type: 'supplier', income_type: '40_8', pnd_form: 'pnd53', wht_rate: '3', ...extra,
+  });
+
+  it('a voucher with a live certificate, draft or issued, cannot be cancelled: 409 HAS_DEPENDENTS naming it, in Thai', async () => {
+    const v = await postedVoucher();
+    const w = await c.ok(certificate(v.id), 201);
+    const asDraft = await c.call('POST', `/api/payment_voucher/${v.id}/actions/cancel`, th());
+    expectError(asDraft, 409, 'HAS_DEPENDENTS');
+    expect(asDraft.json().error.details.dependents).toEqual([{ entity: 'withholding_tax', id: w.id, number: `#${w.id}` }]);
+
+    const issued = await act('withholding_tax', w.id, 'issue');
+    const refused = await c.call('POST', `/api/payment_voucher/${v.id}/actions/cancel`, th());
+    expectError(refused, 409, 'HAS_DEPENDENTS');
+    expect(refused.json().error.details.dependents).toEqual([{ entity: 'withholding_tax', id: w.id, number: issued.doc_no }]);
+    expect(refused.json().error.message).toContain(`หนังสือรับรองการหักภาษี ณ ที่จ่าย ${String(issued.doc_no)}`);
+    expect(refused.json().error.message).toContain(`ยกเลิกใบสำคัญจ่าย ${String(v.doc_no)} ไม่ได้`);
+    // nothing moved: the voucher is still paid, its entry not reversed
+    expect((await c.ok(c.call('GET', `/api/payment_voucher/${v.id}`, c.admin))).status).toBe('posted');
+
+    // a cancelled certificate holds nothing: the voucher may then be cancelled, and no certificate made from it
+    await act('withholding_tax', w.id, 'cancel');
+    expect((await act('payment_voucher', v.id, 'cancel')).status).toBe('cancelled');
+    expectError(await certificate(v.id), 400, 'VALIDATION_FAILED');
+  });
+
+  it('an archived draft certificate holds nothing', async () => {
+    const v = await postedVoucher();
+    const w = await c.ok(certificate(v.id), 201);
+    await c.ok(c.call('DELETE', `/api/withholding_tax/${w.id}`, c.admin), 200);
+    expect((await act('payment_voucher', v.id, 'cancel')).status).toBe('cancelled');
+  });
+});
