@@ -283,7 +283,11 @@ export interface EntitySchema {
   /** kind "lines": the owning entity and the column that points to it. */
   parent?: { entity: string; field: string };
   fields: Record<string, FieldDef>;
-  indexes?: Array<{ fields: string[]; unique?: boolean }>;
+  /**
+   * `live` (with `unique`): unique among the rows not in a final workflow state (a cancelled document), as soft
+   * delete leaves archived rows out: one live 50 ทวิ per payment voucher, however many cancelled ones.
+   */
+  indexes?: Array<{ fields: string[]; unique?: boolean; live?: boolean }>;
   list?: ListDefaults;
   form?: { sections: FormSection[]; /** edit in a modal box over the list, on create and on edit */ modal?: boolean };
   related?: RelatedList[];

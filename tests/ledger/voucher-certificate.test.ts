@@ -70,6 +70,37 @@ describe.each(testDialects())('the 50 ทวิ of a payment voucher on %s', (di
     expectError(await certificate(v.id), 400, 'VALIDATION_FAILED');
   });
 
+  it('two certificates of one voucher asked at once: one is made, the other answers 409 CONFLICT, never 500', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const v = await postedVoucher();
+      const answers = await Promise.all([certificate(v.id), certificate(v.id)]);
+      expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join('\n')).toEqual([201, 409]);
+      const loser = answers.find((r) => r.statusCode === 409)!;
+      expect(loser.json().error.code).toBe('CONFLICT');
+      expect(loser.json().error.details.fields.map((f: Row) => f.field)).toEqual(['payment_voucher_id']);
+      const live = await c.ok(c.call('GET', `/api/withholding_tax?filter=${encodeURIComponent(JSON.stringify({ payment_voucher_id: { _eq: v.id } }))}`, c.admin)) as unknown as Row[];
+      expect(live).toHaveLength(1);
+    }
+  });
+
+  it('the database itself holds one live certificate per voucher; cancelled and archived ones do not count', async () => {
+    const v = await postedVoucher();
+    const w = await c.ok(certificate(v.id), 201);
+    const stored = await t.db.kysely.selectFrom('withholding_tax').selectAll().where('id', '=', w.id).executeTakeFirstOrThrow();
+    const { id: _id, doc_no: _no, ...copy } = stored;
+    // written around the API (no check of the server's runs): the unique index refuses it
+    await expect(t.db.kysely.insertInto('withholding_tax').values(copy).execute()).rejects.toThrow();
+    // beside a cancelled or an archived one, a live copy is allowed
+    await t.db.kysely.insertInto('withholding_tax').values({ ...copy, status: 'cancelled' }).execute();
+    await t.db.kysely.insertInto('withholding_tax').values({ ...copy, is_deleted: 1 }).execute();
+    await act('withholding_tax', w.id, 'cancel');
+    await t.db.kysely.insertInto('withholding_tax').values(copy).execute();
+    // an existing certificate moved onto a voucher that has one answers 409 too (the index, on an update)
+    const other = await postedVoucher();
+    const draft = await c.ok(certificate(other.id), 201);
+    expectError(await c.call('PATCH', `/api/withholding_tax/${draft.id}`, c.admin, { payment_voucher_id: v.id }), 409, 'CONFLICT');
+  });
+
   it('an archived draft certificate holds nothing', async () => {
     const v = await postedVoucher();
     const w = await c.ok(certificate(v.id), 201);
