@@ -101,6 +101,37 @@ describe.each(testDialects())('the 50 ทวิ of a payment voucher on %s', (di
     expectError(await c.call('PATCH', `/api/withholding_tax/${draft.id}`, c.admin, { payment_voucher_id: v.id }), 409, 'CONFLICT');
   });
 
+  it('takes its rate (the invoices\' rate) and income type from the voucher, in the form\'s fills as on create', async () => {
+    const v = await postedVoucher(1, { wht_income_type: '40_8' });
+    const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, { your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', pnd_form: 'pnd53' }), 201);
+    expect(w).toMatchObject({ wht_rate: '1', income_type: '40_8', amount_paid: 1000, tax_amount: 10 });
+    const fills = await c.ok(c.call('POST', '/api/withholding_tax/fills', c.admin, { record: { payment_voucher_id: v.id, wht_rate: '3' }, changed: 'payment_voucher_id' }));
+    expect(fills).toMatchObject({ wht_rate: '1', income_type: '40_8', amount_paid: 1000 });
+    // what the request sends wins over the fill
+    await act('withholding_tax', w.id, 'cancel');
+    const typed = await c.ok(certificate(v.id, { wht_rate: '1', income_type: '40_2' }), 201);
+    expect(typed).toMatchObject({ wht_rate: '1', income_type: '40_2' });
+
+    // the income type may be set on a posted voucher (before its certificate is made); its entry does not move
+    const plain = await postedVoucher(5);
+    expect((await c.ok(c.call('PATCH', `/api/payment_voucher/${plain.id}`, c.admin, { wht_income_type: '40_5' }))).wht_income_type).toBe('40_5');
+    const rent = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, { your_company_id: company, payment_voucher_id: plain.id, payee_type: 'supplier', pnd_form: 'pnd53' }), 201);
+    expect(rent).toMatchObject({ wht_rate: '5', income_type: '40_5', tax_amount: 50 });
+  });
+
+  it('a voucher whose invoices carry no rate fills no rate (the default stays) and no income type (required: 400)', async () => {
+    const v = await postedVoucher(0, { wht_amount: 30 });
+    expect(v.sources_wht_rate).toBe(0);
+    const fills = await c.ok(c.call('POST', '/api/withholding_tax/fills', c.admin, { record: { payment_voucher_id: v.id }, changed: 'payment_voucher_id' }));
+    expect(fills.wht_rate).toBeUndefined();
+    expect(fills.income_type).toBeUndefined();
+    const missing = await c.call('POST', '/api/withholding_tax', c.admin, { your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', pnd_form: 'pnd53' });
+    expectError(missing, 400, 'VALIDATION_FAILED');
+    expect(missing.json().error.details.fields.map((f: Row) => f.field)).toContain('income_type');
+    const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, { your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', pnd_form: 'pnd53', income_type: '40_8' }), 201);
+    expect(w).toMatchObject({ wht_rate: '3', tax_amount: 30 });
+  });
+
   it('an archived draft certificate holds nothing', async () => {
     const v = await postedVoucher();
     const w = await c.ok(certificate(v.id), 201);
