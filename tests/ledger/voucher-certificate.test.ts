@@ -5,6 +5,7 @@
  * loser), and the certificate takes its rate and income type from the voucher.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
@@ -130,6 +131,31 @@ describe.each(testDialects())('the 50 ทวิ of a payment voucher on %s', (di
     expect(missing.json().error.details.fields.map((f: Row) => f.field)).toContain('income_type');
     const w = await c.ok(c.call('POST', '/api/withholding_tax', c.admin, { your_company_id: company, payment_voucher_id: v.id, payee_type: 'supplier', pnd_form: 'pnd53', income_type: '40_8' }), 201);
     expect(w).toMatchObject({ wht_rate: '3', tax_amount: 30 });
+  });
+
+  it.runIf(dialect === 'postgres')('a certificate written while the voucher\'s cancel is uncommitted waits for it and is refused', async () => {
+    const v = await postedVoucher();
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let updated!: () => void;
+    const inside = new Promise<void>((r) => { updated = r; });
+    // the cancel's status update, not committed yet: the certificate's own checks read the voucher as still posted
+    const cancel = t.db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('payment_voucher').set({ status: 'cancelled' }).where('id', '=', v.id).execute();
+      updated();
+      await held;
+    });
+    await inside;
+    const made = certificate(v.id);
+    // the certificate's write is blocked on the voucher's row (FOR SHARE) before it is let go
+    await expect.poll(async () => Number((await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db.kysely)).rows[0]!.n), { timeout: 20_000 }).toBeGreaterThan(0);
+    release();
+    await cancel;
+    const res = await made;
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.json().error.details.fields.map((f: Row) => f.field)).toEqual(['payment_voucher_id']);
+    expect(await c.ok(c.call('GET', `/api/withholding_tax?filter=${encodeURIComponent(JSON.stringify({ payment_voucher_id: { _eq: v.id } }))}`, c.admin))).toEqual([]);
   });
 
   it('an archived draft certificate holds nothing', async () => {
