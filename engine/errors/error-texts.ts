@@ -77,6 +77,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
     th: 'ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว', en: 'The value is already used by another record',
     detailed: { th: 'มี{entity}อื่นใช้{fields}นี้แล้ว', en: 'Another {entity} already has this {fields}' },
   },
+  'CONFLICT.wht_voucher_taken': { th: 'ใบสำคัญจ่าย {voucher} มีหนังสือรับรอง 50 ทวิ แล้ว ({certificate}) ให้ยกเลิกฉบับเดิมก่อน', en: 'Payment voucher {voucher} has a 50 Tawi certificate already ({certificate}): cancel that one first' },
   'CONFLICT.nothing_due': { th: 'เอกสารนี้ไม่มียอดค้างชำระ จึงไม่มี QR พร้อมเพย์', en: 'Nothing is due on this document, so it has no PromptPay QR' },
   IN_USE: {
     th: 'ข้อมูลนี้ยังถูกใช้อยู่ในข้อมูลอื่น จึงลบไม่ได้', en: 'The record is still used by other records',

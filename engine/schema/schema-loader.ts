@@ -81,6 +81,9 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
   e.list?.filters?.forEach((c, i) => { if (!known(c.split('.')[0]!)) bad(`/list/filters/${i}`, `"${c}" is not a field`); });
   e.form?.sections.forEach((s, si) => s.fields.forEach((f, fi) => { if (!fieldNames.has(f)) bad(`/form/sections/${si}/fields/${fi}`, `"${f}" is not a field`); }));
   e.indexes?.forEach((ix, ii) => ix.fields.forEach((f, fi) => { if (!known(f)) bad(`/indexes/${ii}/fields/${fi}`, `"${f}" is not a field`); }));
+  e.indexes?.forEach((ix, ii) => {
+    if (ix.live && !(ix.unique && e.workflow?.states.some((st) => st.final))) bad(`/indexes/${ii}/live`, 'a live index is unique, on an entity whose workflow has a final state');
+  });
   if (e.kind === 'lines' && !e.parent) bad('/parent', 'an entity of kind "lines" needs a parent {entity, field}');
   if (e.parent) {
     if (!byName.has(e.parent.entity)) bad('/parent/entity', `unknown entity "${e.parent.entity}"`);
@@ -133,6 +136,7 @@ function crossCheck(file: string, e: EntitySchema, byName: Map<string, EntitySch
       if (f.displayField && !fieldOf(target, f.displayField)) bad(`${at}/displayField`, `"${f.displayField}" is not a field of ${target.name}`);
     }
     if (f.type === 'lines' && (f.unique || f.indexed)) bad(at, 'a lines field has no column to index');
+    if (f.onCancel && !(f.type === 'link' && byName.get(f.entity!)?.workflow)) bad(`${at}/onCancel`, 'only a link to an entity with a workflow holds it against its cancel');
     if (f.colorField) {
       const target = f.type === 'link' ? byName.get(f.entity!) : undefined;
       if (!target || !fieldOf(target, f.colorField)) bad(`${at}/colorField`, `"${f.colorField}" is not a field of the linked entity`);

@@ -59,6 +59,11 @@ export interface FieldDef {
   balance?: { debit: string; credit: string };
   onDelete?: 'restrict' | 'set_null' | 'cascade';
   /**
+   * A link to a document: `restrict` holds that document against its cancel action while this record is live (not
+   * archived, not in a final workflow state): `409 HAS_DEPENDENTS` names it (server/documents/cancel-holds.ts).
+   */
+  onCancel?: 'restrict';
+  /**
    * A boolean field of the site settings (setting_site) that shows this field: while it is off the
    * form does not show the field (ship-to details on a tax invoice: is_enable_customer_ship_to_details).
    * The field-level twin of the entity's `enabledBy`. Several settings: all must be on.
@@ -278,7 +283,11 @@ export interface EntitySchema {
   /** kind "lines": the owning entity and the column that points to it. */
   parent?: { entity: string; field: string };
   fields: Record<string, FieldDef>;
-  indexes?: Array<{ fields: string[]; unique?: boolean }>;
+  /**
+   * `live` (with `unique`): unique among the rows not in a final workflow state (a cancelled document), as soft
+   * delete leaves archived rows out: one live 50 ทวิ per payment voucher, however many cancelled ones.
+   */
+  indexes?: Array<{ fields: string[]; unique?: boolean; live?: boolean }>;
   list?: ListDefaults;
   form?: { sections: FormSection[]; /** edit in a modal box over the list, on create and on edit */ modal?: boolean };
   related?: RelatedList[];

@@ -179,11 +179,14 @@ function indexesOf(e: EntitySchema): { name: string; sql: string }[] {
   const soft = softDeleteColumn(e);
   const q = (s: string) => `"${s}"`;
   const out: { name: string; sql: string }[] = [];
-  const add = (cols: string[], unique: boolean) => {
+  const add = (cols: string[], unique: boolean, live = false) => {
     const name = unique ? uniqueIndexName(e.name, cols) : `ix_${e.name}_${cols.join('_')}`;
     if (out.some((o) => o.name === name)) return;
-    // soft-deleted rows must not keep a code from being reused
-    const where = unique && soft ? ` where ${q(soft)} = 0` : '';
+    // soft-deleted rows must not keep a code from being reused; nor, for a `live` index, cancelled documents
+    const parts = unique && soft ? [`${q(soft)} = 0`] : [];
+    const final = e.workflow?.states.filter((st) => st.final).map((st) => `'${st.value.replace(/'/g, "''")}'`) ?? [];
+    if (unique && live && e.workflow && final.length) parts.push(`${q(e.workflow.field)} not in (${final.join(', ')})`);
+    const where = parts.length ? ` where ${parts.join(' and ')}` : '';
     out.push({ name, sql: `create ${unique ? 'unique ' : ''}index if not exists ${q(name)} on ${q(e.name)} (${cols.map(q).join(', ')})${where}` });
   };
   if (e.parent) add([e.parent.field, 'line_no'], false);
@@ -192,7 +195,7 @@ function indexesOf(e: EntitySchema): { name: string; sql: string }[] {
     if (f.unique) add([name], true);
     else if (f.indexed || f.type === 'link') add([name], false);
   }
-  for (const ix of e.indexes ?? []) add(ix.fields, !!ix.unique);
+  for (const ix of e.indexes ?? []) add(ix.fields, !!ix.unique, !!ix.live);
   // drawing a number asks whether any row, deleted or not, already has it (server/crud/numbering-series.ts);
   // a unique index that leaves deleted rows out cannot answer that, and without an index every creation reads the whole table
   const numbered = e.numbering?.field;

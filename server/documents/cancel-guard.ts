@@ -5,6 +5,7 @@ import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { inBatches } from '../db/batches.ts';
 import { readForUpdate } from '../db/dialect-sql.ts';
 import { linesOf } from './document-lines.ts';
+import { heldBy, holdingLinks } from './cancel-holds.ts';
 
 type Row = Record<string, unknown>;
 
@@ -80,22 +81,29 @@ function listText(deps: Dependent[], max = 10): { th: string; en: string } {
  * Registered before the posting listener, so every posting and cancel of a
  * document made from others locks in one order: its own header, its sources'
  * headers, then the progress counters (no deadlock between them).
+ *
+ * Records that name the document through a header link declared `"onCancel": "restrict"` (a 50 ทวิ certificate
+ * naming its payment voucher, cancel-holds.ts) are dependents too, whether or not the document has lines.
  */
 export function installCancelGuard(service: EntityService): void {
   service.onAction(async (trx, e) => {
-    const d = e.entity.document!;
+    const d = e.entity.document ?? {};
     const cancelling = e.action === (d.cancelAction ?? 'cancel');
     if (cancelling) await refuseIfDependents(trx, service, e);
-    if (d.from?.length && (cancelling || e.action === (d.postAction ?? 'approve'))) {
+    if (d.lines && d.from?.length && (cancelling || e.action === (d.postAction ?? 'approve'))) {
       await holdSources(trx, service, e, cancelling ? e.before : e.after, !cancelling);
     }
-  }, (entity) => !!entity.document?.lines);
+  }, (entity) => !!entity.document?.lines || (!!entity.workflow && holdingLinks(service.registry.all(), entity.name).length > 0));
 }
 
 async function refuseIfDependents(trx: Kysely<any>, service: EntityService, e: ActionEvent): Promise<void> {
-  const lines = linesOf(service, e.entity);
-  const lineIds = ((e.before[lines.field] as Row[] | undefined) ?? []).map((l) => Number(l.id));
-  const deps = await dependentsOf(trx, service, e.entity, lineIds);
+  let deps: Dependent[] = [];
+  if (e.entity.document?.lines) {
+    const lines = linesOf(service, e.entity);
+    const lineIds = ((e.before[lines.field] as Row[] | undefined) ?? []).map((l) => Number(l.id));
+    deps = await dependentsOf(trx, service, e.entity, lineIds);
+  }
+  deps = [...deps, ...await heldBy(trx, service, e.entity, e.id)];
   if (!deps.length) return;
   const number = String(e.before[e.entity.titleField] ?? e.id);
   const list = listText(deps);

@@ -1,4 +1,4 @@
-import type { EntitySchema } from '../../engine/schema/schema-types.ts';
+import type { EntitySchema, FieldDef } from '../../engine/schema/schema-types.ts';
 import { systemContext, type RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty, resolveDefault } from '../crud/record-values.ts';
@@ -27,6 +27,16 @@ async function valueAt(reader: FillReader, entity: EntitySchema, row: Row, path:
   const f = entity.fields[head];
   if (!isId(link) || f?.type !== 'link') return undefined;
   return reader.read(reader.entity(f.entity!), link, tail);
+}
+
+/**
+ * A value as the field it fills takes it: an enum takes only one of its options, a number as its text (a voucher's
+ * rate 3 fills a certificate's rate "3"; its rate 0, no option, fills nothing and the field keeps its default).
+ */
+function fitted(f: FieldDef, v: unknown): unknown {
+  if (f.type !== 'enum' || v === undefined || v === null) return v;
+  const text = String(v);
+  return (f.options ?? []).some((o) => o.value === text) ? text : undefined;
 }
 
 /** "2026-11-02" plus 45 days is "2026-12-17"; undefined unless both are there. */
@@ -74,7 +84,7 @@ export async function applyDocumentFills(reader: FillReader, entity: EntitySchem
     if (!f.fillFrom || !missing(body, name) || !moved(f.fillFrom.link)) continue;
     const link = body[f.fillFrom.link];
     if (!isId(link)) continue;
-    const v = await reader.read(reader.entity(entity.fields[f.fillFrom.link]!.entity!), link, f.fillFrom.field);
+    const v = fitted(f, await reader.read(reader.entity(entity.fields[f.fillFrom.link]!.entity!), link, f.fillFrom.field));
     if (v !== undefined && v !== null) body[name] = v;
   }
   for (const [name, f] of Object.entries(entity.fields)) {
@@ -114,7 +124,7 @@ export async function applyDocumentFills(reader: FillReader, entity: EntitySchem
         const link = row[g.fillFrom!.link];
         if (!missing(row, field) || !isId(link)) continue;
         const fromList = g.fillFrom!.priceList ? await listPrice(reader, entity, merged(), g.fillFrom!.priceList, link, row.qty) : undefined;
-        const v = fromList ?? await reader.read(reader.entity(child.fields[g.fillFrom!.link]!.entity!), link, g.fillFrom!.field);
+        const v = fitted(g, fromList ?? await reader.read(reader.entity(child.fields[g.fillFrom!.link]!.entity!), link, g.fillFrom!.field));
         if (v !== undefined && v !== null) row[field] = v;
       }
     }

@@ -137,7 +137,7 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     expect(byRole((await entriesOf('payment_voucher', v.id))[0]!)).toEqual({ payable: 1070, bank: -1040, wht_payable: -30 });
   });
 
-  it('one live 50 ทวิ per voucher, stating the tax the voucher withheld: payee tax id from the supplier, 400 in Thai otherwise', async () => {
+  it('one live 50 ทวิ per voucher (409 otherwise), stating the tax the voucher withheld (400 in Thai otherwise): payee tax id from the supplier', async () => {
     await c.ok(c.call('PATCH', `/api/supplier/${supplier}`, c.admin, { tax_id: '0105558034121' }));
     const pi = await approvedInvoice('6');
     const v = await act('payment_voucher', (await c.ok(voucherFrom({ ids: [pi], values: { payment_method: 'cash', wht_amount: 30 } }), 201)).id, 'post');
@@ -154,10 +154,10 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
     expect(w).toMatchObject({ supplier_id: supplier, payee_tax_id: '0105558034121', amount_paid: 1000, paid_date: v.doc_date, tax_amount: 30 });
     // a second certificate for the voucher, draft or issued, is refused; once the first is cancelled one may be made again
     const again = await cert();
-    expectError(again, 400, 'VALIDATION_FAILED');
+    expectError(again, 409, 'CONFLICT');
     expect(again.json().error.details.fields.find((f: Row) => f.field === 'payment_voucher_id').code).toBe('wht_voucher_taken');
     await act('withholding_tax', w.id, 'issue');
-    expectError(await cert(), 400, 'VALIDATION_FAILED');
+    expectError(await cert(), 409, 'CONFLICT');
     // changing the issued one's amount is refused by its lock; a draft's amount is judged too
     await act('withholding_tax', w.id, 'cancel');
     const w2 = await c.ok(cert(), 201);

@@ -18,7 +18,7 @@ import { thaiTaxId } from '../support/sample-records.ts';
 /** pdftotext's text is NFKC-normalised and without spaces: compare the expected text the same way (ำ decomposes). */
 const n = (s: string) => s.normalize('NFKC').replace(/\s+/g, '');
 const OTHER_TAX_ID = thaiTaxId(55580000);
-const TAX_REPORTS = ['sales_tax_report', 'purchase_tax_report', 'wht_summary', 'wht_attachment'];
+const TAX_REPORTS = ['sales_tax_report', 'purchase_tax_report', 'wht_summary', 'wht_attachment', 'wht_received'];
 
 describe.each(testDialects())('tax reports per operator on %s', (dialect) => {
   let t: TestApp;
