@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
-import { thaiTaxId, q } from '../support/security-fixtures.ts';
+import { thaiTaxId, q, PASSWORD } from '../support/security-fixtures.ts';
 import { setSiteSettings } from '../support/site-settings.ts';
 import { booksDisagree, lastDay } from '../support/books-agree.ts';
 import { entriesOf } from '../support/ledger-fixtures.ts';
@@ -131,6 +131,19 @@ describe.each(testDialects())('the credit note of a POS return on %s', (dialect)
     expect(money(first.rows.find((r) => r.doc_no === sale.tax_invoice_no)!)).toEqual([280.37, 19.63, 300]);
     expect(first.rows.some((r) => r.doc_type === 'credit_note' && r.doc_id === (sale.id as number))).toBe(false);
     expect(await booksDisagree(c, shop.company, today())).toEqual([]);
+  });
+
+  it('a cashier\'s return approved by a supervisor\'s PIN issues the note too (the cashier\'s role has no right on credit notes)', async () => {
+    const selling = { pos_order: { view: true, edit: true, print: true }, pos_shift: { view: true, edit: true }, pos: { view: true }, product: { view: true }, payment_method: { view: true } };
+    const cashier = await c.staff(`cn_cashier_${dialect}`, selling);
+    const boss = await c.staff(`cn_super_${dialect}`, { ...selling, pos_order_refund: { view: true, edit: true } });
+    expect((await c.call('PUT', '/api/pos/supervisor-pin', boss.headers, { pin: '731946', password: PASSWORD })).statusCode).toBe(200);
+    const sale = await sell([[x, 2]], buyer);
+    const res = await c.call('POST', `/api/pos_order/${sale.id}/return`, { ...cashier.headers, 'x-supervisor': boss.username, 'x-supervisor-pin': '731946' }, { items: [{ line_id: sale.items[0].id, qty: 1 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    const note = res.json().meta.returned.credit_note;
+    expect(Number(note.total_amount)).toBe(100);
+    expect((await notesOf(sale.id)).map((r) => r.id)).toEqual([note.id]);
   });
 
   it('the sale\'s void cancels its notes; a note cannot be cancelled on its own while the sale stands', async () => {
