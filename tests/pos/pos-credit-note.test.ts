@@ -79,6 +79,11 @@ describe.each(testDialects())('the credit note of a POS return on %s', (dialect)
     expect([Number(after.credited_amount), Number(after.credited_vat)]).toEqual([100, 6.54]);
     // the note posts nothing: the return's own entry (dated today) books the money and the VAT once
     expect(await entriesOf(c, 'credit_note', note.id)).toHaveLength(0);
+    // its A4 print works as any credit note's; its e-Tax XML is not made (no tax_invoice row to refer to): a 4xx, never a 500
+    const pdf = await c.call('GET', `/api/credit_note/${note.id}/pdf`, c.admin);
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    const xml = await c.call('GET', `/api/credit_note/${note.id}/etax.xml`, c.admin);
+    expect(xml.statusCode, xml.body.slice(0, 300)).toBeLessThan(500);
 
     // a second return of the same sale: a second note, its figures the cumulative remainder (2 × 53.50 = 107.00, VAT 7.00)
     const again = await giveBack(sale, [[1, 2]]);
