@@ -48,6 +48,17 @@ function worth(lines: SaleLineState[], returned: bigint[], total: bigint, vat: b
 }
 
 /**
+ * What returning `qty` (scaled, per line) gives back of each line, in satang: the line's worth after the return
+ * less its worth before, from the same shares as `returnFigures`, so the parts add up to its `amount` (a credit
+ * note's lines, server/pos/sale-credit-note.ts).
+ */
+export function returnLineWorth(lines: SaleLineState[], qty: bigint[], total: bigint): bigint[] {
+  const shares = allocate(total, lines.map((l) => l.amount));
+  const part = (i: number, r: bigint) => (r >= lines[i]!.qty ? shares[i]! : roundDiv(shares[i]! * r, lines[i]!.qty));
+  return lines.map((l, i) => (qty[i]! === 0n ? 0n : part(i, l.returned + qty[i]!) - part(i, l.returned)));
+}
+
+/**
  * What returning `qty` (scaled, per line; 0 for lines not returned) gives back. `before` is what earlier returns
  * gave back (returned_amount, returned_vat); the lines carry what they had returned before this one.
  */

@@ -99,6 +99,13 @@ export interface SaleSpec {
    */
   refunds?: string;
   /**
+   * The credit note (ใบลดหนี้, s. 86/10) a partial return of a sale with a full tax invoice issues
+   * (server/pos/sale-credit-note.ts): `entity` the note (its header has the document amounts, `doc_date`, `remark`
+   * and the workflow's posted state), `field` its link to the sale. The sale's header carries `credited_amount` and
+   * `credited_vat`, the part of its returns that have notes (the sales tax report lists the notes instead).
+   */
+  creditNote?: { entity: string; field: string };
+  /**
    * Pay-in and pay-out (server/pos/shift-cash.ts): the lines field of the shift entity recording cash put into or
    * taken out of the drawer with a reason (direction in/out, amount, reason, moved_at, user_id); the expected cash
    * and the X/Z reports count it.

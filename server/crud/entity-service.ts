@@ -174,6 +174,14 @@ export class EntityService implements ServiceCore {
     return this.events.emit(trx, { entity: entityName, id, action: 'update', before, after, ctx, workflowAction: action });
   }
 
+  /**
+   * A row a route of its own wrote (the credit note of a POS return) told as a creation: the write listeners and
+   * the audit row, in the caller's transaction.
+   */
+  recordCreate(trx: Kysely<any>, entityName: string, id: number, after: Row, ctx: RequestContext): Promise<void> {
+    return this.events.emit(trx, { entity: entityName, id, action: 'create', before: null, after, ctx });
+  }
+
   /** Work for the end of the write's transaction (write-events.ts). */
   beforeCommit(trx: Kysely<any>, step: () => Promise<void>, stage: 'settle' | 'lock' = 'lock'): Promise<void> {
     return this.events.beforeCommit(trx, step, stage);

@@ -1,5 +1,6 @@
 import type { Feature } from '../crud/feature-contract.ts';
 import { installShiftRules } from './shift-rules.ts';
+import { installReturnNotes } from './sale-credit-note.ts';
 import { registerSaleRoutes } from './sale-routes.ts';
 import { registerSaleReturnRoutes } from './sale-return.ts';
 import { registerSlipRoutes } from './sale-slip.ts';
@@ -10,7 +11,7 @@ import { ensurePinTable, registerSupervisedRoutes } from './supervisor-pin.ts';
 export const posFeature: Feature = {
   name: 'pos',
   tables: [ensurePinTable],
-  listeners: [{ name: 'shift rules', install: installShiftRules }],
+  listeners: [{ name: 'shift rules', install: installShiftRules }, { name: 'return credit notes', install: installReturnNotes }],
   routes: ({ app, service, contextOf }) => {
     registerSaleRoutes(app, service, contextOf);
     registerSaleReturnRoutes(app, service, contextOf);

@@ -6,7 +6,8 @@ import type { SaleSpec } from '../../engine/schema/document-spec-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { parseDecimal } from '../../engine/documents/decimal-value.ts';
-import { refundSplit, returnFigures } from '../../engine/pos/return-math.ts';
+import { refundSplit, returnFigures, returnLineWorth } from '../../engine/pos/return-math.ts';
+import { issueReturnNote } from './sale-credit-note.ts';
 import { lineVatExempt } from '../../engine/documents/document-totals.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
@@ -156,6 +157,11 @@ export async function returnPart(service: EntityService, name: string, id: numbe
       const mine = outs.filter((o) => Number(o.doc_line_id) === Number(line.id));
       movements.push(...returnMovements(mine, big(line.returned_qty), qty[i]!, { entity: name, id, where: `items.${i}`, date: dayStart(businessTodayNow()) }));
     }
+    const worth = returnLineWorth(state, qty, big(order.total_amount));
+    const note = await issueReturnNote(trx, service, e, order, {
+      lines: items.map((line, i) => ({ line, qty: qty[i]!, amount: worth[i]! })).filter((l) => l.qty > 0n),
+      amount: figures.amount, vat: figures.vat, reason: req.reason, date: businessTodayNow(),
+    }, ctx);
     await trx.updateTable(name).set({
       returned_amount: Number(figures.totalReturned), returned_vat: Number(figures.totalVat), updated_at: now, updated_by: ctx.userId,
       ...(req.reason ? { refund_reason: req.reason } : {}),
@@ -165,6 +171,7 @@ export async function returnPart(service: EntityService, name: string, id: numbe
     returned = {
       amount: unscale(Number(figures.amount), 2), vat: unscale(Number(figures.vat), 2), refunded_whole: false,
       refunds: split.map((s) => ({ payment_method_id: s.methodId, payment_type: s.type, amount: unscale(Number(s.amount), 2) })),
+      credit_note: note ? { id: note.id, doc_no: note.doc_no, total_amount: note.total_amount, vat_amount: note.vat_amount } : null,
     };
   });
   return { data: await service.get(name, id, ctx), returned };

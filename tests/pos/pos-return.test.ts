@@ -67,7 +67,7 @@ describe.each(testDialects())('POS partial returns on %s', (dialect) => {
     const res = await ret(sale.id, { items: [{ line_id: lineOf(sale, tape).id, qty: 1 }], refund_reason: 'ชำรุด' });
     expect(res.statusCode, res.body).toBe(200);
     // 324.00 / 3 = 108.00, VAT 108 × 7 / 107 = 7.07; the drawer kept 200.00 cash, so all of it in cash
-    expect(res.json().meta.returned).toEqual({ amount: 108, vat: 7.07, refunded_whole: false, refunds: [{ payment_method_id: cash, payment_type: 'cash', amount: 108 }] });
+    expect(res.json().meta.returned).toEqual({ amount: 108, vat: 7.07, refunded_whole: false, refunds: [{ payment_method_id: cash, payment_type: 'cash', amount: 108 }], credit_note: null });
     const o = res.json().data;
     expect(o).toMatchObject({ status: 'paid', returned_amount: 108, returned_vat: 7.07, total_amount: 415 });
     expect(lineOf(o, tape).returned_qty).toBe(1);
@@ -86,6 +86,7 @@ describe.each(testDialects())('POS partial returns on %s', (dialect) => {
     expect(res.json().meta.returned).toEqual({
       amount: 199, vat: 13.01, refunded_whole: false,
       refunds: [{ payment_method_id: cash, payment_type: 'cash', amount: 92 }, { payment_method_id: transfer, payment_type: 'transfer', amount: 107 }],
+      credit_note: null, // no full tax invoice, no credit note (pos-credit-note.test.ts)
     });
     expect(res.json().data).toMatchObject({ returned_amount: 307, returned_vat: 20.08 });
     // the slip says what went back

@@ -16,6 +16,7 @@ import { CartTable } from './CartTable.tsx';
 import { BuyerPanel, type Buyer } from './BuyerPanel.tsx';
 import { ShiftPanel, RecallPanel, QueuePanel, CashMovePanel } from './RegisterPanels.tsx';
 import { SupervisorPinPanel } from './SupervisorPinPanel.tsx';
+import { RegisterReturnPanel, type ReturnDone } from './RegisterReturnPanel.tsx';
 import './pos-i18n.ts';
 import './pos-dialog.css';
 import './pos-register.css';
@@ -52,7 +53,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
   const [payError, setPayError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [paying, setPaying] = useState(false);
-  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | 'cash' | 'pin' | null>(null);
+  const [panel, setPanel] = useState<'close' | 'recall' | 'buyer' | 'cash' | 'pin' | 'return' | null>(null);
   const [pinError, setPinError] = useState<string | null>(null);
   const [buyer, setBuyer] = useState<Buyer | null>(null);
   const [last, setLast] = useState<{ slip: SlipData; change: number } | null>(null);
@@ -174,6 +175,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
 
   const onScan = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Escape') { setCode(''); setChoices([]); return; }
+    if (e.key === 'F8') { e.preventDefault(); setPanel('return'); return; }
     if (e.key === 'ArrowDown' && choices.length) { e.preventDefault(); document.querySelector<HTMLButtonElement>('[data-testid="pos-choice"]')?.focus(); return; }
     if (e.key !== 'Enter') return;
     e.preventDefault();
@@ -256,6 +258,16 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
     } finally { setBusy(false); }
   };
 
+  /** A return or void made at the register: its outcome in the message line, and the scan box ready for the next customer. */
+  const returned = (d: ReturnDone) => {
+    setPanel(null);
+    setError(null);
+    const amount = formatMoney(d.amount);
+    if (d.kind === 'void') setMessage(t('pos.rt.voided_done', { no: d.docNo, amount }));
+    else setMessage(d.creditNote ? t('pos.rt.returned_note', { no: d.docNo, amount, note: d.creditNote }) : t('pos.rt.returned', { no: d.docNo, amount }));
+    focusScan();
+  };
+
   const hold = () => {
     if (!terminal || !lines.length) return;
     heldBills.write(terminal.id, [...heldBills.read(terminal.id), { id: newKey(), at: new Date().toISOString(), lines }]);
@@ -297,6 +309,7 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
         <span className="bo-pos-spacer" />
         {shift && <button type="button" className="bo-pos-key" disabled={!lines.length} onClick={hold} data-testid="pos-hold">{t('pos.hold')}</button>}
         {shift && <button type="button" className="bo-pos-key" disabled={!held.length} onClick={() => setPanel('recall')} data-testid="pos-recall">{t('pos.recall')} ({held.length})</button>}
+        {shift && <button type="button" className="bo-pos-key" disabled={!queue.online} title={t('pos.rt.open_hint')} onClick={() => setPanel('return')} data-testid="pos-return-open">{t('pos.rt.open')}</button>}
         {shift && <button type="button" className="bo-pos-key" disabled={!queue.online} onClick={() => setPanel('cash')} data-testid="pos-cash-move">{t('pos.cash_move')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => { void printReport(Number(shift.id)); }} data-testid="pos-x-report">{t('pos.x_report')}</button>}
         {shift && <button type="button" className="bo-pos-key" onClick={() => setPanel('close')} data-testid="pos-close">{t('pos.close_shift')}</button>}
@@ -376,6 +389,9 @@ export default function RegisterPage({ titleKey }: { titleKey: string }) {
       )}
       {panel === 'pin' && (
         <SupervisorPinPanel what={t('pos.reprint_what')} error={pinError} busy={busy} onApprove={(who, pin) => { void reprint({ who, pin }); }} onCancel={() => { setPanel(null); setPinError(null); focusScan(); }} />
+      )}
+      {panel === 'return' && shift && (
+        <RegisterReturnPanel shiftId={Number(shift.id)} lastNo={last && !last.slip.provisional ? last.slip.docNo : null} onDone={returned} onCancel={() => { setPanel(null); focusScan(); }} />
       )}
       {panel === 'recall' && terminal && <RecallPanel bills={held} onRecall={recall} onCancel={() => { setPanel(null); focusScan(); }} />}
       <SaleSlip slip={report ? null : slip} />
