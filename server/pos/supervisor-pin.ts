@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { Database } from '../db/dialect-adapter.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -17,9 +17,14 @@ export const PIN_TABLE = 'pos_supervisor_pin';
 /** A PIN is short by nature; its guard is the lock-out below, so a cheaper scrypt cost than a password's is enough. */
 const PIN_LOG_N = 14;
 const PIN = /^\d{4,8}$/;
-/** Wrong PINs a supervisor may be tried with before the PIN is locked for LOCK_MS (per server process). */
+/** Wrong PINs a supervisor may be tried with before the PIN is locked for LOCK_MS. */
 const MAX_FAILURES = 5;
 const LOCK_MS = 15 * 60 * 1000;
+/**
+ * The wrong tries per supervisor name, in the database: every server instance and a restart see the same count,
+ * so a PIN of four digits cannot be guessed by spreading the tries over instances or waiting for a deploy.
+ */
+export const PIN_LOCK_TABLE = 'pos_supervisor_pin_lock';
 
 /** The supervisors' PINs (scrypt hashes), one per user, beside the schemas' tables like the credentials. */
 export async function ensurePinTable(db: Database): Promise<void> {
@@ -28,9 +33,35 @@ export async function ensurePinTable(db: Database): Promise<void> {
     .addColumn('pin_hash', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  await db.kysely.schema.createTable(PIN_LOCK_TABLE).ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('failures', 'integer', (c) => c.notNull())
+    .addColumn('since', 'text', (c) => c.notNull())
+    .execute();
 }
 
-const failures = new Map<string, { n: number; since: number }>();
+const keyOf = (name: string) => name.trim().toLowerCase();
+
+/** Whether the name has had MAX_FAILURES wrong tries within LOCK_MS. */
+async function isLocked(k: Kysely<any>, name: string): Promise<boolean> {
+  const row = await k.selectFrom(PIN_LOCK_TABLE).select(['failures', 'since']).where('name', '=', keyOf(name)).executeTakeFirst();
+  return !!row && Number(row.failures) >= MAX_FAILURES && Date.now() - Date.parse(String(row.since)) < LOCK_MS;
+}
+
+/** One more wrong try, counted in one statement (two instances refusing at once both count); a window past LOCK_MS starts again. */
+async function countFailure(k: Kysely<any>, name: string): Promise<void> {
+  const now = new Date();
+  const cutoff = new Date(now.getTime() - LOCK_MS).toISOString();
+  const t = sql.table(PIN_LOCK_TABLE);
+  await k.insertInto(PIN_LOCK_TABLE).values({ name: keyOf(name), failures: 1, since: now.toISOString() })
+    .onConflict((oc) => oc.column('name').doUpdateSet({
+      // ISO timestamps of one format order as text
+      failures: sql`case when ${t}.since > ${cutoff} then ${t}.failures + 1 else 1 end`,
+      since: sql`case when ${t}.since > ${cutoff} then ${t}.since else ${now.toISOString()} end`,
+    })).execute();
+}
+
+const clearFailures = (k: Kysely<any>, name: string) => k.deleteFrom(PIN_LOCK_TABLE).where('name', '=', keyOf(name)).execute();
 const refused = (message: string) => new AppError('FORBIDDEN', message, undefined, { reason: 'supervisor_pin' });
 
 /** The permission key a sale's refund (its cancel action) needs besides edit: returns, voids and reprints need it too. */
@@ -55,8 +86,7 @@ export async function withSupervisor(service: EntityService, request: FastifyReq
   if (!me) return ctx;
   const k: Kysely<any> = service.db.kysely;
   const log = (message: string) => writeAudit(k, { action: 'access_denied', userId: ctx.userId, username: me.user.username, ip: ctx.ip, entity: e.name, recordId, message });
-  const tries = failures.get(name.trim().toLowerCase());
-  if (tries && tries.n >= MAX_FAILURES && Date.now() - tries.since < LOCK_MS) {
+  if (await isLocked(k, name)) {
     await log(`supervisor PIN locked: ${name} (${what})`);
     throw refused('Too many wrong PINs for this supervisor: try again in 15 minutes');
   }
@@ -68,12 +98,12 @@ export async function withSupervisor(service: EntityService, request: FastifyReq
     && PIN.test(pin) && await verifyPassword(pin, String(sup.pin_hash));
   const supCtx: RequestContext | null = ok ? { userId: Number(sup!.id), ip: ctx.ip, principal: { ...me, user: { ...me.user, id: Number(sup!.id), username: String(sup!.username) }, role } as Principal } : null;
   if (!ok || !supCtx || !service.policy.can(supCtx, key, 'edit') || !service.policy.can(supCtx, e.name, 'edit')) {
-    const f = failures.get(name.trim().toLowerCase());
-    failures.set(name.trim().toLowerCase(), f && Date.now() - f.since < LOCK_MS ? { n: f.n + 1, since: f.since } : { n: 1, since: Date.now() });
+    // only a name that has a PIN is counted: nothing could unlock an unknown one, and counting them would let anyone fill the table
+    if (sup) await countFailure(k, name);
     await log(`supervisor PIN refused: ${name} (${what})`);
     throw refused('The supervisor\'s name or PIN is wrong, or the supervisor may not approve this');
   }
-  failures.delete(name.trim().toLowerCase());
+  await clearFailures(k, name);
   await writeAudit(k, { action: 'supervisor_approval', userId: ctx.userId, username: me.user.username, ip: ctx.ip, entity: e.name, recordId, message: `approved by ${String(sup!.username)}: ${what}` });
   // this request only: the caller's own principal with the key's edit added (the caller's scopes are kept)
   const role2 = { ...me.role, role_detail: { ...me.role.role_detail, [key]: { ...(me.role.role_detail[key] ?? {}), view: true, edit: true } } };
@@ -101,7 +131,7 @@ export function registerPinRoutes(app: FastifyInstance, service: EntityService, 
     }
     const row = { user_id: ctx.userId, pin_hash: await hashPassword(String(b.pin), PIN_LOG_N), updated_at: new Date().toISOString() };
     await k.insertInto(PIN_TABLE).values(row).onConflict((oc) => oc.column('user_id').doUpdateSet({ pin_hash: row.pin_hash, updated_at: row.updated_at })).execute();
-    failures.delete(String(principalOf(ctx)?.user.username ?? '').toLowerCase());
+    await clearFailures(k, String(principalOf(ctx)?.user.username ?? ''));
     return { success: true, data: { pin_set: true } };
   });
 }

@@ -141,5 +141,17 @@ describe.each(testDialects())('the supervisor\'s PIN at the register on %s', (di
     const locked = await c.call('POST', `/api/pos_order/${sale.id}/reprint`, approved(clerk.username, '111111'), {});
     expectError(locked, 403, 'FORBIDDEN');
     expect((await logs('access_denied')).some((l) => String(l.message).includes('supervisor PIN locked'))).toBe(true);
+    // the count is the database's, so another instance or a restarted server refuses too
+    const lock = t.db.kysely.selectFrom('pos_supervisor_pin_lock').selectAll().where('name', '=', clerk.username.toLowerCase());
+    expect(await lock.executeTakeFirst()).toMatchObject({ failures: 5 });
+    // a name with no PIN leaves nothing behind
+    expectError(await c.call('POST', `/api/pos_order/${sale.id}/reprint`, approved('nobody-at-all', '123456'), {}), 403, 'FORBIDDEN');
+    expect(await t.db.kysely.selectFrom('pos_supervisor_pin_lock').select('name').where('name', '=', 'nobody-at-all').executeTakeFirst()).toBeUndefined();
+    // fifteen minutes later the right PIN works again, and clears the count
+    await t.db.kysely.updateTable('pos_supervisor_pin_lock').set({ since: new Date(Date.now() - 16 * 60 * 1000).toISOString() }).where('name', '=', clerk.username.toLowerCase()).execute();
+    const again = await c.call('POST', `/api/pos_order/${sale.id}/reprint`, approved(clerk.username, '111111'), {});
+    // the clerk's PIN is right but the clerk may not approve: one new wrong try in a fresh window, not a lock
+    expectError(again, 403, 'FORBIDDEN');
+    expect(await lock.executeTakeFirst()).toMatchObject({ failures: 1 });
   });
 });
