@@ -7,7 +7,7 @@ import type { Database } from './dialect-adapter.ts';
 /** Bumped when the way schemas map to tables changes, so existing databases are re-synced. */
 const SYNC_FORMAT = 2; // 2: an index on every numbering field
 const STATE_TABLE = 'schema_state';
-export const INTERNAL_TABLES = new Set([STATE_TABLE, 'schema_override', 'numbering_counter', 'sqlite_sequence', 'user_credential', 'revoked_token', 'system_log', 'file_upload', 'print_counter', 'etax_file', 'custom_field', 'pos_supervisor_pin']);
+export const INTERNAL_TABLES = new Set([STATE_TABLE, 'schema_override', 'numbering_counter', 'sqlite_sequence', 'user_credential', 'revoked_token', 'system_log', 'file_upload', 'print_counter', 'etax_file', 'custom_field', 'pos_supervisor_pin', 'pos_supervisor_pin_lock']);
 
 export interface SyncReport {
   skipped: boolean;
