@@ -1,10 +1,15 @@
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
-import { documentDateField, documentNumber, type EtaxSource } from '../../engine/etax/etax-document.ts';
+import { documentDateField, documentNumber, etaxTypeOf, type EtaxSource } from '../../engine/etax/etax-document.ts';
 import { parseDecimal, toNumber } from '../../engine/documents/decimal-value.ts';
 
 type Row = Record<string, unknown>;
+
+/** The document's own e-Tax type (a POS sale with a full tax invoice is T03, not its abbreviated T06). */
+function typeOf(s: EntitySchema, r: Row): EtaxSource['references'][number]['typeCode'] {
+  try { return etaxTypeOf(s, r); } catch { return s.document!.etax!.typeCode; }
+}
 /** What is read of a printed document (document-pdf.ts's DocumentPrint has these). */
 interface NoteDocument { entity: EntitySchema; row: Row }
 
@@ -22,7 +27,7 @@ export async function noteReferencesOf(service: EntityService, doc: NoteDocument
     const s = service.entity(source);
     const id = documentNumber(s, r);
     const dateField = documentDateField(s);
-    if (id && dateField) found.set(`${source}:${id}`, { id, date: String(r[dateField]).slice(0, 10), typeCode: s.document!.etax!.typeCode, amountBeforeVat: r.amount_before_vat ?? r.subtotal });
+    if (id && dateField) found.set(`${source}:${id}`, { id, date: String(r[dateField]).slice(0, 10), typeCode: typeOf(s, r), amountBeforeVat: r.amount_before_vat ?? r.subtotal });
   };
   for (const from of entity.document?.from ?? []) {
     const source = service.registry.get(from.source);
@@ -44,6 +49,15 @@ export async function noteReferencesOf(service: EntityService, doc: NoteDocument
       const full = r ? await service.get(source.name, Number(r.id), systemContext).catch(() => null) : null;
       if (full) add(source.name, full);
     }
+  }
+  // a link of the note to an e-Tax document it corrects that no line was made from (a POS sale's full tax invoice,
+  // credited by its return: `pos_order_id`)
+  for (const [name, f] of Object.entries(entity.fields)) {
+    if (f.type !== 'link' || !f.entity || row[name] === null || row[name] === undefined || row[name] === '') continue;
+    const target = service.registry.get(f.entity);
+    if (!target?.document?.etax || !documentDateField(target)) continue;
+    const r = await service.get(target.name, Number(row[name]), systemContext).catch(() => null);
+    if (r) add(target.name, r);
   }
   return [...found.values()];
 }

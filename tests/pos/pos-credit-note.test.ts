@@ -14,6 +14,7 @@ import { thaiTaxId, q, PASSWORD } from '../support/security-fixtures.ts';
 import { setSiteSettings } from '../support/site-settings.ts';
 import { booksDisagree, lastDay } from '../support/books-agree.ts';
 import { entriesOf } from '../support/ledger-fixtures.ts';
+import { pdfText, squeeze } from '../support/pdf-text.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 
@@ -82,6 +83,8 @@ describe.each(testDialects())('the credit note of a POS return on %s', (dialect)
     // its A4 print works as any credit note's; its e-Tax XML is not made (no tax_invoice row to refer to): a 4xx, never a 500
     const pdf = await c.call('GET', `/api/credit_note/${note.id}/pdf`, c.admin);
     expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
+    // s. 86/10: the note names the tax invoice it corrects, the POS sale's full tax invoice
+    expect(squeeze(pdfText(pdf))).toContain(squeeze(`อ้างอิงใบกำกับภาษีเดิม เลขที่ ${sale.tax_invoice_no}`));
     const xml = await c.call('GET', `/api/credit_note/${note.id}/etax.xml`, c.admin);
     expect(xml.statusCode, xml.body.slice(0, 300)).toBeLessThan(500);
 
