@@ -26,8 +26,11 @@ export function numberingDate(entity: EntitySchema, record: Row = {}): BusinessD
   return (field && parseBusinessDate(record[field])) || businessDate(businessClock.now(), businessClock.timeZone);
 }
 
-/** The text of the pattern's field tokens for this record: its own fields, or a field of the record a link names. */
-async function tokenValues(trx: Kysely<any>, entity: EntitySchema, record: Row): Promise<Record<string, string>> {
+/**
+ * The text of the pattern's field tokens for this record: its own fields, or a field of the record a link names.
+ * Exported for a caller that reads them before its transaction locks hot rows (a posting's entry, journal-writer.ts).
+ */
+export async function tokenValues(trx: Kysely<any>, entity: EntitySchema, record: Row): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const t of fieldTokens(entity.numbering!.pattern)) {
     const [first, sub] = t.split('.') as [string, string | undefined];
@@ -41,12 +44,12 @@ async function tokenValues(trx: Kysely<any>, entity: EntitySchema, record: Row):
 }
 
 /** The counter of the record's series moved on by one, under its row lock (PostgreSQL) or the write lock (SQLite). */
-async function draw(trx: Kysely<any>, entity: EntitySchema, record: Row) {
+async function draw(trx: Kysely<any>, entity: EntitySchema, record: Row, tokens?: Record<string, string>) {
   const series = entity.numbering!;
   const date = numberingDate(entity, record);
   const key = seriesKey(entity.name, series, date, seriesScope(entity, record));
   // read before the counter is locked: the lock is held until commit
-  const values = await tokenValues(trx, entity, record);
+  const values = tokens ?? await tokenValues(trx, entity, record);
   const row = await trx.insertInto('numbering_counter')
     .values({ series: key, value: 1 })
     .onConflict((oc) => oc.column('series').doUpdateSet({ value: sql`numbering_counter.value + 1` }))
@@ -76,10 +79,11 @@ async function pastTaken(trx: Kysely<any>, entity: EntitySchema, d: Awaited<Retu
  *
  * A series never hands out a number that already exists: when the drawn one
  * is taken (rows imported or seeded with their own numbers), the counter moves
- * past the highest number of that period, once, and draws again.
+ * past the highest number of that period, once, and draws again. `tokens`: the
+ * pattern's field values as tokenValues read them earlier in the transaction.
  */
-export async function nextNumber(trx: Kysely<any>, entity: EntitySchema, record: Row = {}): Promise<string> {
-  const d = await draw(trx, entity, record);
+export async function nextNumber(trx: Kysely<any>, entity: EntitySchema, record: Row = {}, tokens?: Record<string, string>): Promise<string> {
+  const d = await draw(trx, entity, record, tokens);
   const taken = await trx.selectFrom(entity.name).select('id').where(entity.numbering!.field, '=', d.drawn).executeTakeFirst();
   return taken ? pastTaken(trx, entity, d) : d.drawn;
 }

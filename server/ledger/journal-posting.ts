@@ -9,7 +9,8 @@ import { scaleOf } from '../db/field-codec.ts';
 import { saleBalance, unclearDeposits } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
-import { accountOfRole, balanced, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine } from './journal-writer.ts';
+import { movedInTransaction, REVERSAL_NOTE } from '../stock/moved-values.ts';
+import { accountOfRole, balanced, prepareEntry, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine, type EntryPrepared } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 
@@ -50,7 +51,7 @@ export async function variantOf(trx: Kysely<any>, service: EntityService, entity
 async function stockValue(trx: Kysely<any>, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
   const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
     .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', direction)
-    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', 'reversal')])).executeTakeFirst();
+    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', REVERSAL_NOTE)])).executeTakeFirst();
   return Number(row?.v ?? 0);
 }
 
@@ -73,7 +74,7 @@ async function sourceValue(trx: Kysely<any>, service: EntityService, entity: Ent
   if (!taken.length) return 0;
   const rows = await trx.selectFrom('stock_movement').select(['doc_line_id', (eb) => eb.fn.sum<number>('value').as('v'), (eb) => eb.fn.sum<number>('qty').as('q')])
     .where('doc_entity', '=', source).where('doc_line_id', 'in', [...new Set(taken.map((l) => Number(l.source_line_id)))]).where('direction', '=', 'in')
-    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', 'reversal')])).groupBy('doc_line_id').execute();
+    .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', REVERSAL_NOTE)])).groupBy('doc_line_id').execute();
   const booked = new Map(rows.map((r) => [Number(r.doc_line_id), { value: Number(r.v), qty: Number(r.q) }]));
   // the ledger's quantities are stored scaled (decimal with its scale), the document's line as read is a number
   const scale = 10 ** scaleOf(service.entity('stock_movement').fields.qty!);
@@ -87,13 +88,20 @@ async function sourceValue(trx: Kysely<any>, service: EntityService, entity: Ent
   return total;
 }
 
-/** The amounts of one line spec, per role (a lines amount may split over several roles). */
-export async function amountsOf(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount): Promise<Array<[string, number]>> {
+/**
+ * An amount the stock ledger decides as it writes (journal-spec `stock`): the value of the document's own movements
+ * of a direction, known only once the stock statements ran (an out is valued at the average cost of the moment).
+ */
+interface StockShare { stock: 'in' | 'out' }
+type Amount = number | StockShare;
+
+/** The amounts of one line spec, per role (a lines amount may split over several roles); stock values left to the write. */
+async function amountsOf(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, spec: JournalLineSpec, a: JournalAmount, roles: Map<string, number>): Promise<Array<[string, Amount]>> {
   if (typeof a === 'string') return [[roleBy(spec, doc), satang(doc[a])]];
-  if ('stock' in a) return [[roleBy(spec, doc), await stockValue(trx, entity, Number(doc.id), a.stock)]];
+  if ('stock' in a) return [[roleBy(spec, doc), { stock: a.stock }]];
   if ('sourceValue' in a) return [[roleBy(spec, doc), await sourceValue(trx, service, entity, doc, a.sourceValue)]];
   if ('saleBalance' in a) {
-    const held = await saleBalance(trx, service, entity, doc, accountOfRole(await roleAccounts(trx), a.saleBalance));
+    const held = await saleBalance(trx, service, entity, doc, accountOfRole(roles, a.saleBalance));
     return [[roleBy(spec, doc), Math.max(0, Math.min(held, satang(doc[a.upTo])))]];
   }
   const out = new Map<string, number>();
@@ -104,32 +112,86 @@ export async function amountsOf(trx: Kysely<any>, service: EntityService, entity
   return [...out];
 }
 
+/** One line of an entry as planned: its amount may still be a stock value. */
+interface PlannedLine { role: string; amount: Amount; debit: boolean; customerId: number | null; supplierId: number | null; toCompany: boolean }
+
 /**
- * The entry's lines for a posted document, balanced (journal-writer.ts), or null when the document moves no money;
- * `toLines` those of the entry in `journal.toCompany`'s books (lines marked `toCompany`), balanced on their own.
+ * A posted document's entry as worked out before the stock statements of its posting lock their balance rows:
+ * everything but the values those statements move. The posting's transaction holds the hot balance rows from
+ * its first stock statement to its commit, and other postings of the same products queue for them (issue 49:
+ * PostgreSQL postings' p99 at saturation), so only the entry's writes are left for after them (writePlanned).
  */
-export async function entryLines(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, roles: Map<string, number>): Promise<{ variant: JournalVariant; lines: EntryLine[]; toLines: EntryLine[] } | null> {
+export interface EntryPlan {
+  entity: EntitySchema;
+  id: number;
+  companyId: number;
+  /** The company of `journal.toCompany` when a line goes to its books, else null. */
+  toCompanyId: number | null;
+  date: string;
+  no: string;
+  roles: Map<string, number>;
+  lines: PlannedLine[];
+  /** Per company: its closed period's refusal (thrown only if an entry of that company is then written) and number tokens. */
+  prepared: Map<number, EntryPrepared>;
+  history: boolean;
+}
+
+/**
+ * The plan of a posted document's entry (the document with its lines as the posting has it), or null when it
+ * posts to no company's books or none of its variants applies.
+ */
+export async function planEntry(trx: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, opts: { history?: boolean } = {}): Promise<EntryPlan | null> {
+  const companyId = await companyOf(trx, entity, doc);
+  if (companyId === null) return null;
   const j = entity.document!.journal! as JournalSpec;
   const variant = await variantOf(trx, service, entity, doc);
   if (!variant) return null;
-  const partyField = j.party;
-  const partyKind = partyField ? entity.fields[partyField]?.entity : undefined;
-  const lines: EntryLine[] = [];
-  const toLines: EntryLine[] = [];
+  const roles = await roleAccounts(trx);
+  const partyKind = j.party ? entity.fields[j.party]?.entity : undefined;
+  const lines: PlannedLine[] = [];
   for (const spec of variant.lines) {
-    const debit = spec.debit !== undefined;
-    for (const [role, amount] of await amountsOf(trx, service, entity, doc, spec, (spec.debit ?? spec.credit)!)) {
-      if (amount === 0) continue;
-      const party = spec.party && partyField && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
-      (spec.toCompany ? toLines : lines).push({
-        accountId: accountOfRole(roles, role), debit: debit ? amount : 0, credit: debit ? 0 : amount,
-        customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null,
-      });
+    const party = spec.party && j.party && !isEmpty(doc[j.party]) ? Number(doc[j.party]) : null;
+    for (const [role, amount] of await amountsOf(trx, service, entity, doc, spec, (spec.debit ?? spec.credit)!, roles)) {
+      lines.push({ role, amount, debit: spec.debit !== undefined, customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null, toCompany: Boolean(spec.toCompany) });
     }
   }
-  const out = balanced(lines, roles);
+  const toCompanyId = lines.some((l) => l.toCompany) ? await companyAt(trx, entity, doc, j.toCompany) : null;
+  const dateField = entity.document!.date;
+  const date = String((dateField && doc[dateField]) || today()).slice(0, 10);
+  const prepared = new Map<number, EntryPrepared>();
+  for (const company of [companyId, toCompanyId]) if (company !== null && !prepared.has(company)) prepared.set(company, await prepareEntry(trx, service, company, date, opts));
+  return { entity, id: Number(doc.id), companyId, toCompanyId, date, no: numberOf(entity, doc), roles, lines, prepared, history: Boolean(opts.history) };
+}
+
+/** The value of the document's own stock movements of a direction: what this transaction's stock statements noted, else the ledger's rows. */
+async function stockShare(trx: Kysely<any>, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
+  const moved = movedInTransaction(trx, entity.name, id);
+  return moved ? moved[direction] : stockValue(trx, entity, id, direction);
+}
+
+/** Writes a planned entry, its stock values as the stock statements just stored them (nothing when its amounts are all zero). */
+export async function writePlanned(trx: Kysely<any>, service: EntityService, plan: EntryPlan): Promise<void> {
+  const { entity, roles } = plan;
+  const lines: EntryLine[] = [];
+  const toLines: EntryLine[] = [];
+  for (const l of plan.lines) {
+    const amount = typeof l.amount === 'number' ? l.amount : await stockShare(trx, entity, plan.id, l.amount.stock);
+    if (amount === 0) continue;
+    (l.toCompany ? toLines : lines).push({
+      accountId: accountOfRole(roles, l.role), debit: l.debit ? amount : 0, credit: l.debit ? 0 : amount, customerId: l.customerId, supplierId: l.supplierId,
+    });
+  }
+  const write = async (company: number, entryLines: EntryLine[]) => {
+    await writeEntry(trx, service, {
+      companyId: company, date: plan.date, journal: entity.document!.journal!.journal,
+      sourceEntity: entity.name, sourceId: plan.id, sourceDocNo: plan.no, // the memo is what an accountant reads in the journal: Thai, the document's label and number (the variant's name is an identifier)
+      memo: `${entity.label.th} ${plan.no}`, lines: entryLines,
+    }, { history: plan.history, prepared: plan.prepared.get(company) });
+  };
+  const own = balanced(lines, roles);
   const to = balanced(toLines, roles);
-  return out.length || to.length ? { variant, lines: out, toLines: to } : null;
+  if (own.length) await write(plan.companyId, own);
+  if (to.length && plan.toCompanyId !== null) await write(plan.toCompanyId, to);
 }
 
 const today = () => businessToday(businessClock.now(), businessClock.timeZone);
@@ -158,36 +220,29 @@ async function companyAt(trx: Kysely<any>, entity: EntitySchema, doc: Row, path:
   return null;
 }
 
-/** Writes the entry of a posted document (nothing when its amounts are all zero); answers whether it wrote one. */
+/** Writes the entry of a posted document read as stored (nothing when its amounts are all zero); answers whether it posts to the books. */
 export async function postDocument(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, opts: { history?: boolean } = {}): Promise<boolean> {
-  const doc = await service.readWhole(trx, entity.name, id);
-  const companyId = await companyOf(trx, entity, doc);
-  if (companyId === null) return false;
-  const entry = await entryLines(trx, service, entity, doc, await roleAccounts(trx));
-  if (!entry) return false;
-  const dateField = entity.document!.date;
-  const no = numberOf(entity, doc);
-  const write = (company: number, lines: EntryLine[]) => writeEntry(trx, service, {
-    companyId: company, date: String((dateField && doc[dateField]) || today()).slice(0, 10), journal: entity.document!.journal!.journal,
-    sourceEntity: entity.name, sourceId: id, sourceDocNo: no, // the memo is what an accountant reads in the journal: Thai, the document's label and number (the variant's name is an identifier)
-    memo: `${entity.label.th} ${no}`, lines,
-  }, opts);
-  if (entry.lines.length) await write(companyId, entry.lines);
-  const toCompany = entry.toLines.length ? await companyAt(trx, entity, doc, entity.document!.journal!.toCompany) : null;
-  if (toCompany !== null) await write(toCompany, entry.toLines);
+  const plan = await planEntry(trx, service, entity, await service.readWhole(trx, entity.name, id), opts);
+  if (!plan) return false;
+  await writePlanned(trx, service, plan);
   return true;
 }
 
 /**
  * Schema key `document.journal` on the server: the post action writes the document's entry, the cancel action
  * its reversing entry dated the cancel date, each in the action's transaction and after its stock movements
- * (written as the transaction's last step, whose values a delivery's cost of goods sold takes).
+ * (written as the transaction's last step, whose values a delivery's cost of goods sold takes). The entry is
+ * planned when the action runs, from the document as the action has it, before any stock statement; only its
+ * writes are left for the end.
  */
 export function installJournalPosting(service: EntityService): void {
   service.onAction(async (trx, e) => {
     const d = e.entity.document!;
     if (e.action === (d.postAction ?? 'approve')) {
-      await service.beforeCommit(trx, async () => { await postDocument(trx, service, e.entity, e.id); });
+      // a listener before this one that wrote the record says so (it may not have told the event's copy all it wrote)
+      const doc = e.recordWritten ? await service.readWhole(trx, e.entity.name, e.id) : e.after;
+      const plan = await planEntry(trx, service, e.entity, doc);
+      if (plan) await service.beforeCommit(trx, async () => { await writePlanned(trx, service, plan); });
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
         const extra = await stockDifferences(trx, e.entity, e.id, e.after);
@@ -216,7 +271,7 @@ async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: numbe
   for (const dir of dirs) {
     const posted = await stockValue(trx, entity, id, dir);
     const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
-      .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', dir === 'in' ? 'out' : 'in').where('note', '=', 'reversal').executeTakeFirst();
+      .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', dir === 'in' ? 'out' : 'in').where('note', '=', REVERSAL_NOTE).executeTakeFirst();
     const d = posted - Number(row?.v ?? 0);
     if (!d) continue;
     // the mirrored entry moves inventory by `posted`; the stock moved back only `posted - d`

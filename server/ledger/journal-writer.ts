@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
-import { nextNumber } from '../crud/numbering-series.ts';
+import { nextNumber, tokenValues } from '../crud/numbering-series.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { refuseClosedPeriod } from '../documents/closed-books.ts';
@@ -76,13 +76,47 @@ export function unbalanced(lines: { debit: number; credit: number }[]): AppError
     { debit: baht(debit), credit: baht(credit), difference: baht(debit - credit) }, { debit: baht(debit), credit: baht(credit), difference: baht(Math.abs(debit - credit)) });
 }
 
+/** What an entry of a company needs from the database besides its lines, read before a posting's stock statements. */
+export interface EntryPrepared {
+  /** The refusal (409 PERIOD_CLOSED) an entry of the company on that date meets, thrown only if one is written. */
+  refusal: AppError | null;
+  /** The journal number pattern's field values (the company's code). */
+  tokens: Record<string, string>;
+}
+
+export interface EntryOptions {
+  /** The entry of a document posted before the ledger existed (ledger-backfill.ts): it records what a closed period already holds. */
+  history?: boolean;
+  /** Read by prepareEntry earlier in the transaction. */
+  prepared?: EntryPrepared;
+}
+
+/**
+ * Reads what an entry of the company dated `date` needs besides its lines: for a posting, whose transaction then
+ * locks the stock balance rows other postings queue for, so that only the entry's writes run while it holds them.
+ */
+export async function prepareEntry(trx: Kysely<any>, service: EntityService, companyId: number, date: string, opts: { history?: boolean } = {}): Promise<EntryPrepared> {
+  const head = service.entity(JOURNAL);
+  const header = { doc_date: date, your_company_id: companyId };
+  let refusal: AppError | null = null;
+  if (!opts.history) {
+    try {
+      await refuseClosedPeriod(trx, service, head, header);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'PERIOD_CLOSED') throw err;
+      refusal = err;
+    }
+  }
+  return { refusal, tokens: await tokenValues(trx, head, header) };
+}
+
 /**
  * Writes a posted entry and its lines in the caller's transaction, numbered in the journal's series, and adds
  * the lines to the ledger's day summaries (journal-days.ts).
  * Refused (409 PERIOD_CLOSED) when dated on or before its company's closed books, except `history`: the entry
  * of a document posted before the ledger existed (ledger-backfill.ts).
  */
-export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: { history?: boolean } = {}): Promise<number> {
+export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: EntryOptions = {}): Promise<number> {
   const head = service.entity(JOURNAL);
   const header: Row = {
     doc_date: input.date, your_company_id: input.companyId, journal: input.journal, source_entity: input.sourceEntity, source_id: input.sourceId,
@@ -90,8 +124,9 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
     total_debit: input.lines.reduce((s, l) => s + l.debit, 0) / 100, total_credit: input.lines.reduce((s, l) => s + l.credit, 0) / 100,
   };
   // the entries of documents posted before the ledger record what the closed period already holds
-  if (!opts.history) await refuseClosedPeriod(trx, service, head, header);
-  header.doc_no = await nextNumber(trx, head, header);
+  if (opts.prepared?.refusal) throw opts.prepared.refusal;
+  if (!opts.history && !opts.prepared) await refuseClosedPeriod(trx, service, head, header);
+  header.doc_no = await nextNumber(trx, head, header, opts.prepared?.tokens);
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
   const inserted = await trx.insertInto(head.name).values({ ...encode(head, header), ...stamp }).returning('id').executeTakeFirstOrThrow();

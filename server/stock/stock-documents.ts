@@ -4,6 +4,7 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { StockSpec } from '../../engine/schema/stock-spec-types.ts';
 import type { MovementInput } from './stock-ledger.ts';
 import { businessDayStart, businessTodayNow } from './business-days.ts';
+import { REVERSAL_NOTE } from './moved-values.ts';
 
 type Row = Record<string, unknown>;
 
@@ -89,7 +90,7 @@ export async function reversalsOf(trx: Kysely<any>, entity: string, id: number, 
       productId: Number(r.product_id), inventoryId: Number(r.inventory_id), locationId: num(r.product_location_id), lotNo: text(r.lot_no), expiryDate: dateText(r.expiry_date), containerId: num(r.product_container_id),
       direction: r.direction === 'in' ? 'out' : 'in', qty, unitCost: num(r.unit_cost), value: storedValue(qty, r.value, r.unit_cost),
       movementType: String(r.movement_type), movementDate: original > today ? original : today,
-      refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: 'reversal',
+      refDoc: text(r.ref_doc), docEntity: entity, docId: id, docLineId: num(r.doc_line_id), note: REVERSAL_NOTE,
       where: lineIndex.has(Number(r.doc_line_id)) ? `items.${lineIndex.get(Number(r.doc_line_id))}` : undefined,
     };
   });

@@ -11,6 +11,7 @@ import { ensureBalanceTotals } from './balance-totals.ts';
 import { ensureFirstInDay } from './balance-first-in.ts';
 import { ensureDayTablesCurrent } from './day-tables-current.ts';
 import { addToMovementDays, ensureMovementDays, movementDayRows } from './movement-days.ts';
+import { noteMoved } from './moved-values.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -335,5 +336,7 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     const k = keyText(c.key);
     if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
   }
+  // what each document moved, for the listeners that run after these statements in this transaction (moved-values.ts)
+  noteMoved(trx, movements.map((m) => ({ docEntity: m.docEntity, docId: m.docId, direction: m.direction, note: m.note, value: moved.get(m)!.value })));
   return new Map(asked.filter((m) => moved.has(m)).map((m) => [m, moved.get(m)!]));
 }

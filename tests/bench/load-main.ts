@@ -36,6 +36,7 @@
  * LOAD_TARGETS=baseline-postgres,postgres with LOAD_BASELINE_DIR (a built baseline, as above) does the same for the
  * PostgreSQL pair: the baseline's two instances and today's, each on a database of its own, started at once and
  * measured in turn (LOAD_ROUNDS rounds), so a change to the write path is compared side by side.
+ * LOAD_READY_SECONDS (120): how long each server may take to start (answer /api/ready) before the run gives up.
  * LOAD_NODE_FLAGS adds node options to every server it starts (e.g. "--max-semi-space-size=16").
  * LOAD_ACCEPT_ENCODING ("gzip, br", as browsers send it; empty: no header, so no answer is compressed).
  * LOAD_SERVER_LOG (a path prefix) keeps each server's log in PREFIX.PORT instead of discarding it,
@@ -61,6 +62,8 @@ const env = process.env;
 const SATURATED_SECONDS = Number(env.LOAD_SECONDS ?? 60);
 const STAFF_SECONDS = Number(env.LOAD_STAFF_SECONDS ?? 120);
 const WARMUP = Number(env.LOAD_WARMUP ?? 5);
+/** How long a server may take to answer /api/ready: a first start on an empty PostgreSQL database (tables, demo seed) on a loaded machine takes minutes. */
+const READY_SECONDS = Number(env.LOAD_READY_SECONDS ?? 120);
 /**
  * Paced runs start after 30 s of warm-up by default: in the half-minute after the fixture's bulk load (a database
  * created, 2,000 rows) PostgreSQL's writes had a tail that later minutes of the same servers did not (2026-11-27, the
@@ -115,13 +118,13 @@ function freePort(): Promise<number> {
 
 /** The baseline server has no /api/ready: for it any answer means it listens (it seeds before listening). */
 async function untilReady(url: string, child: ChildProcess, anyAnswer = false): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < READY_SECONDS * 10; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/api/ready`).then((r) => r.ok || anyAnswer, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the server was not ready within 120 s');
+  throw new Error(`the server was not ready within ${READY_SECONDS} s`);
 }
 
 async function startInstance(extraEnv: Record<string, string>, baseline?: string): Promise<Instance> {

@@ -123,13 +123,12 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     let answer: Row = {};
     const run = await statements(async () => { answer = await c.ok(c.action('goods_receipt', made.id, 'approve')); });
     // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so the answer is not read
-    // again; the one other read is the general ledger's, after the stock statements (its entry takes the value they moved)
+    // again, and the general ledger plans its entry from the same read (its writes come after the stock statements)
     const ledgerAt = run.findIndex((s) => /^insert into "journal_entry" \(/.test(s));
     const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
     expect(ledgerAt).toBeGreaterThan(firstBalance);
-    expect(run.slice(0, firstBalance).filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
-    expect(run.slice(0, firstBalance).filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
-    expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(2);
+    expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
+    expect(run.filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
     const stored = await c.ok(c.call('GET', `/api/goods_receipt/${made.id}`, c.admin));
     expect(answer.status).toBe('approved');
     expect(answer).toEqual(stored);
@@ -162,7 +161,16 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       const journal = run.findIndex((s, i) => i > firstBalance && !/"stock_/.test(s));
       const stockPart = journal < 0 ? run.slice(firstBalance) : run.slice(firstBalance, journal);
       expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
-      if (journal >= 0) expect(run.slice(journal).filter((s) => !/^select|"journal_entry(_item)?"|"journal_(account|party)_day"|"numbering_counter"/.test(s))).toEqual([]);
+      // the entry was planned before (issue 49): what it reads (the document, the role map, the companies, the closed
+      // period, the number's company code) was read before the balances were locked, and the stock values it books were
+      // handed over by the stock statements; only the number's draw, its is-it-taken check and the writes are left
+      if (journal >= 0) {
+        expect(run.slice(journal).map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
+          'insert into "numbering_counter"', 'select "id" from', 'insert into "journal_entry"', 'insert into "journal_entry_item"',
+          'insert into "journal_account_day"', 'insert into "journal_party_day"',
+        ]);
+      }
+      if (entity === 'goods_receipt') expect(journal).toBeGreaterThan(0);
       expect(run.filter((s) => /insert into "stock_movement" \(/.test(s))).toHaveLength(1);
       // a receipt's ins are judged by no balance: its rows (and their totals) are locked by the writes that add to them, the last statements
       if (entity === 'goods_receipt') expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total)"/.test(s))).toEqual([]);
