@@ -237,8 +237,8 @@ function progress(log: Log, total: number, t0: number) {
  * reads) is set from their sum here: current balances and balances summed
  * from the ledger then agree, as they do after real postings.
  */
-async function rebuildBalances(db: Database, productIds: number[]): Promise<void> {
-  await ensureStockTables(db);
+async function rebuildBalances(db: Database, registry: SchemaRegistry, productIds: number[]): Promise<void> {
+  await ensureStockTables(db, registry);
   await db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('stock_balance').where('product_id', 'in', productIds).execute();
     await sql`insert into stock_balance (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value)
@@ -247,12 +247,12 @@ async function rebuildBalances(db: Database, productIds: number[]): Promise<void
         sum(case when direction = 'in' then 1 else -1 end * qty * coalesce(unit_cost, 0)) / 10000
       from stock_movement where product_id in (${sql.join(productIds)})
       group by product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), '')`.execute(trx);
-    await sql`update stock_balance set first_in_day = s.d from (${firstInOfLedger(db.adapter.name)}) s
+    await sql`update stock_balance set first_in_day = s.d from (${firstInOfLedger(db.adapter.name, LEDGER)}) s
       where stock_balance.product_id = s.product_id and stock_balance.inventory_id = s.inventory_id and stock_balance.location_id = s.location_id
         and stock_balance.lot_no = s.lot_no and stock_balance.expiry_date = s.expiry_date and stock_balance.container_id = s.container_id
         and stock_balance.product_id in (${sql.join(productIds)})`.execute(trx);
     await rebuildBalanceTotals(trx, productIds);
-    await rebuildMovementDays(trx, db.adapter.name);
+    await rebuildMovementDays(trx, db.adapter.name, LEDGER);
   });
 }
 
@@ -276,7 +276,7 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   const tick = progress(log, size, tInsert);
   await insertGeneratedRows(db, LEDGER, entity, columns, size, gen, tick);
 
-  await rebuildBalances(db, masters.productIds);
+  await rebuildBalances(db, registry, masters.productIds);
   // PostgreSQL's planner needs statistics of the tables just filled (its autovacuum would take them
   // within minutes): without them it guessed 7 balance rows for 380,000 and read them the slowest way
   await analyzeTables(db, ['stock_balance', 'stock_balance_total', 'stock_lot_total', 'stock_movement_day']);
@@ -285,7 +285,7 @@ export async function bulkSeed(db: Database, registry: SchemaRegistry, opts: Bul
   await db.kysely.deleteFrom('stock_snapshot').execute();
   await db.kysely.deleteFrom('stock_snapshot_total').execute();
   await db.kysely.deleteFrom('stock_snapshot_date').execute();
-  const snapshots = await takeMissingSnapshots(db, new Date().toISOString().slice(0, 10));
+  const snapshots = await takeMissingSnapshots(db, LEDGER, new Date().toISOString().slice(0, 10));
   log(`${snapshots} month-end stock snapshots taken`);
   if (opts.journalLines) await bulkJournal(db, registry, { lines: opts.journalLines, log });
   const ms = performance.now() - t0;

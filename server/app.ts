@@ -8,6 +8,7 @@ import { installErrorHandler } from './errors/error-handler.ts';
 import { AppError } from './errors/app-error.ts';
 import { PermissionPolicy } from './auth/permission-policy.ts';
 import { Authenticator, contextOf } from './auth/authenticator.ts';
+import { authEntities } from './auth/auth-entities.ts';
 import { TokenService } from './auth/token-service.ts';
 import { installRequestGuard } from './auth/request-guard.ts';
 import { MemorySignInLimiter, RedisSignInLimiter, type SignInLimits } from './auth/sign-in-limiter.ts';
@@ -103,7 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<BuiltApp> {
   app.removeContentTypeParser('text/plain');
   const policy = new PermissionPolicy(opts.registry);
   const service = new EntityService(opts.db, opts.registry, policy);
-  const auth = new Authenticator(opts.db, new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
+  const auth = new Authenticator(opts.db, authEntities(opts.registry), new TokenService(opts.jwtSecret, opts.tokenTtlSeconds ?? 8 * 3600), opts.principalCacheMs);
   installRequestGuard(app, auth, opts.db.kysely);
   await registerApiDocs(app, opts.registry);
 

@@ -157,6 +157,19 @@ describe('loadSchemaSet', () => {
   it('rejects the same entity defined twice', () => {
     expectProblem([source('thing.json', minimal()), source('x/thing.json', minimal())], 'x/thing.json', '/name', /defined twice/);
   });
+
+  it('takes `holds` from one entity per value, with the links the engine finds its neighbours by (issue 46 §2)', () => {
+    const alerts = { ...minimal('alerts'), holds: 'alerts' };
+    expect(loadSchemaSet([source('alerts.json', alerts)])[0]).toMatchObject({ holds: 'alerts' });
+    expectProblem([source('alerts.json', alerts), source('more.json', { ...minimal('more'), holds: 'alerts' })], 'more.json', '/holds', /only one entity holds "alerts" \("alerts" does\)/);
+    expectProblem([source('thing.json', { ...minimal(), holds: 'whatever' })], 'thing.json', '/holds', /allowed values/);
+    // the pack barcodes link to their products through product_id: without it the products could not be found
+    expectProblem([source('packs.json', { ...minimal('packs'), holds: 'packBarcodes' })], 'packs.json', '/holds', /has a link field "product_id"/);
+    const packs = minimal('packs');
+    packs.holds = 'packBarcodes';
+    packs.fields.product_id = { type: 'link', entity: 'goods', label: { th: 'สินค้า', en: 'Product' } };
+    expect(loadSchemaSet([source('packs.json', packs), source('goods.json', minimal('goods'))])).toHaveLength(2);
+  });
 });
 
 describe('the real schemas/ folder', () => {

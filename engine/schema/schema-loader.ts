@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import metaSchema from './entity.meta-schema.json' with { type: 'json' };
 import type { EntitySchema, Workflow } from './schema-types.ts';
 import type { DocumentSource } from './document-spec-types.ts';
+import { HOLDINGS } from './held-entities.ts';
 import { SYSTEM_FIELDS, companySetting, siteSettingsOf, enablingSettings, fieldOf, hasColumn, linkFilterParent, linkFilterSource } from './schema-types.ts';
 import { parseFilter, FilterError } from '../filter/filter-parser.ts';
 import { fieldTokens } from '../documents/numbering-format.ts';
@@ -220,9 +221,27 @@ export function loadSchemaSet(sources: SchemaSource[]): EntitySchema[] {
   for (const { file, entity } of parsed) {
     if (entity.siteSettings && entity.kind !== 'singleton') problems.push({ file, pointer: '/siteSettings', reason: 'only an entity of kind "singleton" holds the site settings' });
   }
+  problems.push(...holdingProblems(parsed));
   for (const { file, entity } of parsed) problems.push(...crossCheck(file, entity, byName));
   if (problems.length) throw new SchemaLoadError(problems);
   return parsed.map((p) => p.entity);
+}
+
+/** At most one entity holds each thing (`holds`), and it has the links the engine finds the entities around it by. */
+function holdingProblems(parsed: { file: string; entity: EntitySchema }[]): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const first = new Map<string, string>();
+  for (const { file, entity } of parsed) {
+    if (!entity.holds) continue;
+    const other = first.get(entity.holds);
+    if (other) problems.push({ file, pointer: '/holds', reason: `only one entity holds "${entity.holds}" ("${other}" does)` });
+    else first.set(entity.holds, entity.name);
+    for (const field of HOLDINGS[entity.holds]) {
+      if (fieldOf(entity, field)?.type !== 'link') problems.push({ file, pointer: '/holds', reason: `an entity that holds "${entity.holds}" has a link field "${field}"` });
+    }
+    if (entity.holds === 'productAttributes' && entity.kind !== 'lines') problems.push({ file, pointer: '/holds', reason: 'the product attribute values are lines of the product (kind "lines")' });
+  }
+  return problems;
 }
 
 /** States and transitions name each other and the entity's fields consistently. */

@@ -1,4 +1,5 @@
-import type { EntitySchema } from './schema-types.ts';
+import { siteSettingsOf, type EntitySchema } from './schema-types.ts';
+import { holderIn, linkTarget, missingHolder, type Holding } from './held-entities.ts';
 import { applyOverrides, type SchemaOverride } from './schema-overlay.ts';
 import { applyCustomFields, type CustomField } from './custom-field-layer.ts';
 
@@ -33,6 +34,10 @@ export class SchemaRegistry {
   private customChanged = new Set<string>();
   private currentVersion = 0;
   private readonly listeners = new Set<(change: SchemaChange) => void>();
+  /** Who holds what (`holds`), from the files: overrides never change it. */
+  private readonly holders = new Map<Holding, string | undefined>();
+  /** The site settings' entity, from the files (null: not looked up yet). */
+  private settingsName: string | undefined | null = null;
 
   constructor(entities: EntitySchema[]) {
     this.base = new Map(entities.map((e) => [e.name, e]));
@@ -98,5 +103,32 @@ export class SchemaRegistry {
 
   fileSchemas(): EntitySchema[] {
     return [...this.base.values()];
+  }
+
+  /** The one singleton that holds the site settings (`siteSettings: true`), as merged; undefined in a set without one. */
+  siteSettings(): EntitySchema | undefined {
+    if (this.settingsName === null) this.settingsName = siteSettingsOf(this.base)?.name;
+    return this.settingsName === undefined ? undefined : this.merged.get(this.settingsName);
+  }
+
+  /** The entity that holds `what` for the engine (schema key `holds`), as merged; undefined when no schema declares it. */
+  holder(what: Holding): EntitySchema | undefined {
+    if (!this.holders.has(what)) this.holders.set(what, holderIn(this.base.values(), what)?.name);
+    const name = this.holders.get(what);
+    return name === undefined ? undefined : this.merged.get(name);
+  }
+
+  /** The name of the entity that holds `what`; an error naming the key when no schema declares it (a feature that cannot run). */
+  held(what: Holding): string {
+    const e = this.holder(what);
+    if (!e) throw missingHolder(what);
+    return e.name;
+  }
+
+  /** The entity a link of the holder of `what` points at (the stock movements' `product_id`: the products). */
+  heldLink(what: Holding, field: string): string {
+    const e = this.holder(what);
+    if (!e) throw missingHolder(what);
+    return linkTarget(e, field);
   }
 }

@@ -7,6 +7,10 @@ import type { Filter } from '../filter/filter-types.ts';
 import type { LocalizedText } from './localized-text.ts';
 import type { DocumentSpec, PrintSpec } from './document-spec-types.ts';
 
+/** What an entity may hold for the engine (`holds`); the links each needs are in held-entities.ts HOLDINGS. */
+export type Holding = 'userAccounts' | 'chartOfAccounts' | 'journalEntries' | 'stockMovements' | 'packBarcodes' | 'scanOvers' | 'alerts'
+  | 'assetMovements' | 'productAttributes';
+
 export type EntityKind = 'master' | 'document' | 'lines' | 'ledger' | 'singleton';
 
 export const FIELD_TYPES = [
@@ -266,6 +270,11 @@ export interface EntitySchema {
    * the entity with `access.companyField: "id"`.
    */
   party?: true;
+  /**
+   * What this entity holds for the engine (engine/schema/held-entities.ts): the user accounts, the stock ledger,
+   * the pack barcodes… A feature finds its table by this key, never by name; at most one entity holds each.
+   */
+  holds?: Holding;
   /** Place within its menu group, smaller first (the order the work is done in); entities without one follow. */
   menuOrder?: number;
   icon?: string;
@@ -352,6 +361,9 @@ export function companySetting(site: Pick<EntitySchema, 'fields'>, companyEntity
   const found = Object.entries(site.fields).find(([, f]) => f.type === 'link' && f.entity === companyEntity);
   return found ? found[0] : null;
 }
+
+/** A link that takes the issuing company's default (`defaultFrom: "company"`: the caller's company, else the site setting's). */
+export const defaultsFromCompany = (f: FieldDef): boolean => f.defaultFrom === 'company';
 
 /** The site settings an `enabledBy` names, as a list (none when absent). */
 export function enablingSettings(def: { enabledBy?: string | string[] } | undefined): string[] {

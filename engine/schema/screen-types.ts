@@ -8,10 +8,10 @@ import type { LocalizedText } from './localized-text.ts';
 export type ScreenRouteKind =
   | 'home' | 'signin' | 'signinCustomer' | 'customerBills' | 'customerBill'
   | 'entityList' | 'entityDetail' | 'singleton' | 'later' | 'loading' | 'childList' | 'viewRecord' | 'admin' | 'pageSetting'
-  | 'report' | 'stock' | 'pos';
+  | 'report' | 'stock' | 'register';
 
 export const SCREEN_ROUTE_KINDS: readonly ScreenRouteKind[] = ['home', 'signin', 'signinCustomer', 'customerBills', 'customerBill', 'entityList', 'entityDetail',
-  'singleton', 'later', 'loading', 'childList', 'viewRecord', 'admin', 'pageSetting', 'report', 'stock', 'pos'];
+  'singleton', 'later', 'loading', 'childList', 'viewRecord', 'admin', 'pageSetting', 'report', 'stock', 'register'];
 
 /** One path of a screen and the web screen that renders it (web/src/ui/route-screens.tsx picks it by `kind`). */
 export interface ScreenRoute {

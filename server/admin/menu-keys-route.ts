@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { contextOf } from '../auth/authenticator.ts';
 import { flagsFor } from '../auth/permission-policy.ts';
+import { authEntities } from '../auth/auth-entities.ts';
 import { principalOf } from '../auth/principal.ts';
 import { menuGroups } from '../session/language-content.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -21,7 +22,8 @@ const SCREEN_KEYS: { group: string; key: string; label: { th: string; en: string
 export function registerMenuKeysRoute(app: FastifyInstance, registry: SchemaRegistry): void {
   app.get('/api/role_matrix/menu_keys', async (request) => {
     const p = principalOf(contextOf(request));
-    if (p && !flagsFor(p, 'user_role').view) throw new AppError('FORBIDDEN', 'Your role may not view user roles');
+    const roles = registry.get(authEntities(registry).role)!;
+    if (p && !flagsFor(p, roles.menuKey ?? roles.name).view) throw new AppError('FORBIDDEN', 'Your role may not view user roles');
     const labels = menuGroups();
     const groups = new Map<string, { key: string; label: { th: string; en: string }; items: { key: string; label: { th: string; en: string } }[] }>();
     const add = (group: string, key: string, label: { th: string; en: string }) => {

@@ -74,7 +74,7 @@ async function migrate(from: string, target: Database, registry: SchemaRegistry,
   // columns added at run time (custom fields) are in no schema file: add them before the rows come
   const raw = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
   try { await ensureCustomColumns(target, customFieldsOfSqlite(raw)); } finally { raw.close(); }
-  const accounts = await countRows(target.kysely, 'user_account');
+  const accounts = await countRows(target.kysely, registry.held('userAccounts'));
   if (accounts > 0 && !opts.force) throw new Error(`the target database already holds ${accounts} user account(s); pass --force to replace its data`);
   const source = openSqliteSource(from, false);
   let report;

@@ -25,9 +25,15 @@ export function parseExceptIds(raw: unknown): number[] {
  * (the products a picker has already chosen). Needs view on product and on product_attribute.
  */
 export function registerAttributeListRoute(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
-  app.get('/api/product/attribute/list', {
+  // the product's attribute lines (`"holds": "productAttributes"`): their parent is the product, their links the attributes and options
+  const values = service.registry.holder('productAttributes');
+  if (!values) return;
+  const product = values.parent!;
+  const attributes = service.registry.heldLink('productAttributes', 'attribute_id');
+  const optionsOf = service.registry.heldLink('productAttributes', 'option_id');
+  app.get(`/api/${product.entity}/attribute/list`, {
     schema: {
-      tags: ['product_attribute'],
+      tags: [attributes],
       summary: 'Attributes with their options and the products that carry each option',
       querystring: { type: 'object', properties: { except_product_ids: { type: 'string', description: 'JSON list of product ids to leave out: [1,2]' } } },
     },
@@ -36,12 +42,12 @@ export function registerAttributeListRoute(app: FastifyInstance, service: Entity
     const query = request.query as Record<string, unknown>;
     for (const key of Object.keys(query)) if (key !== 'except_product_ids') throw new AppError('INVALID_QUERY', `Unknown query parameter "${key}"; only except_product_ids is accepted`);
     const except = parseExceptIds(query.except_product_ids);
-    service.policy.assertAllowed(ctx, service.entity('product'), 'read');
-    const attrs = await service.list('product_attribute', { ...ALL, sort: [{ path: ['sort_order'], desc: false }, { path: ['code'], desc: false }] }, ctx);
-    const options = await service.list('attribute_option', { ...ALL, sort: [{ path: ['sort_order'], desc: false }, { path: ['code'], desc: false }] }, ctx);
-    let q = service.db.kysely.selectFrom('product_attribute_value as v')
-      .innerJoin('product as p', 'p.id', 'v.product_id')
-      .select(['v.option_id as option_id', 'v.product_id as product_id'])
+    service.policy.assertAllowed(ctx, service.entity(product.entity), 'read');
+    const attrs = await service.list(attributes, { ...ALL, sort: [{ path: ['sort_order'], desc: false }, { path: ['code'], desc: false }] }, ctx);
+    const options = await service.list(optionsOf, { ...ALL, sort: [{ path: ['sort_order'], desc: false }, { path: ['code'], desc: false }] }, ctx);
+    let q = service.db.kysely.selectFrom(`${values.name} as v`)
+      .innerJoin(`${product.entity} as p`, 'p.id', `v.${product.field}`)
+      .select(['v.option_id as option_id', `v.${product.field} as product_id`])
       .where('p.is_deleted', '=', 0)
       .orderBy('v.product_id');
     if (except.length) q = q.where('v.product_id', 'not in', except);

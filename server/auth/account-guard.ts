@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from './principal.ts';
+import type { AuthEntities } from './auth-entities.ts';
 import { parseRoleDetail } from './principal.ts';
 import { accountRights, activeAdminIds, exceeds, exceededFlag, isFullAdmin, refuse, rightsOf } from './grant-rules.ts';
 
@@ -14,28 +15,28 @@ const isActive = (row: Row) => row.is_active === true || Number(row.is_active) =
  * nobody grants more than they hold, touches an account or role that holds
  * more than they do, or leaves the business without an active administrator.
  */
-export async function guardAccountWrite(trx: Kysely<any>, p: Principal, menuKeys: string[], entity: string, before: Row | null, after: Row | null): Promise<void> {
+export async function guardAccountWrite(trx: Kysely<any>, t: AuthEntities, p: Principal, menuKeys: string[], entity: string, before: Row | null, after: Row | null): Promise<void> {
   const mine = rightsOf(p);
-  if (entity === 'user_account') {
+  if (entity === t.account) {
     if (before && Number(before.id) !== p.user.id) {
-      const why = exceeds(mine, await accountRights(trx, before), menuKeys);
+      const why = exceeds(mine, await accountRights(trx, t, before), menuKeys);
       if (why) refuse(`This account holds more than you do (${why}), so only someone with at least its rights may change it`, 'holds_more');
     }
     if (after && GRANTS.some((f) => changed(before, after, f))) {
-      const granted = await accountRights(trx, after);
+      const granted = await accountRights(trx, t, after);
       if (isFullAdmin(granted.detail) && !isFullAdmin(mine.detail)) refuse('Only a full administrator can give an account the Administrator role', 'admin_only');
       const why = exceeds(mine, granted, menuKeys);
       if (why) refuse(`You cannot grant ${why}: it is more than you hold yourself`, 'grant_exceeds');
     }
-    if (before && isActive(before) && isFullAdmin((await accountRights(trx, before)).detail)) {
-      const stillAdmin = after && isActive(after) && isFullAdmin((await accountRights(trx, after)).detail);
-      if (!stillAdmin && !(await activeAdminIds(trx)).some((id) => id !== Number(before.id))) {
+    if (before && isActive(before) && isFullAdmin((await accountRights(trx, t, before)).detail)) {
+      const stillAdmin = after && isActive(after) && isFullAdmin((await accountRights(trx, t, after)).detail);
+      if (!stillAdmin && !(await activeAdminIds(trx, t)).some((id) => id !== Number(before.id))) {
         refuse('This is the last active administrator: make another account an administrator first', 'last_admin');
       }
     }
     return;
   }
-  if (entity === 'user_role') {
+  if (entity === t.role) {
     if (before) {
       const f = exceededFlag(mine.detail, parseRoleDetail(before.role_detail), menuKeys);
       if (f) refuse(`This role holds more than you do (${f}), so you cannot change or delete it`, 'holds_more');
@@ -45,13 +46,13 @@ export async function guardAccountWrite(trx: Kysely<any>, p: Principal, menuKeys
       if (f) refuse(`You cannot give a role the permission ${f}: it is more than you hold yourself`, 'grant_exceeds');
     }
     if (before && isFullAdmin(parseRoleDetail(before.role_detail)) && !(after && isFullAdmin(parseRoleDetail(after.role_detail)))) {
-      const others = await trx.selectFrom('user_account').select('id').where('role_id', '=', Number(before.id)).execute();
-      const admins = await activeAdminIds(trx);
+      const others = await trx.selectFrom(t.account).select('id').where('role_id', '=', Number(before.id)).execute();
+      const admins = await activeAdminIds(trx, t);
       if (!admins.some((id) => !others.some((o) => Number(o.id) === id))) refuse('This role gives the last active administrators their rights: make another account an administrator first', 'last_admin');
     }
     return;
   }
-  if (entity === 'user_type') {
+  if (entity === t.type) {
     for (const [limit, what] of [['is_limit_inventory_to_access', 'inventories'], ['is_limit_company_to_access', 'companies']] as const) {
       if (!mine.type?.[limit]) continue;
       const opens = (row: Row | null) => row && !(row[limit] === true || Number(row[limit]) === 1);

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { contextOf, type Authenticator } from './authenticator.ts';
 import { hashPassword, MAX_PASSWORD, MIN_PASSWORD, passwordProblem, verifyPassword } from './password-hasher.ts';
 
@@ -12,7 +13,6 @@ import { CUSTOMER_ROLE_ID } from '../../engine/permissions/customer-role.ts';
 import type { SignInLimits } from './sign-in-limiter.ts';
 import type { PermissionPolicy } from './permission-policy.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
-import { SETTINGS } from '../settings/site-settings.ts';
 
 export interface AuthRouteDeps {
   db: Kysely<any>;
@@ -41,8 +41,10 @@ function listText(v: unknown): string {
 }
 
 /** Site setting `is_single_session`, read on every sign-in so a change applies at once. */
-async function singleSession(db: Kysely<any>): Promise<boolean> {
-  const row = await db.selectFrom(SETTINGS).select('is_single_session').orderBy('id').limit(1).executeTakeFirst();
+async function singleSession(db: Kysely<any>, registry: SchemaRegistry): Promise<boolean> {
+  const settings = registry.siteSettings();
+  if (!settings) return false;
+  const row = await db.selectFrom(settings.name).select('is_single_session').orderBy('id').limit(1).executeTakeFirst();
   return Number(row?.is_single_session ?? 0) === 1;
 }
 
@@ -56,6 +58,8 @@ async function nextTokenVersion(db: Kysely<any>, userId: number): Promise<number
 }
 
 export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void {
+  // the accounts' entity (`holds: userAccounts`), as merged when the routes are made (its label and fields are not read here)
+  const accounts = d.service.entity(d.service.registry.held('userAccounts'));
   const signIn = async (request: FastifyRequest, customerId: number | null) => {
     const { username, password } = credentials(request.body);
     const ip = request.ip;
@@ -64,7 +68,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
       await writeAudit(d.db, { action: 'signin_failed', userId: null, username, ip, message: 'rate limited' });
       throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`, { retry_after_seconds: wait }, { minutes: Math.ceil(wait / 60) });
     }
-    const row = await d.db.selectFrom('user_account as u').innerJoin('user_credential as c', 'c.user_id', 'u.id')
+    const row = await d.db.selectFrom(`${accounts.name} as u`).innerJoin('user_credential as c', 'c.user_id', 'u.id')
       .select(['u.id', 'u.username', 'u.email', 'u.role_id', 'u.customer_id', 'u.user_avatar', 'u.inventory_allow', 'u.branch_company', 'u.is_active', 'c.password_hash', 'c.token_version'])
       .where('u.username', '=', username).where('u.is_deleted', '=', 0).executeTakeFirst();
     // the same work and the same answer whether the account exists or not
@@ -80,7 +84,7 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
       throw new AppError('UNAUTHORIZED', FAILED, undefined, { reason: 'bad_credentials' });
     }
     await d.limiter.succeed(ip, username);
-    const single = await singleSession(d.db);
+    const single = await singleSession(d.db, d.service.registry);
     // one session per user: a new sign-in moves the account's token version, which ends every older token
     const version = single ? await nextTokenVersion(d.db, Number(row.id)) : Number(row.token_version);
     const { token } = await d.auth.tokens.sign(Number(row.id), version);
@@ -143,32 +147,32 @@ export function registerAuthRoutes(app: FastifyInstance, d: AuthRouteDeps): void
     const cred = await d.db.selectFrom('user_credential').select('password_hash').where('user_id', '=', p.user.id).executeTakeFirst();
     if (typeof b?.current_password !== 'string' || !cred || !(await verifyPassword(b.current_password, String(cred.password_hash)))) {
       await d.limiter.fail(request.ip, key);
-      await writeAudit(d.db, { action: 'password_change_failed', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: p.user.id });
+      await writeAudit(d.db, { action: 'password_change_failed', userId: p.user.id, username: p.user.username, ip: request.ip, entity: accounts.name, recordId: p.user.id });
       throw new AppError('VALIDATION_FAILED', 'current_password: is not correct', { fields: [{ field: 'current_password', code: 'password', message: 'is not correct' }] });
     }
     await d.limiter.succeed(request.ip, key);
     await setPassword(p.user.id, b.new_password as string);
     const v = await d.db.selectFrom('user_credential').select('token_version').where('user_id', '=', p.user.id).executeTakeFirstOrThrow();
     const { token } = await d.auth.tokens.sign(p.user.id, Number(v.token_version));
-    await writeAudit(d.db, { action: 'password_change', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: p.user.id });
+    await writeAudit(d.db, { action: 'password_change', userId: p.user.id, username: p.user.username, ip: request.ip, entity: accounts.name, recordId: p.user.id });
     return { success: true, data: { id_token: token } };
   });
 
   /** An administrator sets someone else's password (edit on user_account); their sessions end. */
-  app.put<{ Params: { id: string } }>('/api/user_account/:id/password', async (request) => {
+  app.put<{ Params: { id: string } }>(`/api/${accounts.name}/:id/password`, async (request) => {
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
     const id = parseRecordId(request.params.id) ?? NaN;
-    if (!d.policy.can(ctx, 'user_account', 'edit')) throw new AppError('FORBIDDEN', 'Your role may not set passwords');
+    if (!d.policy.can(ctx, d.policy.menuKeyOf(accounts), 'edit')) throw new AppError('FORBIDDEN', 'Your role may not set passwords');
     if (id === p.user.id) throw new AppError('FORBIDDEN', 'Change your own password with your current password (POST /api/auth/password)');
-    const target = await d.service.get('user_account', id, ctx);
+    const target = await d.service.get(accounts.name, id, ctx);
     // setting a password takes the account over: only for accounts that hold no more than the caller
-    await d.policy.guardWrite(d.db, ctx, d.service.entity('user_account'), target, target);
+    await d.policy.guardWrite(d.db, ctx, accounts, target, target);
     const password = (request.body as { password?: unknown } | null)?.password;
     const problem = passwordProblem(password);
     if (problem) throw new AppError('VALIDATION_FAILED', `password: ${problem}`, { fields: [{ field: 'password', code: 'password', message: problem, params: PASSWORD_LIMITS }] });
     await setPassword(id, password as string);
-    await writeAudit(d.db, { action: 'password_change', userId: p.user.id, username: p.user.username, ip: request.ip, entity: 'user_account', recordId: id });
+    await writeAudit(d.db, { action: 'password_change', userId: p.user.id, username: p.user.username, ip: request.ip, entity: accounts.name, recordId: id });
     return { success: true, data: { id } };
   });
 }

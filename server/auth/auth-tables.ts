@@ -1,16 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/dialect-adapter.ts';
 import { generatedKey } from '../db/dialect-sql.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 
 /**
  * Tables no schema file describes, so the generic API can never serve them:
  * credentials, revoked tokens and the audit log.
  */
-export async function ensureAuthTables(db: Database): Promise<void> {
+export async function ensureAuthTables(db: Database, registry: SchemaRegistry): Promise<void> {
   const k: Kysely<any> = db.kysely;
   const id = (c: any) => generatedKey(db.kysely, c);
   await k.schema.createTable('user_credential').ifNotExists()
-    .addColumn('user_id', 'integer', (c) => c.primaryKey().references('user_account.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', (c) => c.primaryKey().references(`${registry.held('userAccounts')}.id`).onDelete('cascade'))
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('password_changed_at', 'text')

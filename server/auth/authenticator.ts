@@ -3,6 +3,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
 import { loadPrincipal, type Principal } from './principal.ts';
+import type { AuthEntities } from './auth-entities.ts';
 import { TokenError, type TokenService } from './token-service.ts';
 import { requestToken } from './request-token.ts';
 
@@ -23,7 +24,7 @@ declare module 'fastify' {
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; at: number }>();
 
-  constructor(private readonly db: Database, readonly tokens: TokenService, private readonly cacheMs = CACHE_MS) {}
+  constructor(private readonly db: Database, private readonly entities: AuthEntities, readonly tokens: TokenService, private readonly cacheMs = CACHE_MS) {}
 
   /**
    * Tells the other server instances to drop their cached principals too (set when Redis links
@@ -77,7 +78,7 @@ export class Authenticator {
     const hit = this.cache.get(claims.jti);
     const now = Date.now();
     if (hit && now - hit.at < this.cacheMs && this.cacheAllowed()) return hit.principal;
-    const principal = await loadPrincipal(this.db, claims);
+    const principal = await loadPrincipal(this.db, this.entities, claims);
     if (!principal) {
       this.cache.delete(claims.jti);
       throw new AppError('UNAUTHORIZED', 'This session has ended (signed out, password or role changed, or account deactivated); sign in again', undefined, { reason: 'ended' });

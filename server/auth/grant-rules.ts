@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RoleDetail, PermissionFlags } from '../../engine/permissions/customer-role.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { AuthEntities } from './auth-entities.ts';
 import { idList, loadRole, loadUserType, parseRoleDetail, type Principal, type UserTypeInfo } from './principal.ts';
 
 type Row = Record<string, unknown>;
@@ -31,37 +32,38 @@ export function isFullAdmin(detail: RoleDetail): boolean {
 export interface Rights {
   detail: RoleDetail;
   type: Pick<UserTypeInfo, 'is_limit_inventory_to_access' | 'is_limit_company_to_access'> | null;
-  inventory: number[];
-  company: number[];
+  /** the inventories and companies an account is allowed (inventory_allow, branch_company) */
+  inventories: number[];
+  companies: number[];
 }
 
 export function rightsOf(p: Principal): Rights {
-  return { detail: p.role.role_detail, type: p.userType, inventory: p.user.inventory_allow, company: p.user.branch_company };
+  return { detail: p.role.role_detail, type: p.userType, inventories: p.user.inventory_allow, companies: p.user.branch_company };
 }
 
-export async function accountRights(k: Kysely<any>, row: Row): Promise<Rights> {
+export async function accountRights(k: Kysely<any>, t: AuthEntities, row: Row): Promise<Rights> {
   const roleId = Number(row.role_id);
-  const role = Number.isInteger(roleId) ? await loadRole(k, roleId) : null;
-  const type = await loadUserType(k, row.user_type_id ? Number(row.user_type_id) : null, roleId);
-  return { detail: role?.role_detail ?? {}, type, inventory: idList(row.inventory_allow), company: idList(row.branch_company) };
+  const role = Number.isInteger(roleId) ? await loadRole(k, t, roleId) : null;
+  const type = await loadUserType(k, t, row.user_type_id ? Number(row.user_type_id) : null, roleId);
+  return { detail: role?.role_detail ?? {}, type, inventories: idList(row.inventory_allow), companies: idList(row.branch_company) };
 }
 
 /** Why `granted` is more than `holder` has, or null when the holder covers it. */
 export function exceeds(holder: Rights, granted: Rights, menuKeys: Iterable<string>): string | null {
   const f = exceededFlag(holder.detail, granted.detail, menuKeys);
   if (f) return `the permission ${f}`;
-  for (const [limit, list, what] of [['is_limit_inventory_to_access', 'inventory', 'inventories'], ['is_limit_company_to_access', 'company', 'companies']] as const) {
+  for (const [limit, what] of [['is_limit_inventory_to_access', 'inventories'], ['is_limit_company_to_access', 'companies']] as const) {
     if (!holder.type?.[limit]) continue;
     if (!granted.type?.[limit]) return `access to every ${what.replace(/ies$/, 'y')} (yours is limited)`;
-    const extra = granted[list].filter((x) => !holder[list].includes(x));
+    const extra = granted[what].filter((x) => !holder[what].includes(x));
     if (extra.length) return `${what} you are not allowed (${extra.join(', ')})`;
   }
   return null;
 }
 
 /** Accounts that are active, not deleted, and hold the Administrator rights. */
-export async function activeAdminIds(k: Kysely<any>): Promise<number[]> {
-  const rows = await k.selectFrom('user_account as u').innerJoin('user_role as r', 'r.id', 'u.role_id')
+export async function activeAdminIds(k: Kysely<any>, t: AuthEntities): Promise<number[]> {
+  const rows = await k.selectFrom(`${t.account} as u`).innerJoin(`${t.role} as r`, 'r.id', 'u.role_id')
     .select(['u.id', 'r.role_detail']).where('u.is_active', '=', 1).where('u.is_deleted', '=', 0).execute();
   return rows.filter((r) => isFullAdmin(parseRoleDetail(r.role_detail))).map((r) => Number(r.id));
 }

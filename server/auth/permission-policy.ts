@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
 import type { AccessPolicy, CrudAction, GuardedAction, RequestContext } from '../crud/access-policy.ts';
 import { guardAccountWrite } from './account-guard.ts';
+import { authEntities, isAuthEntity, type AuthEntities } from './auth-entities.ts';
 import { AppError } from '../errors/app-error.ts';
 import { principalOf, type Principal } from './principal.ts';
 import { CUSTOMER_ROLE_ID, type PermissionFlags } from '../../engine/permissions/customer-role.ts';
@@ -52,6 +53,11 @@ export class PermissionPolicy implements AccessPolicy {
 
   constructor(private readonly registry: SchemaRegistry) {}
 
+  /** The accounts', roles' and user types' entities (`holds`); a registry without accounts (a unit test's few schemas) has none. */
+  private get auth(): AuthEntities | null {
+    return this.registry.holder('userAccounts') ? authEntities(this.registry) : null;
+  }
+
   menuKeyOf(entity: EntitySchema): string {
     if (entity.kind === 'lines' && entity.parent) {
       const parent = this.registry.get(entity.parent.entity);
@@ -67,7 +73,7 @@ export class PermissionPolicy implements AccessPolicy {
   }
 
   private ownAccount(entity: EntitySchema): boolean {
-    return entity.name === 'user_account';
+    return entity.holds === 'userAccounts';
   }
 
   assertAllowed(ctx: RequestContext, entity: EntitySchema, action: GuardedAction): void {
@@ -141,14 +147,15 @@ export class PermissionPolicy implements AccessPolicy {
     if (!p) return;
     const deny = (why: string, reason: string) => { throw new AppError('FORBIDDEN', why, undefined, { reason }); };
     const id = row.id === undefined ? undefined : Number(row.id);
-    if (entity.name === 'user_role') {
+    const auth = this.auth;
+    if (entity.name === auth?.role) {
       if (id === CUSTOMER_ROLE_ID) deny('The built-in Customer role cannot be changed or deleted', 'builtin_role');
       if (id === p.user.role_id) deny('Nobody can change the permissions of their own role', 'own_role');
     }
-    if (entity.name === 'user_type' && action !== 'create' && (id === p.userType?.id || Number(row.role_id) === p.user.role_id)) {
+    if (entity.name === auth?.type && action !== 'create' && (id === p.userType?.id || Number(row.role_id) === p.user.role_id)) {
       deny('Nobody can change the user type that applies to themselves', 'own_user_type');
     }
-    if (entity.name === 'user_type' && action === 'create' && Number(row.role_id) === p.user.role_id) {
+    if (entity.name === auth?.type && action === 'create' && Number(row.role_id) === p.user.role_id) {
       deny('Nobody can create a user type for their own role', 'own_user_type');
     }
     if (this.ownAccount(entity)) {
@@ -208,7 +215,8 @@ export class PermissionPolicy implements AccessPolicy {
   /** Rules that need the database, inside the write's transaction: grants and the last administrator. */
   async guardWrite(trx: Kysely<any>, ctx: RequestContext, entity: EntitySchema, before: Record<string, unknown> | null, after: Record<string, unknown> | null): Promise<void> {
     const p = principalOf(ctx);
-    if (!p || !['user_account', 'user_role', 'user_type'].includes(entity.name)) return;
-    await guardAccountWrite(trx, p, this.registry.all().map((e) => this.menuKeyOf(e)), entity.name, before, after);
+    const auth = this.auth;
+    if (!p || !auth || !isAuthEntity(auth, entity.name)) return;
+    await guardAccountWrite(trx, auth, p, this.registry.all().map((e) => this.menuKeyOf(e)), entity.name, before, after);
   }
 }

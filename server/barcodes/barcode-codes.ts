@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { nextNumber } from '../crud/numbering-series.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { entitiesNamed } from '../crud/write-events.ts';
 import { siteSettings } from '../settings/site-settings.ts';
 
 /** When the site sets no format: product code, the business date and a running number. */
@@ -32,16 +31,16 @@ export function installBarcodeCodes(service: EntityService): void {
   service.onWrite(async (trx, e) => {
     if (e.action !== 'create' || !e.after || e.after.code) return;
     const code = await drawCode(trx, service, e.after);
-    await trx.updateTable('barcodes').set({ code }).where('id', '=', e.id).execute();
+    await trx.updateTable(e.entity).set({ code }).where('id', '=', e.id).execute();
     // the answer of the create shows the code it was given
     e.after.code = code;
-  }, entitiesNamed('barcodes'));
+  }, (entity) => entity.holds === 'packBarcodes');
 }
 
 async function drawCode(trx: Kysely<any>, service: EntityService, row: Record<string, unknown>): Promise<string> {
   const settings = await siteSettings(trx, service.registry);
-  const product = await trx.selectFrom('product').select('code').where('id', '=', Number(row.product_id)).executeTakeFirst();
+  const product = await trx.selectFrom(service.registry.heldLink('packBarcodes', 'product_id')).select('code').where('id', '=', Number(row.product_id)).executeTakeFirst();
   const pattern = barcodePattern(settings.barcode_unique_print_format as string | null, String(product?.code ?? row.product_id), (row.lot_no as string | null) ?? null);
-  const series: EntitySchema = { ...service.entity('barcodes'), numbering: { field: 'code', prefix: '', pattern, resetEvery: 'never' } };
+  const series: EntitySchema = { ...service.entity(service.registry.held('packBarcodes')), numbering: { field: 'code', prefix: '', pattern, resetEvery: 'never' } };
   return nextNumber(trx, series);
 }

@@ -21,35 +21,38 @@ function idOf(raw: string): number {
  * the packs scanned into them is scan-posting.ts; new codes, barcode-codes.ts.
  */
 export function registerBarcodeRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
-  app.post('/api/barcodes/generate', async (request, reply) => {
+  // the packs' entity (`"holds": "packBarcodes"`) and the products its product_id links to
+  const packs = service.registry.held('packBarcodes');
+  const products = service.registry.heldLink('packBarcodes', 'product_id');
+  app.post(`/api/${packs}/generate`, async (request, reply) => {
     const b = (request.body ?? {}) as Record<string, unknown>;
     const count = Number(b.count ?? 1);
     if (!Number.isInteger(count) || count < 1 || count > MAX_LABELS) {
       throw new AppError('VALIDATION_FAILED', `count: must be a whole number from 1 to ${MAX_LABELS}`, { fields: [{ field: 'count', code: 'maximum', message: `must be 1 to ${MAX_LABELS}`, params: { limit: MAX_LABELS } }] });
     }
     const { count: _c, ...row } = b;
-    const data = await service.createMany('barcodes', Array.from({ length: count }, () => ({ ...row })), contextOf(request));
+    const data = await service.createMany(packs, Array.from({ length: count }, () => ({ ...row })), contextOf(request));
     return reply.status(201).send({ success: true, data });
   });
 
-  app.get('/api/barcodes/labels.pdf', async (request, reply) => {
+  app.get(`/api/${packs}/labels.pdf`, async (request, reply) => {
     const ctx = contextOf(request);
     const query = (request.query ?? {}) as Record<string, unknown>;
     const symbology = (query.symbology ?? 'code128') as Symbology;
     if (symbology !== 'code128' && symbology !== 'qrcode') throw new AppError('INVALID_QUERY', '"symbology" must be code128 or qrcode');
     const ids = String(query.ids ?? '').split(',').filter(Boolean).map((s) => parseRecordId(s.trim()));
     if (!ids.length || ids.length > MAX_LABELS || ids.some((i) => i === null)) throw new AppError('INVALID_QUERY', `"ids" must be 1 to ${MAX_LABELS} barcode ids, comma-separated`);
-    const entity = service.entity('barcodes');
+    const entity = service.entity(packs);
     const rows: LabelRow[] = [];
     for (const id of ids as number[]) {
-      const r = await service.get('barcodes', id, ctx);
+      const r = await service.get(packs, id, ctx);
       if (!r.code) throw new AppError('VALIDATION_FAILED', `barcode ${id} has no code yet`);
-      const product = await service.db.kysely.selectFrom('product').select(['code', 'name_th']).where('id', '=', Number(r.product_id)).executeTakeFirst();
+      const product = await service.db.kysely.selectFrom(products).select(['code', 'name_th']).where('id', '=', Number(r.product_id)).executeTakeFirst();
       rows.push({ code: String(r.code), product: product ? `${product.code} ${product.name_th}` : String(r.product_id), lot_no: (r.lot_no as string | null) ?? null, expiry_date: (r.expiry_date as string | null) ?? null, pack_qty: Number(r.pack_qty), unit: (r.unit as string | null) ?? null });
     }
     service.policy.assertAllowed(ctx, entity, 'print');
     const pdf = await renderLabelsPdf(rows, symbology);
-    await service.db.kysely.updateTable('barcodes').set({ print_count: sql`coalesce(print_count, 0) + 1` }).where('id', 'in', ids as number[]).execute();
+    await service.db.kysely.updateTable(packs).set({ print_count: sql`coalesce(print_count, 0) + 1` }).where('id', 'in', ids as number[]).execute();
     return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="barcodes-${ids.length}.pdf"`).send(pdf);
   });
 

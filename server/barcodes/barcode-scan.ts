@@ -43,9 +43,15 @@ export function parseScanBody(body: unknown): ScanInput {
 
 interface Scanned { barcodeId: number | null; productId: number; lotNo: string | null; expiryDate: string | null; qty: number }
 
+/** The tables a scan reads and writes, found through the schemas (`holds`): the packs, the products they link to, the over-scans. */
+interface ScanTables { packs: string; products: string; overs: string }
+const scanTables = (service: EntityService): ScanTables => ({
+  packs: service.registry.held('packBarcodes'), products: service.registry.heldLink('packBarcodes', 'product_id'), overs: service.registry.held('scanOvers'),
+});
+
 /** What a code stands for: a unique pack barcode first, then a product's own barcode or code (one unit). */
-async function resolve(k: Kysely<any>, entity: string, spec: ScanDocument, code: string): Promise<Scanned> {
-  const pack = await k.selectFrom('barcodes').selectAll().where('code', '=', code).where('is_deleted', '=', 0).executeTakeFirst();
+async function resolve(k: Kysely<any>, tables: ScanTables, entity: string, spec: ScanDocument, code: string): Promise<Scanned> {
+  const pack = await k.selectFrom(tables.packs).selectAll().where('code', '=', code).where('is_deleted', '=', 0).executeTakeFirst();
   if (pack) {
     const status = String(pack.status);
     if (spec.direction === 'in' && status !== 'printed') throw refused('already_used', `Barcode ${code} was already received`, { code, status });
@@ -59,7 +65,7 @@ async function resolve(k: Kysely<any>, entity: string, spec: ScanDocument, code:
     if (live) throw refused('already_used', `Barcode ${code} is already scanned into ${live.doc_no ?? 'another document'}`, { code, doc_no: live.doc_no ?? null });
     return { barcodeId: Number(pack.id), productId: Number(pack.product_id), lotNo: (pack.lot_no as string | null) || null, expiryDate: dateText(pack.expiry_date), qty: Number(pack.pack_qty) };
   }
-  const product = await k.selectFrom('product').select('id').where((eb) => eb.or([eb('barcode', '=', code), eb('code', '=', code)])).where('is_deleted', '=', 0).orderBy('id').executeTakeFirst();
+  const product = await k.selectFrom(tables.products).select('id').where((eb) => eb.or([eb('barcode', '=', code), eb('code', '=', code)])).where('is_deleted', '=', 0).orderBy('id').executeTakeFirst();
   if (!product) throw refused('unknown_code', `No barcode or product has the code ${code}`, { code });
   return { barcodeId: null, productId: Number(product.id), lotNo: null, expiryDate: null, qty: QTY_SCALE };
 }
@@ -113,7 +119,8 @@ export async function scanInto(service: EntityService, entityName: string, id: n
   if (doc.status !== 'draft') throw refused('not_draft', `${entity.label.en} ${doc.doc_no} is ${doc.status}; only a draft can be scanned into`, { status: doc.status });
   const k = service.db.kysely;
   const settings = await siteSettings(k, service.registry);
-  const s = await resolve(k, entityName, spec, input.code);
+  const tables = scanTables(service);
+  const s = await resolve(k, tables, entityName, spec, input.code);
   if (spec.direction === 'out') await checkOldestFirst(k, entityName, spec, doc, s, settings);
   const note = flagOn(settings, 'is_enable_scan_with_note') ? input.note : null;
   const now = new Date().toISOString();
@@ -141,7 +148,7 @@ export async function scanInto(service: EntityService, entityName: string, id: n
         .where('id', '=', Number(line.id)).where(sql<boolean>`coalesce(scanned_qty, 0) + ${s.qty} <= qty`).executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) {
         const current = await trx.selectFrom(spec.lines).select(['qty', 'scanned_qty']).where('id', '=', Number(line.id)).executeTakeFirstOrThrow();
-        const over = await trx.insertInto('barcodes_scan_over').values({
+        const over = await trx.insertInto(tables.overs).values({
           scanned_at: now, doc_entity: entityName, doc_id: id, doc_no: doc.doc_no ?? null, code: input.code, product_id: s.productId,
           inventory_id: doc[spec.inventory] ?? null, qty: s.qty, wanted: Number(current.qty), scanned: Number(current.scanned_qty ?? 0), note,
           created_at: now, updated_at: now, created_by: ctx.userId, updated_by: ctx.userId,
@@ -159,7 +166,7 @@ export async function scanInto(service: EntityService, entityName: string, id: n
   });
   if ('over' in outcome && outcome.over) {
     const o = outcome.over;
-    const product = await k.selectFrom('product').select(['code', 'name_th']).where('id', '=', o.product_id).executeTakeFirst();
+    const product = await k.selectFrom(tables.products).select(['code', 'name_th']).where('id', '=', o.product_id).executeTakeFirst();
     throw new AppError('SCAN_OVER', `${product?.code ?? o.product_id}: ${doc.doc_no} asks for ${o.wanted}, ${o.scanned} already scanned; ${o.asked} more would be over. Recorded as over-scan ${o.scan_over_id}`, o,
       { product: product ? `${product.code} ${product.name_th}` : String(o.product_id), wanted: o.wanted, scanned: o.scanned });
   }
@@ -178,14 +185,17 @@ export async function scanView(service: EntityService, entityName: string, id: n
     state: Number(l.scanned_qty ?? 0) === 0 ? 'pending' : Number(l.scanned_qty) < Number(l.qty) ? 'partial' : 'done',
   }));
   const ids = [...new Set(lines.map((l) => l.product_id))];
-  const products = ids.length ? await k.selectFrom('product').select(['id', 'code', 'name_th']).where('id', 'in', ids).execute() : [];
+  const tables = scanTables(service);
+  const products = ids.length ? await k.selectFrom(tables.products).select(['id', 'code', 'name_th']).where('id', 'in', ids).execute() : [];
   const named = new Map(products.map((p) => [Number(p.id), p]));
   for (const l of lines as Row[]) { const p = named.get(Number(l.product_id)); l.product_code = p?.code ?? null; l.product_name = p?.name_th ?? null; }
   const scans = (await scansOf(k, entityName, id)).map((s) => ({ ...s, qty: q(s.qty) }));
-  const overs = await k.selectFrom('barcodes_scan_over').select(['id', 'code', 'product_id', 'qty', 'wanted', 'scanned', 'note', 'scanned_at'])
+  const overs = await k.selectFrom(tables.overs).select(['id', 'code', 'product_id', 'qty', 'wanted', 'scanned', 'note', 'scanned_at'])
     .where('doc_entity', '=', entityName).where('doc_id', '=', id).orderBy('id', 'desc').execute();
   return {
     doc_no: doc.doc_no, status: doc.status,
+    // the entity of the packs scanned (their labels print at /api/{packs}/labels.pdf)
+    packs: tables.packs,
     lines: displayOnly ? lines.filter((l) => l.scanned > 0) : lines,
     scans,
     over_scans: overs.map((o) => ({ ...o, id: Number(o.id), product_id: o.product_id === null ? null : Number(o.product_id), qty: q(Number(o.qty)), wanted: q(Number(o.wanted ?? 0)), scanned: q(Number(o.scanned ?? 0)), scanned_at: String(o.scanned_at) })),

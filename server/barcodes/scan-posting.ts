@@ -20,10 +20,10 @@ export function installScanPosting(service: EntityService): void {
     const now = new Date().toISOString();
     if (e.action === 'approve') {
       const set = receipt ? { status: 'received', inventory_id: e.after[spec.inventory] ?? null, ...link(e.id) } : { status: 'delivered', ...link(e.id) };
-      await trx.updateTable('barcodes').set({ ...set, updated_at: now }).where('id', 'in', scanned).execute();
+      await trx.updateTable(service.registry.held('packBarcodes')).set({ ...set, updated_at: now }).where('id', 'in', scanned).execute();
     } else if (e.action === 'cancel' && e.before.status === 'approved') {
       const set = receipt ? { status: 'printed', inventory_id: null, ...link(null) } : { status: 'received', ...link(null) };
-      await trx.updateTable('barcodes').set({ ...set, updated_at: now }).where((eb) => (spec.packField ? eb(spec.packField, '=', e.id) : eb('id', 'in', scanned))).execute();
+      await trx.updateTable(service.registry.held('packBarcodes')).set({ ...set, updated_at: now }).where((eb) => (spec.packField ? eb(spec.packField, '=', e.id) : eb('id', 'in', scanned))).execute();
     }
   }, scanned);
 

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
-import { companySetting, softDeleteColumn } from '../../engine/schema/schema-types.ts';
+import { companySetting, defaultsFromCompany, softDeleteColumn } from '../../engine/schema/schema-types.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { principalOf } from '../auth/principal.ts';
-import { siteSettings, SETTINGS } from '../settings/site-settings.ts';
+import { siteSettings } from '../settings/site-settings.ts';
 
 type Row = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ type Row = Record<string, unknown>;
  */
 export function installDefaultCompany(service: EntityService): void {
   service.onCreateDefaults(async (k, entity, body, ctx) => {
-    const fields = Object.entries(entity.fields).filter(([name, f]) => f.defaultFrom === 'company' && f.type === 'link' && isEmpty(body[name]));
+    const fields = Object.entries(entity.fields).filter(([name, f]) => defaultsFromCompany(f) && f.type === 'link' && isEmpty(body[name]));
     const unfilled: FieldError[] = [];
     for (const [name, f] of fields) {
       const id = await defaultCompany(k, service, service.entity(f.entity!), ctx);
@@ -45,14 +45,14 @@ export function installDefaultCompany(service: EntityService): void {
  */
 export function registerNewRecordDefaults(app: FastifyInstance, service: EntityService, contextOf: ContextOf): void {
   for (const entity of service.registry.all()) {
-    if (!Object.values(entity.fields).some((f) => f.defaultFrom === 'company')) continue;
+    if (!Object.values(entity.fields).some(defaultsFromCompany)) continue;
     app.get(`/api/${entity.name}/defaults`, async (request) => {
       const ctx = contextOf(request);
       const e = service.entity(entity.name);
       service.policy.assertAllowed(ctx, e, 'create');
       const data: Row = {};
       for (const [name, f] of Object.entries(e.fields)) {
-        if (f.defaultFrom !== 'company' || f.type !== 'link') continue;
+        if (!defaultsFromCompany(f) || f.type !== 'link') continue;
         const id = await defaultCompany(service.db.kysely, service, service.entity(f.entity!), ctx);
         if (id !== null) data[name] = id;
       }
@@ -66,7 +66,7 @@ async function defaultCompany(k: Kysely<any>, service: EntityService, company: E
   const allowed = p?.userType?.is_limit_company_to_access ? p.user.branch_company : null;
   if (allowed?.length === 1) return allowed[0]!;
   const usable = (id: number) => allowed === null || allowed.includes(id);
-  const site = service.registry.get(SETTINGS);
+  const site = service.registry.siteSettings();
   const setting = site ? companySetting(site, company.name) : null;
   if (setting) {
     const v = (await siteSettings(k, service.registry))[setting];

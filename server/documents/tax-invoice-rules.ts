@@ -1,5 +1,7 @@
 import { AppError } from '../errors/app-error.ts';
 import type { EntityService } from '../crud/entity-service.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { fieldOf } from '../../engine/schema/schema-types.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
 
 type Row = Record<string, unknown>;
@@ -52,7 +54,9 @@ export function installTaxInvoiceRules(service: EntityService): void {
     if (!shipTo || e.action !== 'create' || !e.after) return;
     if (!blank(e.after[shipTo.address]) || !e.after.customer_id) return;
     if (!flagOn(await siteSettings(trx, service.registry), 'is_enable_customer_ship_to_details')) return;
-    const addr = await trx.selectFrom('customer_address').selectAll().where('customer_id', '=', Number(e.after.customer_id)).where('address_type', '=', 'shipping')
+    const book = addressBookOf(service.registry, e.entity);
+    if (!book) return;
+    const addr = await trx.selectFrom(book.entity).selectAll().where(book.field, '=', Number(e.after.customer_id)).where('address_type', '=', 'shipping')
       .orderBy('is_default', 'desc').orderBy('id').limit(1).executeTakeFirst();
     if (!addr) return;
     const text = [addr.address_line, addr.sub_district, addr.district, addr.province, addr.postal_code].filter((v) => !blank(v)).join(' ');
@@ -87,4 +91,18 @@ export function installSettingDefaults(service: EntityService): void {
     await trx.updateTable(e.entity).set(values).where('id', '=', e.id).execute();
     Object.assign(e.after, values);
   }, (entity) => Object.values(entity.fields).some((f) => !!f.defaultSetting));
+}
+
+/**
+ * Where a document's customer keeps its addresses: the lines of the entity its `customer_id` links to whose rows have an
+ * `address_type` (the customer's addresses), with their link to the customer; found in the schemas, never by name.
+ */
+function addressBookOf(registry: SchemaRegistry, document: string): { entity: string; field: string } | null {
+  const target = fieldOf(registry.get(document) ?? { fields: {} }, 'customer_id')?.entity;
+  const customer = target ? registry.get(target) : undefined;
+  for (const f of Object.values(customer?.fields ?? {})) {
+    const child = f.type === 'lines' && f.entity ? registry.get(f.entity) : undefined;
+    if (child?.parent && fieldOf(child, 'address_type')) return { entity: child.name, field: child.parent.field };
+  }
+  return null;
 }

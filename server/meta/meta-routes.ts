@@ -13,7 +13,16 @@ export interface EntitySummary {
   menuKey: string;
   menuGroup?: string;
   icon?: string;
+  /** What it holds for the engine (`holds`), so the web finds e.g. the accounts' entity without naming it. */
+  holds?: EntitySchema['holds'];
+  /** The entity whose ids an account's allowances list: its inventories (`access.inventoryField: "id"`) or companies (`access.companyField: "id"`). */
+  scope?: 'inventories' | 'companies';
+  /** Documents are made out to it (`party`: customers, suppliers). */
+  party?: true;
 }
+
+const scopeOf = (e: EntitySchema): EntitySummary['scope'] =>
+  (e.access?.inventoryField === 'id' ? 'inventories' : e.access?.companyField === 'id' ? 'companies' : undefined);
 
 /**
  * The merged (file + runtime overrides) schemas that the web renderer builds
@@ -24,7 +33,7 @@ export function registerMetaRoutes(app: FastifyInstance, service: EntityService,
     const ctx = contextOf(request);
     const data: EntitySummary[] = service.registry.all()
       .filter((e) => visible(ctx, e))
-      .map((e) => ({ name: e.name, label: e.label, labelPlural: e.labelPlural, kind: e.kind, menuKey: e.menuKey ?? e.name, menuGroup: e.menuGroup, icon: e.icon }));
+      .map((e) => ({ name: e.name, label: e.label, labelPlural: e.labelPlural, kind: e.kind, menuKey: e.menuKey ?? e.name, menuGroup: e.menuGroup, icon: e.icon, holds: e.holds, scope: scopeOf(e), party: e.party }));
     // screens that are built (have a schema), visible or not: the web says "no access" for these and
     // "not available yet" only for screens that really are not built; route names are public anyway
     const built = service.registry.all().filter((e) => e.kind !== 'lines').map((e) => e.name);

@@ -50,7 +50,7 @@ export function fromContract(file: EntitySchema, raw: unknown): unknown {
 
 function hasContractFieldWords(fields: unknown): boolean {
   if (!isObj(fields)) return false;
-  return Object.values(fields).some((p) => isObj(p) && ('order' in p || typeof p.hidden === 'boolean'));
+  return Object.values(fields).some((p) => isObj(p) && (p.order !== undefined || typeof p.hidden === 'boolean'));
 }
 
 /** The merged page in the contract's words, as GET /api/page_setting/{entity} also answers it (`settings`). */

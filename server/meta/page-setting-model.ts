@@ -85,7 +85,7 @@ const ajv = createAjv();
 /** A default must be a value the field accepts (checked by the same validator as writes), or a dynamic default of the right type. */
 function defaultProblem(entity: EntitySchema, name: string, f: FieldDef, value: unknown, resolve: (n: string) => EntitySchema | undefined): FieldError[] {
   if (value === '$NOW') return f.type === 'date' || f.type === 'datetime' ? [] : [{ field: name, code: 'page_setting', message: '$NOW is a default for dates only' }];
-  if (value === '$CURRENT_USER') return f.type === 'link' && f.entity === 'user_account' ? [] : [{ field: name, code: 'page_setting', message: '$CURRENT_USER is a default for links to user accounts only' }];
+  if (value === '$CURRENT_USER') return f.type === 'link' && !!f.entity && resolve(f.entity)?.holds === 'userAccounts' ? [] : [{ field: name, code: 'page_setting', message: '$CURRENT_USER is a default for links to user accounts only' }];
   const probe: EntitySchema = { ...entity, numbering: undefined, workflow: undefined, fields: { [name]: { ...f, readOnly: false, required: false, requiredIf: undefined, visibleIf: undefined } } };
   return createEntityValidator(ajv, probe, 'patch', resolve)({ [name]: value });
 }

@@ -115,9 +115,10 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
         };
       }
       // issue 50 §6: the entries a posting document wrote (server/ledger/document-journal-routes.ts), with the books in the set
-      if (e.document?.journal && e.workflow && registry.get('account') && registry.get('journal_entry')) {
+      const journal = registry.holder('journalEntries');
+      if (e.document?.journal && e.workflow && registry.holder('chartOfAccounts') && journal) {
         paths[`/api/${e.name}/{id}/journal`] = {
-          get: { tags: [tag], summary: `The journal entries a ${e.label.en} wrote (its posting and any reversal), each line with its account code and name (view on the document and on journal_entry)`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },
+          get: { tags: [tag], summary: `The journal entries a ${e.label.en} wrote (its posting and any reversal), each line with its account code and name (view on the document and on ${journal.name})`, parameters: idParam, responses: { 200: ok, 403: errorResponse, 404: errorResponse } },
         };
       }
       for (const spec of e.document?.from ?? []) {
@@ -165,10 +166,12 @@ export function buildOpenApi(registry: SchemaRegistry): Obj {
 /** Routes that are not per entity but belong with the schemas: product attributes and custom fields. */
 function addExtraPaths(paths: Obj, registry: SchemaRegistry): void {
   const ok = { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true }, data: {}, meta: {} } } } } };
-  if (registry.get('product_attribute') && registry.get('product')) {
-    paths['/api/product/attribute/list'] = {
+  const values = registry.holder('productAttributes');
+  if (values?.parent) {
+    const tag = registry.heldLink('productAttributes', 'attribute_id');
+    paths[`/api/${values.parent.entity}/attribute/list`] = {
       get: {
-        tags: ['product_attribute'], summary: 'Active attributes with their active options and, per option, the ids of the products that carry it',
+        tags: [tag], summary: 'Active attributes with their active options and, per option, the ids of the products that carry it',
         parameters: [{ name: 'except_product_ids', in: 'query', schema: { type: 'string' }, description: 'JSON list of product ids to leave out: [1,2]' }],
         responses: { 200: ok, 400: errorResponse, 403: errorResponse },
       },

@@ -41,7 +41,7 @@ export function registerOnHandRoutes(app: FastifyInstance, service: EntityServic
         const rows = await service.db.kysely.selectFrom('stock_balance_total').select(['product_id', 'qty'])
           .where('inventory_id', '=', inventoryId).where('product_id', 'in', ids as number[]).execute();
         for (const r of rows) held.set(Number(r.product_id), Number(r.qty) / QTY_SCALE);
-        const inv = await service.db.kysely.selectFrom('inventory').select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
+        const inv = await service.db.kysely.selectFrom(service.registry.heldLink('stockMovements', 'inventory_id')).select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
         const site = await siteSettings(service.db.kysely, service.registry);
         negativeAllowed = [site.is_allow_negative_stock, inv?.is_allow_negative_stock].some((v) => v === true || Number(v) === 1);
       }

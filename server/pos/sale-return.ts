@@ -149,7 +149,7 @@ export async function returnPart(service: EntityService, name: string, id: numbe
         [refundEntity.parent!.field]: id, line_no: earlier.length + i + 1, refunded_at: now, payment_method_id: s.methodId, payment_type: s.type, amount: Number(s.amount), reason: req.reason, ...stamp,
       }))).execute();
     }
-    const outs = await trx.selectFrom('stock_movement').selectAll().where('doc_entity', '=', name).where('doc_id', '=', id).where('direction', '=', 'out').orderBy('id').execute();
+    const outs = await trx.selectFrom(service.registry.held('stockMovements')).selectAll().where('doc_entity', '=', name).where('doc_id', '=', id).where('direction', '=', 'out').orderBy('id').execute();
     const movements: MovementInput[] = [];
     for (const [i, line] of items.entries()) {
       if (qty[i] === 0n) continue;

@@ -8,6 +8,7 @@ import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { hashPassword, verifyPassword } from '../auth/password-hasher.ts';
 import { loadRole, principalOf, type Principal } from '../auth/principal.ts';
+import { authEntities } from '../auth/auth-entities.ts';
 import { writeAudit } from '../audit/audit-log.ts';
 import { copyNeedsSupervisor, countSlipPrint } from './slip-prints.ts';
 import { parseRecordId } from '../../engine/validation/record-id.ts';
@@ -90,10 +91,10 @@ export async function withSupervisor(service: EntityService, request: FastifyReq
     await log(`supervisor PIN locked: ${name} (${what})`);
     throw refused('Too many wrong PINs for this supervisor: try again in 15 minutes');
   }
-  const sup = await k.selectFrom('user_account as u').innerJoin(`${PIN_TABLE} as p`, 'p.user_id', 'u.id')
+  const sup = await k.selectFrom(`${service.registry.held('userAccounts')} as u`).innerJoin(`${PIN_TABLE} as p`, 'p.user_id', 'u.id')
     .select(['u.id', 'u.username', 'u.role_id', 'u.is_active', 'u.is_deleted', 'p.pin_hash'])
     .where('u.username', '=', name.trim()).executeTakeFirst();
-  const role = sup ? await loadRole(k, Number(sup.role_id)) : null;
+  const role = sup ? await loadRole(k, authEntities(service.registry), Number(sup.role_id)) : null;
   const ok = !!sup && !!role && Number(sup.is_active) === 1 && Number(sup.is_deleted ?? 0) !== 1 && sup.id !== ctx.userId
     && PIN.test(pin) && await verifyPassword(pin, String(sup.pin_hash));
   const supCtx: RequestContext | null = ok ? { userId: Number(sup!.id), ip: ctx.ip, principal: { ...me, user: { ...me.user, id: Number(sup!.id), username: String(sup!.username) }, role } as Principal } : null;

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EntityService } from '../crud/entity-service.ts';
 import type { Realtime } from './socket-server.ts';
-import { SETTINGS } from '../settings/site-settings.ts';
 
 export const SETTINGS_EVENT = 'settings-changed';
 
@@ -16,8 +15,8 @@ export function settingsStamp(value: unknown): string | null {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function currentStamp(k: Kysely<any>): Promise<string | null> {
-  const row = await k.selectFrom(SETTINGS).select('updated_at').orderBy('id').limit(1).executeTakeFirst();
+async function currentStamp(k: Kysely<any>, settings: string): Promise<string | null> {
+  const row = await k.selectFrom(settings).select('updated_at').orderBy('id').limit(1).executeTakeFirst();
   return settingsStamp(row?.updated_at);
 }
 
@@ -32,10 +31,13 @@ async function currentStamp(k: Kysely<any>): Promise<string | null> {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function installSettingsNotifier(service: EntityService, realtime: Realtime, k: Kysely<any>, onError: (err: unknown) => void): void {
+  // the singleton with `siteSettings: true`; a set without one has no settings to announce
+  const settings = service.registry.siteSettings()?.name;
+  if (!settings) return;
   service.afterCommit((e) => {
     realtime.io.emit(SETTINGS_EVENT, { stamp: settingsStamp(e.after?.updated_at) });
-  }, (e) => e.name === SETTINGS);
+  }, (e) => e.name === settings);
   realtime.io.on('connection', (socket) => {
-    currentStamp(k).then((stamp) => { socket.emit(SETTINGS_EVENT, { stamp }); }, onError);
+    currentStamp(k, settings).then((stamp) => { socket.emit(SETTINGS_EVENT, { stamp }); }, onError);
   });
 }

@@ -34,6 +34,8 @@ export interface CompileEnv {
   scope: ReportScope;
   /** For a stock_as_of source: the newest month-end snapshot on or before the date (null: none, the whole ledger is summed). */
   snapshotDate?: string | null;
+  /** For a stock_as_of source: the stock ledger's table (the entity that holds the stock movements). */
+  stockLedger?: string;
   /** The stock_booked table as a subquery under an alias (the site's booking mode read by the runner). */
   booked?: (alias: string) => unknown;
   /**
@@ -261,7 +263,8 @@ export class ReportCompiler {
     const asOf = this.env.params[asOfParam];
     if (typeof asOf !== 'string') throw new MissingParam(asOfParam);
     const snap = this.env.snapshotDate ?? null;
-    let moved = k.selectFrom('stock_movement').select(['product_id', 'inventory_id', sql`case when direction = 'in' then qty else -qty end`.as('qty')])
+    if (!this.env.stockLedger) throw new Error('a stock_as_of report needs the stock ledger: no schema declares "holds": "stockMovements"');
+    let moved = k.selectFrom(this.env.stockLedger).select(['product_id', 'inventory_id', sql`case when direction = 'in' then qty else -qty end`.as('qty')])
       .where('movement_date', '<', businessDayEnd(asOf)) as SelectQueryBuilder<any, any, any>;
     if (snap) moved = moved.where('movement_date', '>=', businessDayEnd(snap));
     const all = snap ? k.selectFrom('stock_snapshot_total').select(['product_id', 'inventory_id', 'qty']).where('as_of_date', '=', snap).unionAll(moved) : moved;

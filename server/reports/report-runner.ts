@@ -50,6 +50,7 @@ async function compilerFor(service: EntityService, def: ReportDef, params: Param
     scope: { rowFilter: (e) => service.policy.rowFilter(ctx, e), inventories },
     booked: (alias) => bookedTable(service.db.kysely, service.registry, String(settings.stock_balance_sub_booked_table_type ?? 'so'), alias),
     withoutWindows: opts.withoutWindows,
+    stockLedger: service.registry.holder('stockMovements')?.name,
     snapshotDate: def.source.from === 'stock_as_of' && typeof params[def.source.asOf!] === 'string' ? await snapshotOnOrBefore(service.db.kysely, params[def.source.asOf!] as string) : null,
   });
   return compiler;

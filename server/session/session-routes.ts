@@ -10,7 +10,7 @@ import { loadRole, loadUserType, principalOf, type UserTypeInfo } from '../auth/
 import type { RoleInfo } from '../../engine/permissions/customer-role.ts';
 import type { PermissionPolicy } from '../auth/permission-policy.ts';
 import { fromDb } from '../db/field-codec.ts';
-import { entityEnabled, siteSettings, SETTINGS } from '../settings/site-settings.ts';
+import { entityEnabled, siteSettings } from '../settings/site-settings.ts';
 import { languageContent, LANGUAGES, menuGroups } from './language-content.ts';
 import { checkScreenGroups, portalMenu, screenMenuEntries, type ScreenRights } from './screen-menu.ts';
 import { createFromScreens } from '../../engine/documents/create-from-labels.ts';
@@ -20,6 +20,7 @@ import { addReportItems } from '../reports/report-menu.ts';
 import type { ReportCatalogue } from '../reports/report-catalogue.ts';
 import { isAdministrator } from '../auth/admin-access.ts';
 import { unreadAlerts } from '../realtime/alert-notifier.ts';
+import { authEntities } from '../auth/auth-entities.ts';
 import { parseAnyId, parseRecordId } from '../../engine/validation/record-id.ts';
 
 const bit = (b: boolean) => (b ? 1 : 0);
@@ -91,23 +92,25 @@ export function staffMenu(registry: SchemaRegistry, canView: (e: EntitySchema) =
 /** `reports`: the report files' menu entries (server/reports/report-menu.ts). */
 export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, registry: SchemaRegistry, policy: PermissionPolicy, reports?: ReportCatalogue): void {
   checkScreenGroups();
+  const auth = authEntities(registry);
+  const menuKeyOf = (name: string) => policy.menuKeyOf(registry.get(name)!);
   const mayReadRole = (request: Parameters<typeof contextOf>[0], roleId: number) => {
     const ctx = contextOf(request);
     const p = principalOf(ctx)!;
-    if (p.user.role_id !== roleId && !policy.can(ctx, 'user_role', 'view')) throw new AppError('FORBIDDEN', 'You may only read your own role');
+    if (p.user.role_id !== roleId && !policy.can(ctx, menuKeyOf(auth.role), 'view')) throw new AppError('FORBIDDEN', 'You may only read your own role');
   };
 
   app.post('/api/role/id', async (request) => {
     const roleId = roleIdOf(request.body);
     mayReadRole(request, roleId);
-    const role = await loadRole(k, roleId);
+    const role = await loadRole(k, auth, roleId);
     return { success: true, role_data: role ? [roleData(role)] : [] };
   });
 
   app.post('/api/user_type/role', async (request) => {
     const roleId = roleIdOf(request.body);
     mayReadRole(request, roleId);
-    const t = await loadUserType(k, null, roleId);
+    const t = await loadUserType(k, auth, null, roleId);
     return { success: true, role_data: t ? [userTypeData(t)] : [] };
   });
 
@@ -115,7 +118,7 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
   app.get<{ Params: { roleId: string } }>('/api/user_type/by_role/:roleId', async (request) => {
     const roleId = roleIdOf({ role_id: request.params.roleId });
     mayReadRole(request, roleId);
-    const t = await loadUserType(k, null, roleId);
+    const t = await loadUserType(k, auth, null, roleId);
     return { success: true, userType: t ? userTypeData(t) : null };
   });
 
@@ -127,8 +130,8 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
 
   app.get('/api/settingsite/1', async (request) => {
     contextOf(request);
-    const entity = registry.get(SETTINGS)!;
-    const row = await k.selectFrom(SETTINGS).selectAll().orderBy('id').limit(1).executeTakeFirst();
+    const entity = registry.siteSettings()!;
+    const row = await k.selectFrom(entity.name).selectAll().orderBy('id').limit(1).executeTakeFirst();
     const data: Record<string, unknown> = { id: row ? Number(row.id) : 1 };
     for (const [name, f] of Object.entries(entity.fields)) {
       const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;
@@ -155,8 +158,9 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
   app.get('/public/menu/customer', async () => ({ success: true, data: portalMenu() }));
 
   const unread = async (userId: number): Promise<number> => {
-    if (!registry.get('alert')) return 0; // alerts arrive with the CRM; until then nobody has any
-    return unreadAlerts(k, userId);
+    const alerts = registry.holder('alerts')?.name;
+    if (!alerts) return 0; // alerts arrive with the CRM; until then nobody has any
+    return unreadAlerts(k, alerts, userId);
   };
 
   app.get<{ Params: { userId: string } }>('/public/alert/user/:userId/number/notread', async (request) => {
@@ -177,8 +181,8 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     const raw = (request.body as { user_id?: unknown } | null)?.user_id;
     const id = parseRecordId(raw);
     if (id === null) throw new AppError('VALIDATION_FAILED', 'not found userId', { fields: [{ field: 'user_id', code: 'required', message: 'not found userId' }] });
-    if (id !== p.user.id && !policy.can(ctx, 'user_account', 'view')) throw new AppError('NOT_FOUND', 'not found userId');
-    const u = await k.selectFrom('user_account').select(['id', 'username', 'email', 'first_name', 'last_name', 'role_id', 'user_type_id', 'user_avatar', 'inventory_allow', 'branch_company', 'customer_id', 'is_active'])
+    if (id !== p.user.id && !policy.can(ctx, menuKeyOf(auth.account), 'view')) throw new AppError('NOT_FOUND', 'not found userId');
+    const u = await k.selectFrom(auth.account).select(['id', 'username', 'email', 'first_name', 'last_name', 'role_id', 'user_type_id', 'user_avatar', 'inventory_allow', 'branch_company', 'customer_id', 'is_active'])
       .where('id', '=', id).where('is_deleted', '=', 0).executeTakeFirst();
     if (!u) throw new AppError('NOT_FOUND', 'not found userId');
     return { success: true, data: { ...u, id: Number(u.id), role_id: Number(u.role_id), is_active: Number(u.is_active) } };

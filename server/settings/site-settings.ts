@@ -16,16 +16,16 @@ export type SiteSettings = Record<string, unknown>;
 export function siteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
   if (!k.isTransaction) return readSiteSettings(k, registry);
   // once per transaction; a write of the settings in that transaction forgets it (crud/single-row-reads.ts)
-  return readSingleRowOnce(k, SETTINGS, () => readSiteSettings(k, registry));
+  const entity = registry.siteSettings();
+  if (!entity) return Promise.resolve({});
+  return readSingleRowOnce(k, entity.name, () => readSiteSettings(k, registry));
 }
 
-/** The site settings entity: the one module that names it, and reads its row for everyone. */
-export const SETTINGS = 'setting_site';
-
 async function readSiteSettings(k: Kysely<any>, registry: SchemaRegistry): Promise<SiteSettings> {
-  const entity = registry.get(SETTINGS);
+  // the one singleton with `siteSettings: true` (docs/schema-format.md): found by its key, never by name
+  const entity = registry.siteSettings();
   if (!entity) return {};
-  const row = await k.selectFrom(SETTINGS).selectAll().orderBy('id').limit(1).executeTakeFirst();
+  const row = await k.selectFrom(entity.name).selectAll().orderBy('id').limit(1).executeTakeFirst();
   const out: SiteSettings = {};
   for (const [name, f] of Object.entries(entity.fields)) {
     const v = row && row[name] !== null && row[name] !== undefined ? fromDb(f, row[name]) : f.default ?? null;

@@ -1,5 +1,4 @@
 import type { EntityService } from '../crud/entity-service.ts';
-import { entitiesNamed } from '../crud/write-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 
@@ -10,13 +9,17 @@ import { toScaledInteger } from '../../engine/validation/value-limits.ts';
  * report_asset_borrow and report_modify_asset read these rows.
  */
 export function installAssetHistory(service: EntityService): void {
+  // the history's table (`"holds": "assetMovements"`) and the assets its asset_id links to; none: no asset history
+  const history = service.registry.holder('assetMovements');
+  if (!history) return;
+  const assets = service.registry.heldLink('assetMovements', 'asset_id');
   service.onAction(async (trx, e) => {
     const a = e.after;
     if (e.action === 'borrow' && (a.holder_staff_id === null || a.holder_staff_id === undefined)) {
       throw new AppError('VALIDATION_FAILED', 'holder_staff_id: who borrows the asset is required', { fields: [{ field: 'holder_staff_id', code: 'required', message: 'is required to borrow' }] });
     }
     const now = new Date().toISOString();
-    await trx.insertInto('asset_movement').values({
+    await trx.insertInto(history.name).values({
       movement_date: now, asset_id: e.id, action: e.action,
       staff_id: e.action === 'borrow' || e.action === 'return' ? (e.before.holder_staff_id ?? a.holder_staff_id ?? null) : null,
       due_date: e.action === 'borrow' ? (a.borrowed_until ?? null) : null,
@@ -30,7 +33,7 @@ export function installAssetHistory(service: EntityService): void {
     const clear: Record<string, null> = { action_note: null };
     if (e.action === 'return') Object.assign(clear, { holder_staff_id: null, borrowed_until: null });
     if (e.action === 'finish_modify') Object.assign(clear, { modify_description: null, modify_cost: null });
-    await trx.updateTable('asset').set(clear).where('id', '=', e.id).execute();
+    await trx.updateTable(assets).set(clear).where('id', '=', e.id).execute();
     e.recordWritten = true;
-  }, entitiesNamed('asset'));
+  }, (entity) => entity.name === assets);
 }

@@ -88,7 +88,8 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
  * ride in that statement as data-modifying CTEs on PostgreSQL, so the whole ledger write is one round
  * trip (runRiding in server/db says why and what SQLite does instead).
  */
-export interface LedgerRiders { movements: Record<string, unknown>[]; days: DayRow[] }
+/** `ledger`: the table of the movements (server/stock/stock-entities.ts). */
+export interface LedgerRiders { ledger: string; movements: Record<string, unknown>[]; days: DayRow[] }
 
 /** The newest snapshot date, read in the statement that writes the ledger (see addToBalances). */
 const LAST_SNAPSHOT = sql<string | null>`(select max(${sql.ref('as_of_date')}) from ${sql.table('stock_snapshot_date')})`;
@@ -117,7 +118,7 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
     // the totals after the balance rows (balance rows locked first, totals after, in key order: no deadlock)
     const after: Rider<any>[] = last ? totalsRows(changes).map((t) => ({ rows: t.rows, batch: t.key.length + 2, write: (qc, rows) => totalsUpsert(qc, t, rows) })) : [];
     const before: Rider<any>[] = last && riders ? [
-      { rows: riders.movements, batch: 21, write: (qc, rows) => qc.insertInto('stock_movement').values(rows) },
+      { rows: riders.movements, batch: 21, write: (qc, rows) => qc.insertInto(riders.ledger).values(rows) },
       { rows: riders.days, batch: 7, write: (qc, rows) => upsertMovementDays(qc, rows) },
     ] : [];
     const done = await runRiding(trx, { main: upsert, before, after, probe: last && riders ? LAST_SNAPSHOT : undefined });

@@ -11,21 +11,21 @@ import { firstInOfLedger } from './balance-first-in.ts';
  * empty). At start they are rebuilt from the ledger when the zone they were built in (`stock_day_state`) is
  * not today's, when the day rows do not count the ledger's movements, or when a key in stock has no first day.
  */
-export async function ensureDayTablesCurrent(db: Database): Promise<void> {
-  if (!(await hasLedger(db))) return;
+export async function ensureDayTablesCurrent(db: Database, ledger: string): Promise<void> {
+  if (!(await hasLedger(db, ledger))) return;
   const k = db.kysely;
   await k.schema.createTable('stock_day_state').ifNotExists().addColumn('zone', 'text', (c) => c.notNull()).execute();
   const zone = businessClock.timeZone;
   const stored = (await k.selectFrom('stock_day_state').select('zone').executeTakeFirst())?.zone as string | undefined;
-  const ledger = Number((await sql<{ n: number }>`select count(*) as n from stock_movement`.execute(k)).rows[0]!.n);
+  const moved = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(ledger)}`.execute(k)).rows[0]!.n);
   const days = Number((await sql<{ n: number }>`select coalesce(sum(movement_count), 0) as n from stock_movement_day`.execute(k)).rows[0]!.n);
   const undated = await sql`select 1 as x from stock_balance where first_in_day = '' and qty > 0 limit 1`.execute(k);
-  if (stored === zone && ledger === days && !undated.rows.length) return;
+  if (stored === zone && moved === days && !undated.rows.length) return;
   await k.transaction().execute(async (trx) => {
-    await rebuildMovementDays(trx, db.adapter.name);
+    await rebuildMovementDays(trx, db.adapter.name, ledger);
     await sql`update stock_balance set first_in_day = ''`.execute(trx);
     await sql`update stock_balance set first_in_day = s.d
-      from (${firstInOfLedger(db.adapter.name)}) s
+      from (${firstInOfLedger(db.adapter.name, ledger)}) s
       where stock_balance.product_id = s.product_id and stock_balance.inventory_id = s.inventory_id and stock_balance.location_id = s.location_id
         and stock_balance.lot_no = s.lot_no and stock_balance.expiry_date = s.expiry_date and stock_balance.container_id = s.container_id`.execute(trx);
     await trx.deleteFrom('stock_day_state').execute();

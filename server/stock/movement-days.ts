@@ -20,7 +20,7 @@ import { businessDayOf, businessDayStart, businessTodayNow } from './business-da
  * The bulk seed, which writes the ledger directly, rebuilds it; a database
  * whose ledger predates it is filled once at start.
  */
-export async function ensureMovementDays(db: Database): Promise<void> {
+export async function ensureMovementDays(db: Database, ledger: string): Promise<void> {
   await db.kysely.schema.createTable('stock_movement_day').ifNotExists()
     .addColumn('business_day', 'text', (c) => c.notNull())
     .addColumn('inventory_id', 'integer', (c) => c.notNull())
@@ -33,15 +33,15 @@ export async function ensureMovementDays(db: Database): Promise<void> {
     .execute();
   await db.kysely.schema.createIndex('stock_movement_day_inventory').ifNotExists().on('stock_movement_day').columns(['inventory_id', 'business_day']).execute();
   // the ledger is an entity table, made by the schema sync that runs first at start (not in a bare database)
-  if (!(await hasLedger(db))) return;
-  await ensureBusinessDayIndex(db);
+  if (!(await hasLedger(db, ledger))) return;
+  await ensureBusinessDayIndex(db, ledger);
   const has = await db.kysely.selectFrom('stock_movement_day').select('business_day').limit(1).executeTakeFirst();
-  if (!has) await rebuildMovementDays(db.kysely, db.adapter.name);
+  if (!has) await rebuildMovementDays(db.kysely, db.adapter.name, ledger);
 }
 
-/** Whether the ledger table (the entity stock_movement) exists yet. */
-export async function hasLedger(db: Database): Promise<boolean> {
-  return (await db.adapter.columnNames(db.kysely, 'stock_movement')).length > 0;
+/** Whether the ledger table (the entity that holds the stock movements, server/stock/stock-entities.ts) exists yet. */
+export async function hasLedger(db: Database, ledger: string): Promise<boolean> {
+  return (await db.adapter.columnNames(db.kysely, ledger)).length > 0;
 }
 
 /** SQLite has no time zones: the business zone's offset from UTC in minutes (Asia/Bangkok has no daylight saving). */
@@ -68,21 +68,21 @@ export function businessDateSql(on: On, at: RawBuilder<unknown>): RawBuilder<unk
  * SQLite at a million rows on a loaded machine). Named after the zone (its offset on SQLite), so
  * another BUSINESS_TIME_ZONE makes a new one and drops the old.
  */
-async function ensureBusinessDayIndex(db: Database): Promise<void> {
+async function ensureBusinessDayIndex(db: Database, ledger: string): Promise<void> {
   const day = businessDate(db.kysely, businessZone());
   const name = `stock_movement_business_day_${day.key.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
-  for (const ix of await db.adapter.indexNames(db.kysely, 'stock_movement')) {
+  for (const ix of await db.adapter.indexNames(db.kysely, ledger)) {
     if (ix.startsWith('stock_movement_business_day_') && ix !== name) await sql`drop index if exists ${sql.id(ix)}`.execute(db.kysely);
   }
-  await sql`create index if not exists ${sql.id(name)} on stock_movement (${day.of(sql.ref('movement_date'))}, id)`.execute(db.kysely);
+  await sql`create index if not exists ${sql.id(name)} on ${sql.table(ledger)} (${day.of(sql.ref('movement_date'))}, id)`.execute(db.kysely);
 }
 
 /** Sets the summary from the whole ledger, in the caller's transaction. */
-export async function rebuildMovementDays(k: Kysely<any>, dialect: On): Promise<void> {
+export async function rebuildMovementDays(k: Kysely<any>, dialect: On, ledger: string): Promise<void> {
   await sql`delete from stock_movement_day`.execute(k);
   await sql`insert into stock_movement_day (business_day, inventory_id, direction, ref_doc, movement_count, qty, value)
     select ${businessDateSql(dialect, sql.ref('movement_date'))}, inventory_id, direction, coalesce(ref_doc, ''), count(*), sum(qty), sum(coalesce(value, 0))
-    from stock_movement group by 1, 2, 3, 4`.execute(k);
+    from ${sql.table(ledger)} group by 1, 2, 3, 4`.execute(k);
 }
 
 export interface DayMovement { movementDate: string; inventoryId: number; direction: 'in' | 'out'; refDoc: string | null; qty: number; value: number }

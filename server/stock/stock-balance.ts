@@ -9,8 +9,12 @@ import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { snapshotOnOrBefore } from './stock-snapshots.ts';
 import { businessDayEnd, businessTodayNow } from './business-days.ts';
 import { siteSettings } from '../settings/site-settings.ts';
+import { stockEntities } from './stock-entities.ts';
 
-export type GroupBy = 'product' | 'inventory' | 'lot';
+/** A balance's rows per product, per product and inventory, or per lot too (`group_by` of GET /api/stock/balance: GROUP_BY). */
+export type GroupBy = 'byProduct' | 'byInventory' | 'byLot';
+/** The words of `group_by` and what each groups by. */
+export const GROUP_BY: Readonly<Record<string, GroupBy>> = { product: 'byProduct', inventory: 'byInventory', lot: 'byLot' };
 export interface BalanceQuery {
   productId: number | null;
   inventoryId: number | null;
@@ -30,25 +34,25 @@ interface Raw { product_id: unknown; inventory_id: unknown; lot_no?: unknown; ex
 
 /** The inventories the caller may see, under the same row scope as `GET /api/inventory`; null = all. */
 export async function visibleInventories(service: EntityService, ctx: RequestContext): Promise<number[] | null> {
-  const inventory = service.entity('inventory');
+  const inventory = service.entity(stockEntities(service.registry).inventory);
   const scope = service.policy.rowFilter(ctx, inventory);
   if (!scope) return null;
   const cc = { adapter: service.db.adapter, entity: (n: string) => service.registry.get(n), scope: (e: typeof inventory) => service.policy.rowFilter(ctx, e) };
-  const rows = await service.db.kysely.selectFrom('inventory as t').select('t.id').where((eb) => compileFilter(eb as never, scope, inventory, 't', cc)).execute();
+  const rows = await service.db.kysely.selectFrom(`${inventory.name} as t`).select('t.id').where((eb) => compileFilter(eb as never, scope, inventory, 't', cc)).execute();
   return rows.map((r) => Number(r.id));
 }
 
 /** On hand per key: now from the balance table, or at the end of a past business day from the last month-end snapshot before it plus the ledger since (no reposting). */
-async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null): Promise<Raw[]> {
-  const cols = q.groupBy === 'product' ? ['product_id'] : q.groupBy === 'inventory' ? ['product_id', 'inventory_id'] : ['product_id', 'inventory_id', 'lot_no', 'expiry_date'];
-  if (q.asOf === null) return sumOf(k, 'balance', cols, q, allowed);
+async function onHand(k: Kysely<any>, ledger: string, q: BalanceQuery, allowed: number[] | null): Promise<Raw[]> {
+  const cols = q.groupBy === 'byProduct' ? ['product_id'] : q.groupBy === 'byInventory' ? ['product_id', 'inventory_id'] : ['product_id', 'inventory_id', 'lot_no', 'expiry_date'];
+  if (q.asOf === null) return sumOf(k, ledger, 'balance', cols, q, allowed);
   const snapshot = await snapshotOnOrBefore(k, q.asOf);
-  const moved = await sumOf(k, 'ledger', cols, q, allowed, snapshot ? businessDayEnd(snapshot) : null);
+  const moved = await sumOf(k, ledger, 'ledger', cols, q, allowed, snapshot ? businessDayEnd(snapshot) : null);
   if (!snapshot) return moved;
   // the snapshot, plus what moved after it up to the day asked for, key by key
   const merged = new Map<string, Raw>();
   const key = (r: Raw) => cols.map((c) => (c === 'expiry_date' ? dateText(r[c as keyof Raw]) ?? '' : String(r[c as keyof Raw] ?? ''))).join('|');
-  for (const r of [...await sumOf(k, 'snapshot', cols, q, allowed, null, snapshot), ...moved]) {
+  for (const r of [...await sumOf(k, ledger, 'snapshot', cols, q, allowed, null, snapshot), ...moved]) {
     const hit = merged.get(key(r));
     if (hit) hit.qty = Number(hit.qty) + Number(r.qty);
     else merged.set(key(r), { ...r, qty: Number(r.qty) });
@@ -57,13 +61,13 @@ async function onHand(k: Kysely<any>, q: BalanceQuery, allowed: number[] | null)
 }
 
 /** The same grouped sum over the balance table, the ledger (from `since` up to the end of the business day asked for) or one snapshot. */
-async function sumOf(k: Kysely<any>, source: 'balance' | 'ledger' | 'snapshot', cols: string[], q: BalanceQuery, allowed: number[] | null, since: string | null = null, snapshot: string | null = null): Promise<Raw[]> {
+async function sumOf(k: Kysely<any>, ledger: string, source: 'balance' | 'ledger' | 'snapshot', cols: string[], q: BalanceQuery, allowed: number[] | null, since: string | null = null, snapshot: string | null = null): Promise<Raw[]> {
   const fromLedger = source === 'ledger';
   // totals per product and inventory answer every grouping but the one by lot
   const perLot = cols.includes('lot_no');
   // one builder type for every table: the query is the same shape over each
   let b = (fromLedger
-    ? k.selectFrom('stock_movement').where('movement_date', '<', businessDayEnd(q.asOf!))
+    ? k.selectFrom(ledger).where('movement_date', '<', businessDayEnd(q.asOf!))
     : k.selectFrom(source === 'balance' ? 'stock_balance' : perLot ? 'stock_snapshot' : 'stock_snapshot_total')) as SelectQueryBuilder<any, any, any>;
   if (fromLedger && since) b = b.where('movement_date', '>=', since);
   if (source === 'snapshot') b = b.where('as_of_date', '=', snapshot);
@@ -98,7 +102,7 @@ async function booked(k: Kysely<any>, registry: SchemaRegistry, q: BalanceQuery,
  * `stock_booked` table of reports (engine/reports/report-loader.ts), the same figures as `GET /api/stock/balance`.
  */
 export function bookedTable(k: Kysely<any>, registry: SchemaRegistry, mode: string, alias: string) {
-  const all = { productId: null, inventoryId: null, asOf: null, groupBy: 'inventory' as const };
+  const all = { productId: null, inventoryId: null, asOf: null, groupBy: 'byInventory' as const };
   const parts = bookingQueries(k, registry, all, mode, null);
   if (!parts.length) return k.selectFrom('stock_balance_total').select([sql`product_id`.as('product_id'), sql`inventory_id`.as('inventory_id'), sql`0`.as('qty')]).where(sql<boolean>`1 = 0`).as(alias);
   const u = parts.slice(1).reduce((acc, b) => acc.unionAll(b), parts[0]!);
@@ -159,19 +163,19 @@ export async function stockBalance(service: EntityService, ctx: RequestContext, 
   if (allowed && q.inventoryId !== null && !allowed.includes(q.inventoryId)) return [];
   const today = businessTodayNow();
   const rows = new Map<string, BalanceRow>();
-  const keyOf = (r: Raw) => [r.product_id, q.groupBy === 'product' ? '' : r.inventory_id, r.lot_no ?? '', dateText(r.expiry_date) ?? ''].join('|');
-  for (const r of await onHand(k, q, allowed)) {
-    const row: BalanceRow = { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: Number(r.qty) / QTY_SCALE, qty_booked: 0, qty_available: 0 };
-    if (q.groupBy === 'lot') { row.lot_no = (r.lot_no as string) || null; row.expiry_date = dateText(r.expiry_date) || null; }
+  const keyOf = (r: Raw) => [r.product_id, q.groupBy === 'byProduct' ? '' : r.inventory_id, r.lot_no ?? '', dateText(r.expiry_date) ?? ''].join('|');
+  for (const r of await onHand(k, stockEntities(service.registry).ledger, q, allowed)) {
+    const row: BalanceRow = { product_id: Number(r.product_id), inventory_id: q.groupBy === 'byProduct' ? null : Number(r.inventory_id), qty_on_hand: Number(r.qty) / QTY_SCALE, qty_booked: 0, qty_available: 0 };
+    if (q.groupBy === 'byLot') { row.lot_no = (r.lot_no as string) || null; row.expiry_date = dateText(r.expiry_date) || null; }
     rows.set(keyOf(r), row);
   }
   // bookings are what is open now: a balance as of a past day shows none; lots are not booked one by one
-  if (q.groupBy !== 'lot' && (q.asOf === null || q.asOf >= today)) {
+  if (q.groupBy !== 'byLot' && (q.asOf === null || q.asOf >= today)) {
     const s = await siteSettings(k, service.registry);
     for (const r of await booked(k, service.registry, q, String(s.stock_balance_sub_booked_table_type ?? 'so'), allowed)) {
-      if (q.groupBy !== 'product' && (r.inventory_id === null || r.inventory_id === undefined)) continue;
+      if (q.groupBy !== 'byProduct' && (r.inventory_id === null || r.inventory_id === undefined)) continue;
       const key = keyOf(r);
-      const row = rows.get(key) ?? { product_id: Number(r.product_id), inventory_id: q.groupBy === 'product' ? null : Number(r.inventory_id), qty_on_hand: 0, qty_booked: 0, qty_available: 0 };
+      const row = rows.get(key) ?? { product_id: Number(r.product_id), inventory_id: q.groupBy === 'byProduct' ? null : Number(r.inventory_id), qty_on_hand: 0, qty_booked: 0, qty_available: 0 };
       row.qty_booked += Number(r.qty) / QTY_SCALE;
       rows.set(key, row);
     }

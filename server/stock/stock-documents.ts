@@ -78,8 +78,8 @@ const instant = (v: unknown): string => (v instanceof Date ? v.toISOString() : n
  * exactly what its original took out (the ledger applies the cap of an out
  * that finds less value than it asks; see `writeMovements`).
  */
-export async function reversalsOf(trx: Kysely<any>, entity: string, id: number, doc?: Row): Promise<MovementInput[]> {
-  const rows = await trx.selectFrom('stock_movement').selectAll().where('doc_entity', '=', entity).where('doc_id', '=', id).orderBy('id').execute();
+export async function reversalsOf(trx: Kysely<any>, ledger: string, entity: string, id: number, doc?: Row): Promise<MovementInput[]> {
+  const rows = await trx.selectFrom(ledger).selectAll().where('doc_entity', '=', entity).where('doc_id', '=', id).orderBy('id').execute();
   // a reversal refused for want of stock names the line as the posting would (items.N)
   const lineIndex = new Map(((doc?.items as Row[] | undefined) ?? []).map((line, i) => [Number(line.id), i]));
   const today = dayStart(businessTodayNow());

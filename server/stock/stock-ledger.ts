@@ -12,6 +12,8 @@ import { ensureFirstInDay } from './balance-first-in.ts';
 import { ensureDayTablesCurrent } from './day-tables-current.ts';
 import { addToMovementDays, ensureMovementDays, movementDayRows } from './movement-days.ts';
 import { noteMoved } from './moved-values.ts';
+import { stockEntities, type StockEntities } from './stock-entities.ts';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 
 /**
  * The stock ledger: every change of stock is one `stock_movement` row, and the
@@ -53,7 +55,8 @@ async function addContainerToKey(db: Database): Promise<void> {
   }));
 }
 
-export async function ensureStockTables(db: Database): Promise<void> {
+export async function ensureStockTables(db: Database, registry: SchemaRegistry): Promise<void> {
+  const { ledger } = stockEntities(registry);
   await withKeyColumns(db.kysely.schema.createTable('stock_balance').ifNotExists())
     .addColumn('qty', 'bigint', (c) => c.notNull().defaultTo(0))
     // the stock's value at moving-average cost, in satang
@@ -62,14 +65,14 @@ export async function ensureStockTables(db: Database): Promise<void> {
     .addPrimaryKeyConstraint('stock_balance_pk', [...BALANCE_KEY])
     .execute();
   await addContainerToKey(db);
-  await ensureFirstInDay(db);
+  await ensureFirstInDay(db, ledger);
   await db.kysely.schema.createIndex('stock_balance_inventory').ifNotExists().on('stock_balance').columns(['inventory_id', 'product_id']).execute();
   // the rows with stock in the order a delivery takes them (FEFO): reading the first few of a product needs no sort of all its lots
   await sql`create index if not exists stock_balance_fefo on stock_balance
     (product_id, inventory_id, (case when expiry_date = '' then 1 else 0 end), expiry_date, lot_no, location_id, container_id) where qty > 0`.execute(db.kysely);
   await ensureBalanceTotals(db);
-  await ensureMovementDays(db);
-  await ensureDayTablesCurrent(db);
+  await ensureMovementDays(db, ledger);
+  await ensureDayTablesCurrent(db, ledger);
   await ensureSnapshotTables(db);
 }
 
@@ -108,6 +111,8 @@ export interface Moved { unitCost: number | null; value: number }
 
 export interface LedgerOptions {
   userId: number | null;
+  /** the ledger's table and the entities it links to (stock-entities.ts) */
+  stock: StockEntities;
   /** May this inventory go below zero (site setting or the inventory's own flag)? */
   allowNegative(inventoryId: number): Promise<boolean>;
 }
@@ -123,9 +128,9 @@ export function sortByKey<T extends StockKey>(list: T[]): T[] {
 }
 
 /** The refusal of an out that finds only `onHand` (scaled) where it asks for more. */
-async function shortfall(trx: Kysely<any>, m: MovementInput, onHand: number): Promise<AppError> {
-  const product = await trx.selectFrom('product').select(['code', 'name_th']).where('id', '=', m.productId).executeTakeFirst();
-  const inventory = await trx.selectFrom('inventory').select(['code', 'name']).where('id', '=', m.inventoryId).executeTakeFirst();
+async function shortfall(trx: Kysely<any>, stock: StockEntities, m: MovementInput, onHand: number): Promise<AppError> {
+  const product = await trx.selectFrom(stock.product).select(['code', 'name_th']).where('id', '=', m.productId).executeTakeFirst();
+  const inventory = await trx.selectFrom(stock.inventory).select(['code', 'name']).where('id', '=', m.inventoryId).executeTakeFirst();
   const q = (n: number) => n / QTY_SCALE;
   const lot = m.lotNo ? `, lot ${m.lotNo}` : '';
   return new AppError('INSUFFICIENT_STOCK', `${m.where ? `${m.where}: ` : ''}only ${q(onHand)} of ${product?.code ?? m.productId} are on hand in ${inventory?.code ?? m.inventoryId}${lot}, not ${q(m.qty)} (short by ${q(m.qty - onHand)})`, {
@@ -171,7 +176,7 @@ const groupText = (g: OpenGroup) => JSON.stringify([g.productId, g.inventoryId, 
  * FEFO order and stops when served, so the answer is what reading every row
  * would give.
  */
-async function allocateAll(trx: Kysely<any>, open: MovementInput[], negatives: Map<number, boolean>): Promise<Map<MovementInput, MovementInput[]>> {
+async function allocateAll(trx: Kysely<any>, stock: StockEntities, open: MovementInput[], negatives: Map<number, boolean>): Promise<Map<MovementInput, MovementInput[]>> {
   const groups = new Map<string, OpenGroup>();
   for (const m of open) groups.set(groupText(groupOf(m)), groupOf(m));
   const list = [...groups.values()];
@@ -190,7 +195,7 @@ async function allocateAll(trx: Kysely<any>, open: MovementInput[], negatives: M
       const { pieces, left } = allocate(m, rows[g]!, taken);
       if (left > 0 && !whole.has(g) && rows[g]!.length >= limit) more.add(g);
       // a refusal is final only when every line before it was served from all the rows it could walk
-      else if (left > 0 && !more.size && !negatives.get(m.inventoryId)) throw await shortfall(trx, m, m.qty - left);
+      else if (left > 0 && !more.size && !negatives.get(m.inventoryId)) throw await shortfall(trx, stock, m, m.qty - left);
       else if (left > 0) pieces.push({ ...m, allocate: false, qty: left });
       split.set(m, pieces);
     }
@@ -246,7 +251,7 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   const negatives = await negativesOf(asked, opts);
   // open outs become one movement per balance row they take from; a transfer's in-leg follows its out-leg's pieces (same lot and expiry)
   const open = asked.filter((m) => m.direction === 'out' && m.allocate);
-  const split = open.length ? await allocateAll(trx, open, negatives) : new Map<MovementInput, MovementInput[]>();
+  const split = open.length ? await allocateAll(trx, opts.stock, open, negatives) : new Map<MovementInput, MovementInput[]>();
   const movements = asked.flatMap((m) => {
     if (split.has(m)) return split.get(m)!;
     const out = m.pairedWith && split.get(m.pairedWith);
@@ -271,7 +276,7 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
       moved.set(m, { unitCost: paired ? paired.unitCost : m.unitCost ?? (m.storedId === undefined ? perUnit(value, m.qty) : null), value });
       continue;
     }
-    if (!negatives.get(m.inventoryId) && row.qty < m.qty) throw await shortfall(trx, m, row.qty);
+    if (!negatives.get(m.inventoryId) && row.qty < m.qty) throw await shortfall(trx, opts.stock, m, row.qty);
     const value = outValue(row.qty, row.value, m.qty, m.value);
     row.qty -= m.qty;
     row.value -= value;
@@ -289,7 +294,7 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   for (const m of movements) {
     if (m.storedId === undefined) continue;
     const done = moved.get(m)!;
-    await trx.updateTable('stock_movement').set(m.direction === 'out' ? { unit_cost: done.unitCost, value: done.value } : { value: done.value }).where('id', '=', m.storedId).execute();
+    await trx.updateTable(opts.stock.ledger).set(m.direction === 'out' ? { unit_cost: done.unitCost, value: done.value } : { value: done.value }).where('id', '=', m.storedId).execute();
   }
   const rows = movements.filter((m) => m.storedId === undefined).map((m) => ({
     movement_date: m.movementDate, product_id: m.productId, inventory_id: m.inventoryId, product_location_id: m.locationId,
@@ -309,17 +314,17 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   if (changes.length) {
     // a posting of more ledger rows than ride in one statement writes them in statements of their own first
     const ride = rows.length <= RIDER_MOVEMENTS;
-    if (!ride) for (const batch of inBatches(rows, 21)) await trx.insertInto('stock_movement').values(batch).execute();
+    if (!ride) for (const batch of inBatches(rows, 21)) await trx.insertInto(opts.stock.ledger).values(batch).execute();
     // the ledger and day rows ride with the balances, written first and read for the newest snapshot date (addToBalances):
     // one round trip on PostgreSQL (issue 35's posting p99), the last before commit; in order on SQLite (runRiding).
     // From then on no snapshot can be taken until this commits (PostgreSQL locks the ledger for a snapshot; SQLite
     // writes one at a time), so a movement dated after the last snapshot — nearly every posting — needs no snapshot update.
     // The balances are written in the same statement as the ledger rows they sum up, or after them: the lock on a
     // row others post to is then held for this and the commit.
-    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { movements: ride ? rows : [], days }));
+    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { ledger: opts.stock.ledger, movements: ride ? rows : [], days }));
   } else {
     // nothing changes a balance (the movements net to nothing): the ledger and day rows alone
-    for (const batch of inBatches(rows, 21)) await trx.insertInto('stock_movement').values(batch).execute();
+    for (const batch of inBatches(rows, 21)) await trx.insertInto(opts.stock.ledger).values(batch).execute();
     await addToMovementDays(trx, days);
     last = await lastSnapshotDate(trx);
     written = new Map();

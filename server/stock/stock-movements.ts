@@ -36,7 +36,7 @@ export function registerMovementRoutes(app: FastifyInstance, service: EntityServ
       if (inv === null) throw new AppError('INVALID_QUERY', '"inventory_id" must be a record id');
       filter.inventory_id = { _eq: inv };
     }
-    const entity = service.entity('stock_movement');
+    const entity = service.entity(service.registry.held('stockMovements'));
     service.policy.assertAllowed(ctx, entity, 'read');
     // a product's or inventory's name is shown only to a caller who may read it there
     const fields = FIELDS.filter((f) => {
@@ -44,7 +44,7 @@ export function registerMovementRoutes(app: FastifyInstance, service: EntityServ
       return !field || service.policy.canReadField(ctx, service.entity(entity.fields[link!]!.entity!), field, true);
     });
     const query = service.parseQuery(entity, { filter: JSON.stringify(filter), sort: 'movement_date,id', limit: String(PAGE), page: String(raw.page ?? 1), fields: fields.join(','), meta: 'total_count' }, ctx);
-    const result = await service.list('stock_movement', query, ctx);
+    const result = await service.list(entity.name, query, ctx);
     // the business day each movement belongs to, as the screen shows it (its instant in UTC may fall on the day before)
     const data = result.rows.map((r) => ({ ...r, business_date: businessDayOf(String(r.movement_date)), doc_path: r.doc_entity && r.doc_id ? `/${r.doc_entity}/${r.doc_id}` : null }));
     return { success: true, data, total: result.total ?? data.length };

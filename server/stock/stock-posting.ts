@@ -3,12 +3,12 @@ import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { toScaledInteger } from '../../engine/validation/value-limits.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { entitiesNamed } from '../crud/write-events.ts';
 import { principalOf } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import { flagOn, siteSettings } from '../settings/site-settings.ts';
 import { writeMovements, type LedgerOptions, type MovementInput } from './stock-ledger.ts';
+import { stockEntities } from './stock-entities.ts';
 import { unscale } from '../db/field-codec.ts';
 import { dateText, locationRulesOf, movementsOf, num, postingInventories, reversalsOf, stockSpecOf, type LocationRules } from './stock-documents.ts';
 
@@ -16,18 +16,20 @@ type Row = Record<string, unknown>;
 
 /** Negative stock only where a setting says so: the site-wide switch, or the inventory's own flag. */
 export function ledgerOptions(trx: Kysely<any>, ctx: RequestContext, registry: SchemaRegistry): LedgerOptions {
+  const stock = stockEntities(registry);
   return {
     userId: ctx.userId,
+    stock,
     async allowNegative(inventoryId) {
       if (flagOn(await siteSettings(trx, registry), 'is_allow_negative_stock')) return true;
-      const inv = await trx.selectFrom('inventory').select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
+      const inv = await trx.selectFrom(stock.inventory).select('is_allow_negative_stock').where('id', '=', inventoryId).executeTakeFirst();
       return Number(inv?.is_allow_negative_stock ?? 0) === 1;
     },
   };
 }
 
 /** A location named on a stock document must belong to the inventory it is used with (issue 8's cross-field rule). */
-async function checkLocations(trx: Kysely<any>, rules: LocationRules, doc: Row, lineInventory = false): Promise<void> {
+async function checkLocations(trx: Kysely<any>, registry: SchemaRegistry, rules: LocationRules, doc: Row, lineInventory = false): Promise<void> {
   const wanted: { field: string; inventory: number; location: number }[] = [];
   for (const [invField, locField] of rules.header) {
     const location = num(doc[locField]);
@@ -40,7 +42,7 @@ async function checkLocations(trx: Kysely<any>, rules: LocationRules, doc: Row, 
     }
   }
   if (!wanted.length) return;
-  const rows = await trx.selectFrom('product_location').select(['id', 'inventory_id', 'code']).where('id', 'in', [...new Set(wanted.map((w) => w.location))]).execute();
+  const rows = await trx.selectFrom(stockEntities(registry).location).select(['id', 'inventory_id', 'code']).where('id', 'in', [...new Set(wanted.map((w) => w.location))]).execute();
   const owner = new Map(rows.map((r) => [Number(r.id), r]));
   const errors: FieldError[] = wanted.filter((w) => Number(owner.get(w.location)?.inventory_id) !== w.inventory)
     .map((w) => ({ field: w.field, code: 'inventory', message: `location ${owner.get(w.location)?.code ?? w.location} is not in inventory ${w.inventory}` }));
@@ -57,7 +59,7 @@ async function checkLots(trx: Kysely<any>, doc: Row, registry: SchemaRegistry): 
   const lines = (doc.items as Row[] | undefined) ?? [];
   const ids = [...new Set(lines.map((l) => num(l.product_id)).filter((n): n is number => n !== null))];
   if (!ids.length) return;
-  const products = new Map((await trx.selectFrom('product').select(['id', 'code', 'is_track_lot', 'is_track_expiry']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
+  const products = new Map((await trx.selectFrom(stockEntities(registry).product).select(['id', 'code', 'is_track_lot', 'is_track_expiry']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
   const errors: FieldError[] = [];
   for (const [i, line] of lines.entries()) {
     const p = products.get(Number(line.product_id));
@@ -101,13 +103,13 @@ export function installStockPosting(service: EntityService): void {
         throw new AppError('VALIDATION_FAILED', missing.map((f) => `${f}: is required to approve`).join('; '), { fields: missing.map((field) => ({ field, code: 'required', message: 'is required to approve' })) });
       }
       if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
-      await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
+      await checkLocations(trx, service.registry, locationRulesOf(spec), e.after, spec.lineInventory);
       if (spec.checkLots) await checkLots(trx, e.after, service.registry);
       const movements = movementsOf(spec, e.entity.name, e.after);
       // the balance rows are locked from their first write until commit: written last, other postings of the same products wait less
       await service.beforeCommit(trx, async () => { await writeMovements(trx, movements, ledgerOptions(trx, e.ctx, service.registry)); });
     } else if (e.action === (d.cancelAction ?? 'cancel')) {
-      const reversals = await reversalsOf(trx, e.entity.name, e.id, e.after);
+      const reversals = await reversalsOf(trx, stockEntities(service.registry).ledger, e.entity.name, e.id, e.after);
       await service.beforeCommit(trx, async () => { await writeMovements(trx, reversals, ledgerOptions(trx, e.ctx, service.registry)); });
     }
   }, stockDocument);
@@ -115,12 +117,12 @@ export function installStockPosting(service: EntityService): void {
     if (!e.after) return;
     const spec = stockSpecOf(service.registry.get(e.entity))!;
     if (spec.toInventory) checkDestination(e.ctx, e.after, spec.toInventory);
-    await checkLocations(trx, locationRulesOf(spec), e.after, spec.lineInventory);
+    await checkLocations(trx, service.registry, locationRulesOf(spec), e.after, spec.lineInventory);
   }, stockDocument);
   service.onWrite(async (trx, e) => {
     if (!e.after || e.action !== 'create' || e.after.doc_entity) return;
     const m = e.after;
-    await checkLocations(trx, { header: [['inventory_id', 'product_location_id']], line: null }, m);
+    await checkLocations(trx, service.registry, { header: [['inventory_id', 'product_location_id']], line: null }, m);
     const movement: MovementInput = {
       productId: Number(m.product_id), inventoryId: Number(m.inventory_id), locationId: num(m.product_location_id),
       lotNo: (m.lot_no as string | null) || null, expiryDate: dateText(m.expiry_date), containerId: num(m.product_container_id), direction: m.direction === 'out' ? 'out' : 'in',
@@ -135,5 +137,5 @@ export function installStockPosting(service: EntityService): void {
       m.value = unscale(done.value, 2);
       if (movement.direction === 'out') m.unit_cost = done.unitCost === null ? null : unscale(done.unitCost, 2);
     });
-  }, entitiesNamed('stock_movement'));
+  }, (entity) => entity.holds === 'stockMovements');
 }

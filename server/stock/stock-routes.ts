@@ -8,7 +8,7 @@ import { AppError } from '../errors/app-error.ts';
 import { registerMovementRoutes } from './stock-movements.ts';
 import { registerImportRoutes } from '../imports/import-routes.ts';
 import type { ImportJobStore } from '../imports/import-jobs.ts';
-import { stockBalance, type GroupBy } from './stock-balance.ts';
+import { GROUP_BY, stockBalance, type GroupBy } from './stock-balance.ts';
 
 /** The permission key whose `view` flag reads balances (a menu key of its own: balances are not one entity's rows). */
 export const STOCK_BALANCE_KEY = 'stock_balance';
@@ -28,7 +28,7 @@ const SNAPSHOT_CHECK_MS = 6 * 3600_000;
 /** `GET /api/stock/balance`, the movements and the product import, and the month-end snapshots; the listeners (posting, production gate, site settings, asset history) are stock-feature.ts's. */
 export function registerStockRoutes(app: FastifyInstance, service: EntityService, contextOf: ContextOf, importJobs?: ImportJobStore): void {
   // month-end snapshots keep balances as of a past date quick; taken after start and then now and then, never on a request
-  const snapshots = () => takeMissingSnapshots(service.db, businessTodayNow())
+  const snapshots = () => takeMissingSnapshots(service.db, service.registry.held('stockMovements'), businessTodayNow())
     .then((n) => { if (n) app.log.info({ snapshots: n }, 'stock snapshots taken'); })
     .catch((err: unknown) => app.log.warn({ err: { message: (err as Error).message } }, 'stock snapshots failed'));
   const timer = setInterval(() => void snapshots(), SNAPSHOT_CHECK_MS);
@@ -47,8 +47,9 @@ export function registerStockRoutes(app: FastifyInstance, service: EntityService
     }
     const asOf = raw.as_of === undefined || raw.as_of === '' ? null : String(raw.as_of);
     if (asOf !== null && (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`)))) throw new AppError('INVALID_QUERY', '"as_of" must be a date, YYYY-MM-DD');
-    const groupBy = (raw.group_by ?? 'inventory') as GroupBy;
-    if (!['product', 'inventory', 'lot'].includes(groupBy)) throw new AppError('INVALID_QUERY', '"group_by" must be product, inventory or lot');
+    // by product and inventory unless asked otherwise
+    const groupBy: GroupBy | null = raw.group_by === undefined ? 'byInventory' : Object.hasOwn(GROUP_BY, String(raw.group_by)) ? GROUP_BY[String(raw.group_by)]! : null;
+    if (!groupBy) throw new AppError('INVALID_QUERY', '"group_by" must be product, inventory or lot');
     const data = await stockBalance(service, ctx, { productId: id(raw, 'product_id'), inventoryId: id(raw, 'inventory_id'), asOf, groupBy });
     return { success: true, data };
   });

@@ -69,15 +69,15 @@ export async function addToSnapshots(trx: Kysely<any>, k: StockKey, day: string,
  * writes one at a time; on PostgreSQL the ledger is locked against writers
  * for the length of the sum.
  */
-export async function takeSnapshot(db: Database, date: string): Promise<boolean> {
+export async function takeSnapshot(db: Database, ledger: string, date: string): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
-    await lockAgainstWriters(trx, 'stock_movement');
+    await lockAgainstWriters(trx, ledger);
     const exists = await trx.selectFrom('stock_snapshot_date').select('as_of_date').where('as_of_date', '=', date).executeTakeFirst();
     if (exists) return false;
     await sql`insert into stock_snapshot (as_of_date, product_id, inventory_id, location_id, lot_no, expiry_date, qty)
       select ${date}, product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), ''),
         sum(case when direction = 'in' then qty else -qty end)
-      from stock_movement where movement_date < ${businessDayEnd(date)}
+      from ${sql.table(ledger)} where movement_date < ${businessDayEnd(date)}
       group by product_id, inventory_id, coalesce(product_location_id, 0), coalesce(lot_no, ''), coalesce(cast(expiry_date as text), '')
       having sum(case when direction = 'in' then qty else -qty end) <> 0`.execute(trx);
     await totalsFromDetail(trx, date);
@@ -100,9 +100,12 @@ export function monthEndsBefore(first: string, today: string): string[] {
   }
 }
 
-/** Takes the missing month-end snapshots up to last month (at most `limit` per call, oldest first); `today` is a business date. */
-export async function takeMissingSnapshots(db: Database, today: string, limit = 120): Promise<number> {
-  const first = await db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.min('movement_date').as('d')).executeTakeFirst();
+/**
+ * Takes the missing month-end snapshots up to last month (at most `limit` per call, oldest first); `today` is a business date,
+ * `ledger` the table of the movements (stock-entities.ts).
+ */
+export async function takeMissingSnapshots(db: Database, ledger: string, today: string, limit = 120): Promise<number> {
+  const first = await db.kysely.selectFrom(ledger).select((eb) => eb.fn.min('movement_date').as('d')).executeTakeFirst();
   if (!first?.d) return 0;
   const firstDay = businessDayOf(first.d instanceof Date ? first.d : String(first.d));
   const have = new Set((await db.kysely.selectFrom('stock_snapshot_date').select('as_of_date').execute()).map((r) => String(r.as_of_date)));
@@ -110,7 +113,7 @@ export async function takeMissingSnapshots(db: Database, today: string, limit = 
   for (const date of monthEndsBefore(firstDay, today)) {
     if (taken >= limit) break;
     if (have.has(date)) continue;
-    if (await takeSnapshot(db, date)) taken++;
+    if (await takeSnapshot(db, ledger, date)) taken++;
   }
   return taken;
 }

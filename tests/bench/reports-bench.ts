@@ -42,7 +42,7 @@ async function measure(db: Database, dbUrl: string, registry: SchemaRegistry, la
   await prepareDatabase(db, registry);
   // month-end snapshots as the running server takes them (server/stock/stock-snapshots.ts)
   const t0 = performance.now();
-  const taken = await takeMissingSnapshots(db, businessTodayNow());
+  const taken = await takeMissingSnapshots(db, registry.held('stockMovements'), businessTodayNow());
   log(`${label}: ${taken} month-end snapshots taken in ${Math.round(performance.now() - t0)} ms`);
   const reports = readReportDir(join(SCHEMAS_DIR, 'reports'), registry);
   const built = await buildApp({ db, registry, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret-00'), hashLogN: 10, uploadDir: mkdtempSync(join(tmpdir(), 'bench-uploads-')), reports });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { Client, expectError, PASSWORD, q } from '../support/security-fixtures.ts';
+import { authEntities } from '../../server/auth/auth-entities.ts';
 import { guardAccountWrite } from '../../server/auth/account-guard.ts';
 
 const ADMIN_FLAGS = { view: true, edit: true, print: true, export: true, email: true };
@@ -100,9 +101,9 @@ describe.each(testDialects())('grant limits on %s', (dialect) => {
     const ghost = { user: { id: 999_999, role_id: adminRole, inventory_allow: [], branch_company: [] }, role: { role_detail: { '*': ADMIN_FLAGS } }, userType: null } as never;
     const lastOne = (await c.call('GET', `/api/user_account/${second}`, again)).json().data;
     expect(lastOne.is_active).toBe(true);
-    await expect(guardAccountWrite(t.db.kysely, ghost, [], 'user_account', lastOne, { ...lastOne, is_active: false })).rejects.toThrow(/last active administrator/);
-    await expect(guardAccountWrite(t.db.kysely, ghost, [], 'user_account', lastOne, null)).rejects.toThrow(/last active administrator/);
-    await expect(guardAccountWrite(t.db.kysely, ghost, [], 'user_role', { id: adminRole, role_detail: { '*': ADMIN_FLAGS } }, { id: adminRole, role_detail: {} })).rejects.toThrow(/last active administrator/);
+    await expect(guardAccountWrite(t.db.kysely, authEntities(t.registry), ghost, [], 'user_account', lastOne, { ...lastOne, is_active: false })).rejects.toThrow(/last active administrator/);
+    await expect(guardAccountWrite(t.db.kysely, authEntities(t.registry), ghost, [], 'user_account', lastOne, null)).rejects.toThrow(/last active administrator/);
+    await expect(guardAccountWrite(t.db.kysely, authEntities(t.registry), ghost, [], 'user_role', { id: adminRole, role_detail: { '*': ADMIN_FLAGS } }, { id: adminRole, role_detail: {} })).rejects.toThrow(/last active administrator/);
     // restore the first administrator for the other tests
     expect((await c.call('PATCH', `/api/user_account/${adminId}`, again, { is_active: true })).statusCode).toBe(200);
     // the deactivation ended the first administrator's session: sign in again

@@ -12,6 +12,9 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, testDialects } from '../support/test-databases.ts';
 import { openDatabase } from '../../server/db/database-factory.ts';
 import { ensureStockTables } from '../../server/stock/stock-ledger.ts';
+import { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
+import { readSchemaDir } from '../../server/schema-files.ts';
+import { SCHEMAS_DIR } from '../support/test-app.ts';
 import { expectError } from '../support/security-fixtures.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 
@@ -77,8 +80,8 @@ describe.each(testDialects())('containers in the stock balance on %s', (dialect)
         lot_no text not null default '', expiry_date text not null default '', qty bigint not null default 0, value bigint not null default 0,
         constraint stock_balance_pk primary key (product_id, inventory_id, location_id, lot_no, expiry_date))`.execute(db.kysely);
       await sql`insert into stock_balance (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value) values (1, 2, 0, 'L1', '', 50000, 700)`.execute(db.kysely);
-      await ensureStockTables(db);
-      await ensureStockTables(db);
+      await ensureStockTables(db, new SchemaRegistry(readSchemaDir(SCHEMAS_DIR)));
+      await ensureStockTables(db, new SchemaRegistry(readSchemaDir(SCHEMAS_DIR)));
       await sql`insert into stock_balance (product_id, inventory_id, location_id, lot_no, expiry_date, qty, value, container_id) values (1, 2, 0, 'L1', '', 10000, 100, 9)`.execute(db.kysely);
       const all = await db.kysely.selectFrom('stock_balance').select(['container_id', 'qty', 'value']).orderBy('container_id').execute();
       expect(all.map((r) => [Number(r.container_id), Number(r.qty), Number(r.value)])).toEqual([[0, 50000, 700], [9, 10000, 100]]);

@@ -181,8 +181,8 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       }
       if (op === 249) {
         // snapshots in the middle of the ledger's dates: later backdated entries land before and after them
-        for (const d of [day(-45), day(-20), day(-5)]) expect(await takeSnapshot(t.db, d)).toBe(true);
-        expect(await takeSnapshot(t.db, day(-20))).toBe(false);
+        for (const d of [day(-45), day(-20), day(-5)]) expect(await takeSnapshot(t.db, t.registry.held('stockMovements'), d)).toBe(true);
+        expect(await takeSnapshot(t.db, t.registry.held('stockMovements'), day(-20))).toBe(false);
       }
       if (op % 100 === 99) await check();
     }
@@ -205,17 +205,17 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     expect(totals.length).toBeGreaterThan(0);
     // a database whose balances predate first_in_day gets it at the next start, from the ledger
     await sql`alter table stock_balance drop column first_in_day`.execute(t.db.kysely);
-    await ensureStockTables(t.db);
+    await ensureStockTables(t.db, t.registry);
     const again = await firstIns();
     expect(again.got).toEqual(again.want);
     // a database whose ledger predates stock_movement_day gets it at the next start
     await t.db.kysely.deleteFrom('stock_movement_day').execute();
-    await ensureStockTables(t.db);
+    await ensureStockTables(t.db, t.registry);
     expect(await movementDays()).toEqual(await ledgerDays());
     // a database whose balances predate stock_balance_total and stock_lot_total gets them at the next start
     await t.db.kysely.deleteFrom('stock_balance_total').execute();
     await t.db.kysely.deleteFrom('stock_lot_total').execute();
-    await ensureStockTables(t.db);
+    await ensureStockTables(t.db, t.registry);
     expect(await balanceTotals()).toEqual(await summedBalances());
     expect(await lotTotals()).toEqual(await summedLots());
     // a database whose snapshots predate the totals gets them at the next start

@@ -11,6 +11,12 @@ export interface EntitySummary {
   menuKey: string;
   menuGroup?: string;
   icon?: string;
+  /** What it holds for the engine (schema key `holds`): the web finds such entities by this, never by name. */
+  holds?: EntitySchema['holds'];
+  /** The entity an account's inventory or company allowances list the ids of. */
+  scope?: 'inventories' | 'companies';
+  /** Documents are made out to it (schema key `party`: customers, suppliers). */
+  party?: true;
 }
 
 export interface EntityMeta {

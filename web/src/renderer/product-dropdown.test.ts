@@ -18,21 +18,21 @@ describe('the product dropdown site settings', () => {
 
 
   it('pick the fields of each document\'s product picker, code and name by default', () => {
-    expect(productLabelFields('product_dropdown_quotation', 'product', DEFAULT_SETTINGS, 'th')).toEqual(['code', 'name_th']);
-    expect(productLabelFields('product_dropdown_so', 'product', { ...DEFAULT_SETTINGS, product_dropdown_so: 'name' } as never, 'en')).toEqual(['name_en']);
-    expect(productLabelFields('product_dropdown_gr', 'product', { ...DEFAULT_SETTINGS, product_dropdown_gr: 'code' } as never, 'th')).toEqual(['code']);
+    expect(productLabelFields('product_dropdown_quotation', 'product_id', DEFAULT_SETTINGS, 'th')).toEqual(['code', 'name_th']);
+    expect(productLabelFields('product_dropdown_so', 'product_id', { ...DEFAULT_SETTINGS, product_dropdown_so: 'name' } as never, 'en')).toEqual(['name_en']);
+    expect(productLabelFields('product_dropdown_gr', 'product_id', { ...DEFAULT_SETTINGS, product_dropdown_gr: 'code' } as never, 'th')).toEqual(['code']);
     // the quotation's setting does not govern the sales order
-    expect(productLabelFields('product_dropdown_so', 'product', { ...DEFAULT_SETTINGS, product_dropdown_quotation: 'code' } as never, 'th')).toEqual(['code', 'name_th']);
+    expect(productLabelFields('product_dropdown_so', 'product_id', { ...DEFAULT_SETTINGS, product_dropdown_quotation: 'code' } as never, 'th')).toEqual(['code', 'name_th']);
   });
 
   it('leave other pickers alone', () => {
-    expect(productLabelFields('product_dropdown_quotation', 'customer', DEFAULT_SETTINGS, 'th')).toBeNull();
-    expect(productLabelFields(undefined, 'product', DEFAULT_SETTINGS, 'th')).toBeNull();
+    expect(productLabelFields('product_dropdown_quotation', 'customer_id', DEFAULT_SETTINGS, 'th')).toBeNull();
+    expect(productLabelFields(undefined, 'product_id', DEFAULT_SETTINGS, 'th')).toBeNull();
   });
 
   it('list the choices in the order of the first field they show: code first, by code (issue 48 §4)', () => {
-    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product', DEFAULT_SETTINGS, 'th') ?? undefined)).toBe('code');
-    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product', { ...DEFAULT_SETTINGS, product_dropdown_so: 'name' } as never, 'th') ?? undefined)).toBe('name_th');
+    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product_id', DEFAULT_SETTINGS, 'th') ?? undefined)).toBe('code');
+    expect(pickerSort('name_th', productLabelFields('product_dropdown_so', 'product_id', { ...DEFAULT_SETTINGS, product_dropdown_so: 'name' } as never, 'th') ?? undefined)).toBe('name_th');
     // a picker no setting governs keeps its display field
     expect(pickerSort('name_th', undefined)).toBe('name_th');
   });

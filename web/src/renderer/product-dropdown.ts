@@ -3,11 +3,11 @@ import type { SiteSettings } from '../core/app-data.ts';
 /**
  * The product fields a document's product picker shows, from the site setting:
  * `code_name` (the default) "P001 ฟิล์มยืด", `name` or `code`. The setting is the
- * lines field's `pickerSetting` in the document's schema. Null for a picker no
- * setting governs (lines without one, another target).
+ * lines field's `pickerSetting` in the document's schema, and it governs the lines' `product_id` (docs/schema-format.md,
+ * "Links and lines"). Null for a picker no setting governs (lines without one, another field).
  */
-export function productLabelFields(pickerSetting: string | undefined, target: string | undefined, settings: SiteSettings | null, lang: string): string[] | null {
-  if (target !== 'product' || !pickerSetting) return null;
+export function productLabelFields(pickerSetting: string | undefined, field: string, settings: SiteSettings | null, lang: string): string[] | null {
+  if (field !== 'product_id' || !pickerSetting) return null;
   const mode = String((settings as Record<string, unknown> | null)?.[pickerSetting] ?? 'code_name');
   const name = lang === 'en' ? 'name_en' : 'name_th';
   if (mode === 'code') return ['code'];

@@ -76,9 +76,9 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
     case 'loading': return <LoadingPage />;
     case 'childList': return <ChildListPage entity={entry.entity!} via={entry.via!} titleKey={entry.titleKey} />;
     case 'viewRecord': return <ViewRecordPage entity={entry.entity!} mark={entry.mark} titleKey={entry.titleKey} />;
-    case 'admin': return <AdminScreen screen={entry.screen!} />;
+    case 'admin': return <AdminScreen screen={entry.screen!} entity={entry.entity} />;
     case 'stock': return <StockScreen screen={entry.screen!} entity={entry.entity} titleKey={entry.titleKey} />;
-    case 'pos': return <RegisterPage titleKey={entry.titleKey} />;
+    case 'register': return <RegisterPage titleKey={entry.titleKey} />;
     case 'report':
       if (entry.screen === 'collectionSummary') return <CollectionSummaryPage titleKey={entry.titleKey} />;
       if (entry.screen === 'chartOfAccounts') return <ChartOfAccountsPage entity={entry.entity!} titleKey={entry.titleKey} />;

@@ -40,9 +40,9 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
   const lang = i18n.language;
   const [accounts, setAccounts] = useState<AccountRow[] | null>(null);
   const [report, setReport] = useState<ReportSummary | null | undefined>(undefined);
-  // the address gives the dates, the company and a statement line (a balance sheet or P&L figure's drill-down)
+  // the address gives the balances report's parameters (the dates, the company) and a statement line (a balance sheet or P&L figure's drill-down)
   const [search, setSearch] = useSearchParams();
-  const params = useMemo(() => Object.fromEntries(['date_from', 'date_to', 'company'].filter((k) => search.get(k)).map((k) => [k, search.get(k)!])), [search]);
+  const params = useMemo(() => Object.fromEntries((report?.parameters ?? []).map((p) => p.name).filter((k) => search.get(k)).map((k) => [k, search.get(k)!])), [search, report]);
   const line = search.get('dbd_line');
   const schema = useEntitySchema(entity);
   const lineOption = schema.status === 'ready' ? schema.meta.entity.fields.dbd_line?.options?.find((o) => o.value === line) : undefined;

@@ -33,11 +33,11 @@ function updateSession(patch: Partial<{ id_token: string; email: string; user_av
  * preview) and language, and the password (the current one is needed; other
  * sessions end). Another id: not found, or the account editor for those who may edit accounts.
  */
-export default function AccountEdit() {
+export default function AccountEdit({ entity = '' }: { entity?: string }) {
   const { id } = useParams();
   const { t, i18n } = useTranslation();
   const session = useAtomValue(sessionAtom);
-  const canEditAccounts = useCan('user_account', 'edit');
+  const canEditAccounts = useCan(entity, 'edit');
   const own = Number(id) === session.id;
   const [form, setForm] = useState({ first_name: '', last_name: '', email: '', user_avatar: '' });
   const [loaded, setLoaded] = useState(false);
@@ -52,15 +52,15 @@ export default function AccountEdit() {
 
   useEffect(() => {
     if (!own) return;
-    api.get<{ data: Record<string, unknown> }>(`/api/user_account/${id}`, { searchParams: { fields: 'id,first_name,last_name,email,user_avatar' } }).then((r) => {
+    api.get<{ data: Record<string, unknown> }>(`/api/${entity}/${id}`, { searchParams: { fields: 'id,first_name,last_name,email,user_avatar' } }).then((r) => {
       const avatar = String(r.data.user_avatar ?? '');
       setForm({ first_name: String(r.data.first_name ?? ''), last_name: String(r.data.last_name ?? ''), email: String(r.data.email ?? ''), user_avatar: avatar });
       setLoaded(true);
       if (avatar) fetchFileBlob(avatar).then(({ blob }) => setPreview(URL.createObjectURL(blob)), () => undefined);
     }, (e) => setError(e));
-  }, [id, own]);
+  }, [entity, id, own]);
 
-  if (!own) return canEditAccounts && /^[1-9][0-9]*$/.test(id ?? '') ? <Navigate to={`/user_account/${id}`} replace /> : <NotFound />;
+  if (!own) return canEditAccounts && /^[1-9][0-9]*$/.test(id ?? '') ? <Navigate to={`/${entity}/${id}`} replace /> : <NotFound />;
   if (!loaded) return error ? <section className="bo-page"><ErrorBox error={error} /></section> : <Spinner />;
 
   const pickAvatar = async (file: File | undefined) => {
@@ -83,7 +83,7 @@ export default function AccountEdit() {
     setError(null);
     setSaving(true);
     try {
-      await api.patch(`/api/user_account/${id}`, { first_name: form.first_name, last_name: form.last_name, email: form.email || null, user_avatar: form.user_avatar || null });
+      await api.patch(`/api/${entity}/${id}`, { first_name: form.first_name, last_name: form.last_name, email: form.email || null, user_avatar: form.user_avatar || null });
       updateSession({ email: form.email, user_avatar: form.user_avatar });
       toast('success', t('common.saved'));
     } catch (e) {

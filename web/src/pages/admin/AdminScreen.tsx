@@ -4,7 +4,7 @@ import NotFound from '../../ui/NotFound.tsx';
 import './admin-i18n.ts';
 import './admin.css';
 
-/** The admin, account and utility screens, each its own lazily loaded chunk. */
+/** The admin, account and utility screens, each its own lazily loaded chunk; an editor of an entity is told which (its route's `entity` in schemas/screens/screens.json). */
 const SCREENS = {
   role: lazy(() => import('./RoleEditor.tsx')),
   userType: lazy(() => import('./UserTypeEditor.tsx')),
@@ -24,8 +24,8 @@ const SCREENS = {
   attributeOptions: lazy(() => import('../attributes/AttributeOptionsOverview.tsx')),
 } as const;
 
-export default function AdminScreen({ screen }: { screen: string }) {
-  const Screen = SCREENS[screen as keyof typeof SCREENS];
+export default function AdminScreen({ screen, entity }: { screen: string; entity?: string }) {
+  const Screen = SCREENS[screen as keyof typeof SCREENS] as React.ComponentType<{ entity?: string }> | undefined;
   if (!Screen) return <NotFound />;
-  return <Suspense fallback={<Spinner />}><Screen /></Suspense>;
+  return <Suspense fallback={<Spinner />}><Screen entity={entity} /></Suspense>;
 }

@@ -43,7 +43,8 @@ function CustomFieldsAdmin() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [entities, setEntities] = useState<EntitySummary[]>([]);
-  const [entity, setEntity] = useState<string>('customer');
+  // chosen once the list arrives: the first entity documents are made out to (the customers), where fields are most often added
+  const [entity, setEntity] = useState<string>('');
   const [rows, setRows] = useState<CustomFieldRow[] | null>(null);
   const [types, setTypes] = useState<string[]>([]);
   const [draft, setDraft] = useState(EMPTY);
@@ -51,9 +52,14 @@ function CustomFieldsAdmin() {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    fetchEntitySummaries().then((list) => setEntities(list.filter((e) => e.kind !== 'lines' && e.kind !== 'ledger')), setError);
+    fetchEntitySummaries().then((list) => {
+      const usable = list.filter((e) => e.kind !== 'lines' && e.kind !== 'ledger');
+      setEntities(usable);
+      setEntity((now) => now || (usable.find((e) => e.party) ?? usable[0])?.name || '');
+    }, setError);
   }, []);
   useEffect(() => {
+    if (!entity) return;
     setRows(null);
     api.get<{ data: CustomFieldRow[]; meta: { types: string[] } }>('/api/custom_field', { searchParams: { entity } })
       .then((r) => { setRows(r.data); setTypes(r.meta.types); }, (e) => { setError(e); setRows([]); });

@@ -18,12 +18,12 @@ interface MenuKeyGroup { key: string; label: { th: string; en: string }; items: 
 interface RoleRow { id: number; name: string; role_detail: unknown; production_report_print_times: number | null; description: string | null }
 
 /** /user_role/{id}: the role's flags as a matrix (menu keys × view/edit/print/export/email), never JSON text. */
-export default function RoleEditor() {
+export default function RoleEditor({ entity = '' }: { entity?: string }) {
   const { id } = useParams();
   const isCreate = !id || id === 'create';
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const canEdit = useCan('user_role', 'edit');
+  const canEdit = useCan(entity, 'edit');
   const [groups, setGroups] = useState<MenuKeyGroup[] | null>(null);
   const [name, setName] = useState('');
   const [printTimes, setPrintTimes] = useState<number | null>(1);
@@ -43,7 +43,7 @@ export default function RoleEditor() {
     api.get<{ data: MenuKeyGroup[] }>('/api/role_matrix/menu_keys').then((r) => setGroups(r.data), (e) => { setGroups([]); setLoadError(e); });
     if (isCreate) return;
     // the built-in Customer role is -1
-    loadAdminRecord<RoleRow>('user_role', id!, {
+    loadAdminRecord<RoleRow>(entity, id!, {
       row: (d) => {
         setName(d.name ?? '');
         setPrintTimes(d.production_report_print_times ?? null);
@@ -53,7 +53,7 @@ export default function RoleEditor() {
       },
       missing: () => setMissing(true), error: setLoadError,
     }, /^-?[1-9][0-9]*$/);
-  }, [id, isCreate]);
+  }, [entity, id, isCreate]);
 
   const allKeys = useMemo(() => [ALL_KEY, ...(groups ?? []).flatMap((g) => g.items.map((i) => i.key))], [groups]);
   const extra = useMemo(() => unknownKeys(detail, allKeys), [detail, allKeys]);
@@ -70,7 +70,7 @@ export default function RoleEditor() {
     if (!name.trim()) { setSaveError(new Error(`${t('role.name')}: ${t('validation.required', { defaultValue: 'is required' })}`)); return; }
     setSaving(true);
     const body = { name: name.trim(), production_report_print_times: printTimes, description: description || null, role_detail: serialize(detail) };
-    if (await saveAdminRecord('user_role', isCreate ? undefined : id, body, { t, navigate }, setSaveError)) setDirty(false);
+    if (await saveAdminRecord(entity, isCreate ? undefined : id, body, { t, navigate }, setSaveError)) setDirty(false);
     setSaving(false);
   };
 
@@ -105,8 +105,8 @@ export default function RoleEditor() {
 
   return (
     <section className="bo-page">
-      <PageTitle actions={<Link to="/user_role" className="p-button p-button-text">{t('common.back')}</Link>}>
-        {isCreate ? t('form.create_title', { entity: t('route.user_role') }) : `${t('route.user_role')}: ${name}`}
+      <PageTitle actions={<Link to={`/${entity}`} className="p-button p-button-text">{t('common.back')}</Link>}>
+        {isCreate ? t('form.create_title', { entity: t(`route.${entity}`) }) : `${t(`route.${entity}`)}: ${name}`}
       </PageTitle>
       {builtin && <p className="bo-admin-note">{t('role.builtin_customer')}</p>}
       {loadError ? <ErrorBox error={loadError} title={t('admin.load_failed')} /> : null}

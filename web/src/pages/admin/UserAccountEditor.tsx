@@ -9,6 +9,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { MultiSelect } from 'primereact/multiselect';
 import { Dialog } from 'primereact/dialog';
 import { api } from '../../core/http-client.ts';
+import { fetchEntityMeta, fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { toast } from '../../core/toast-bus.ts';
 import { useCan } from '../../core/permissions.ts';
 import { sessionAtom } from '../../core/session-atoms.ts';
@@ -38,13 +39,13 @@ async function options(entity: string, fields: string, label: (r: Record<string,
 }
 
 /** /user_account/{id}: the account, its allowed inventories and companies as multi-selects, password reset, deactivation. */
-export default function UserAccountEditor() {
+export default function UserAccountEditor({ entity = '' }: { entity?: string }) {
   const { id } = useParams();
   const isCreate = !id || id === 'create';
   const { t } = useTranslation();
   const navigate = useNavigate();
   const session = useAtomValue(sessionAtom);
-  const canEdit = useCan('user_account', 'edit');
+  const canEdit = useCan(entity, 'edit');
   const [original, setOriginal] = useState<Account>(EMPTY);
   const [form, setForm] = useState<Account>(EMPTY);
   const [roles, setRoles] = useState<Option[]>([]);
@@ -64,14 +65,28 @@ export default function UserAccountEditor() {
   const own = !isCreate && Number(id) === session.id;
 
   useEffect(() => {
-    void options('user_role', 'id,name', (r) => String(r.name)).then(setRoles, () => undefined);
-    void api.get<{ data: { id: number; name: string; role_id: number }[] }>('/api/user_type', { searchParams: { limit: 500, fields: 'id,name,role_id' } })
-      .then((r) => setTypes(r.data.map((x) => ({ id: x.id, label: x.name, role_id: x.role_id }))), () => undefined);
-    void options('inventory', 'id,code,name', (r) => `${r.code ?? ''} ${r.name ?? ''}`.trim()).then(setInventories, () => undefined);
-    void options('your_company', 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCompanies, () => undefined);
-    void options('customer', 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCustomers, () => undefined);
+    // the choices come from the entities the account's schema links to (roles, user types, the portal's customers)
+    void fetchEntityMeta(entity).then((m) => {
+      const target = (field: string) => m.entity.fields[field]?.entity;
+      const roles = target('role_id');
+      const types = target('user_type_id');
+      const customers = target('customer_id');
+      if (roles) void options(roles, 'id,name', (r) => String(r.name)).then(setRoles, () => undefined);
+      if (types) {
+        void api.get<{ data: { id: number; name: string; role_id: number }[] }>(`/api/${types}`, { searchParams: { limit: 500, fields: 'id,name,role_id' } })
+          .then((r) => setTypes(r.data.map((x) => ({ id: x.id, label: x.name, role_id: x.role_id }))), () => undefined);
+      }
+      if (customers) void options(customers, 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCustomers, () => undefined);
+    }, () => undefined);
+    // the ids of inventory_allow and branch_company are rows of the entities that scope them (access.inventoryField / companyField "id")
+    void fetchEntitySummaries().then((list) => {
+      const inventories = list.find((e) => e.scope === 'inventories')?.name;
+      const companies = list.find((e) => e.scope === 'companies')?.name;
+      if (inventories) void options(inventories, 'id,code,name', (r) => `${r.code ?? ''} ${r.name ?? ''}`.trim()).then(setInventories, () => undefined);
+      if (companies) void options(companies, 'id,code,name_th', (r) => `${r.code ?? ''} ${r.name_th ?? ''}`.trim()).then(setCompanies, () => undefined);
+    }, () => undefined);
     if (isCreate) return;
-    loadAdminRecord('user_account', id!, {
+    loadAdminRecord(entity, id!, {
       row: (d) => {
         const a: Account = {
           username: String(d.username ?? ''), first_name: String(d.first_name ?? ''), last_name: String(d.last_name ?? ''), email: String(d.email ?? ''),
@@ -85,7 +100,7 @@ export default function UserAccountEditor() {
       },
       missing: () => setMissing(true), error: setError,
     });
-  }, [id, isCreate]);
+  }, [entity, id, isCreate]);
 
   if (missing) return <NotFound />;
   if (!loaded) return error ? <section className="bo-page"><ErrorBox error={error} /></section> : <Spinner />;
@@ -105,8 +120,8 @@ export default function UserAccountEditor() {
     setError(null);
     setSaving(true);
     const body = isCreate ? { ...form, email: form.email || null } : changes();
-    const afterCreate = async (newId: number) => { if (initialPassword) await api.put(`/api/user_account/${newId}/password`, { password: initialPassword }); };
-    if (await saveAdminRecord('user_account', isCreate ? undefined : id, isCreate || Object.keys(body).length ? body : null, { t, navigate, afterCreate }, setError) && !isCreate) setOriginal(form);
+    const afterCreate = async (newId: number) => { if (initialPassword) await api.put(`/api/${entity}/${newId}/password`, { password: initialPassword }); };
+    if (await saveAdminRecord(entity, isCreate ? undefined : id, isCreate || Object.keys(body).length ? body : null, { t, navigate, afterCreate }, setError) && !isCreate) setOriginal(form);
     setSaving(false);
   };
 
@@ -114,7 +129,7 @@ export default function UserAccountEditor() {
     setStatusConfirm(false);
     setError(null);
     try {
-      await api.patch(`/api/user_account/${id}`, { is_active: active });
+      await api.patch(`/api/${entity}/${id}`, { is_active: active });
       setOriginal((o) => ({ ...o, is_active: active }));
       setForm((f) => ({ ...f, is_active: active }));
       toast('success', t('common.saved'));
@@ -127,7 +142,7 @@ export default function UserAccountEditor() {
     setPwError(null);
     if (pw.a !== pw.b) { setPwError(new Error(t('account.password_mismatch'))); return; }
     try {
-      await api.put(`/api/user_account/${id}/password`, { password: pw.a });
+      await api.put(`/api/${entity}/${id}/password`, { password: pw.a });
       setPwOpen(false);
       setPw({ a: '', b: '' });
       toast('success', t('account.password_set'));
@@ -145,10 +160,10 @@ export default function UserAccountEditor() {
           {!isCreate && canEdit && !own && (form.is_active
             ? <Button label={t('account.deactivate')} icon="pi pi-ban" severity="danger" outlined onClick={() => setStatusConfirm(true)} />
             : <Button label={t('account.reactivate')} icon="pi pi-check-circle" severity="success" outlined onClick={() => setStatusConfirm(true)} />)}
-          <Link to="/user_account" className="p-button p-button-text">{t('common.back')}</Link>
+          <Link to={`/${entity}`} className="p-button p-button-text">{t('common.back')}</Link>
         </>
       }>
-        {isCreate ? t('form.create_title', { entity: t('route.user_account') }) : `${t('route.user_account')}: ${original.username}`}
+        {isCreate ? t('form.create_title', { entity: t(`route.${entity}`) }) : `${t(`route.${entity}`)}: ${original.username}`}
       </PageTitle>
       {own && <p className="bo-admin-note">{t('account.self_note')}</p>}
       <ErrorBox error={error} />
@@ -187,7 +202,7 @@ export default function UserAccountEditor() {
             </div>
             {form.role_id === -1 && (
               <div className="bo-field">
-                <label htmlFor="ua-customer">{t('field.user_account.customer_id')}</label>
+                <label htmlFor="ua-customer">{t(`field.${entity}.customer_id`)}</label>
                 <Dropdown inputId="ua-customer" value={form.customer_id} options={customers} optionLabel="label" optionValue="id" filter showClear disabled={readOnly || own} onChange={(e) => set('customer_id', (e.value as number) ?? null)} />
               </div>
             )}

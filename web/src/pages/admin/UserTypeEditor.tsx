@@ -5,6 +5,7 @@ import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Dropdown } from 'primereact/dropdown';
 import { api } from '../../core/http-client.ts';
+import { fetchEntityMeta } from '../../core/entity-meta.ts';
 import { useCan } from '../../core/permissions.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -26,12 +27,12 @@ const FLAGS = [
 ] as const;
 
 /** /user_type/{id}: the type's flags, and type_detail / display_detail as forms, never JSON text. */
-export default function UserTypeEditor() {
+export default function UserTypeEditor({ entity = '' }: { entity?: string }) {
   const { id } = useParams();
   const isCreate = !id || id === 'create';
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const canEdit = useCan('user_type', 'edit');
+  const canEdit = useCan(entity, 'edit');
   const [roles, setRoles] = useState<{ id: number; name: string }[]>([]);
   const [name, setName] = useState('');
   const [roleId, setRoleId] = useState<number | null>(null);
@@ -44,9 +45,12 @@ export default function UserTypeEditor() {
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    api.get<{ data: { id: number; name: string }[] }>('/api/user_role', { searchParams: { limit: 500, fields: 'id,name', sort: 'name' } }).then((r) => setRoles(r.data), () => setRoles([]));
+    // the roles a type belongs to: the entity its role_id links to
+    void fetchEntityMeta(entity).then((m) => m.entity.fields.role_id?.entity ?? Promise.reject(new Error('no role_id link')))
+      .then((roles) => api.get<{ data: { id: number; name: string }[] }>(`/api/${roles}`, { searchParams: { limit: 500, fields: 'id,name', sort: 'name' } }))
+      .then((r) => setRoles(r.data), () => setRoles([]));
     if (isCreate) return;
-    loadAdminRecord('user_type', id!, {
+    loadAdminRecord(entity, id!, {
       row: (d) => {
         setName(String(d.name ?? ''));
         setRoleId(typeof d.role_id === 'number' ? d.role_id : null);
@@ -57,7 +61,7 @@ export default function UserTypeEditor() {
       },
       missing: () => setMissing(true), error: setError,
     });
-  }, [id, isCreate]);
+  }, [entity, id, isCreate]);
 
   if (missing) return <NotFound />;
   if (!loaded) return error ? <section className="bo-page"><ErrorBox error={error} /></section> : <Spinner />;
@@ -67,14 +71,14 @@ export default function UserTypeEditor() {
     setError(null);
     setSaving(true);
     const body = { name: name.trim(), role_id: roleId, ...flags, type_detail: fromEntries(typeDetail), display_detail: fromEntries(displayDetail) };
-    await saveAdminRecord('user_type', isCreate ? undefined : id, body, { t, navigate }, setError);
+    await saveAdminRecord(entity, isCreate ? undefined : id, body, { t, navigate }, setError);
     setSaving(false);
   };
 
   return (
     <section className="bo-page">
-      <PageTitle actions={<Link to="/user_type" className="p-button p-button-text">{t('common.back')}</Link>}>
-        {isCreate ? t('form.create_title', { entity: t('route.user_type') }) : `${t('route.user_type')}: ${name}`}
+      <PageTitle actions={<Link to={`/${entity}`} className="p-button p-button-text">{t('common.back')}</Link>}>
+        {isCreate ? t('form.create_title', { entity: t(`route.${entity}`) }) : `${t(`route.${entity}`)}: ${name}`}
       </PageTitle>
       <div className="bo-form">
         <div className="bo-card">

@@ -16,7 +16,7 @@ import './attribute-i18n.ts';
  * how many products use each, a form to add an option and a delete that the server refuses
  * (IN_USE, with the count) while products still use the option.
  */
-export default function AttributeDetail() {
+export default function AttributeDetail({ entity }: { entity?: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const navigate = useNavigate();
@@ -32,7 +32,8 @@ export default function AttributeDetail() {
   const [error, setError] = useState<unknown>(null);
   const [reload, setReload] = useState(0);
   const [draft, setDraft] = useState({ code: '', name_th: '', name_en: '' });
-  const page = routePage === 'attribute_option' && attr ? pageOfKind(attr.kind) : routePage;
+  // the options' own route (/attribute_option/{id}: its screen entry names the entity) shows the page of the attribute's kind
+  const page = entity !== undefined && routePage === entity && attr ? pageOfKind(attr.kind) : routePage;
 
   useEffect(() => {
     api.get<{ data: AttributeRow }>(`/api/product_attribute/${id}`).then((r) => setAttr(r.data), setError);

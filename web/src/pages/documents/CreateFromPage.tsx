@@ -5,7 +5,7 @@ import { Button } from 'primereact/button';
 import type { EntitySchema } from '../../../../engine/schema/schema-types.ts';
 import type { DocumentSource } from '../../../../engine/schema/document-spec-types.ts';
 import { api, ApiError } from '../../core/http-client.ts';
-import { fetchEntityMeta } from '../../core/entity-meta.ts';
+import { fetchEntityMeta, type EntityMeta } from '../../core/entity-meta.ts';
 import { toast } from '../../core/toast-bus.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -51,11 +51,11 @@ export interface CreateFromPageProps {
  */
 const ALL = '*';
 
-/** The source's link to the customer or supplier it belongs to, when every source document has one. */
-function partyOf(source: EntitySchema | null): { field: string; entity: string } | null {
+/** The source's link to the customer or supplier it belongs to (an entity with `party`), when every source document has one. */
+function partyOf(source: EntityMeta | null): { field: string; entity: string } | null {
   if (!source) return null;
-  for (const [field, f] of Object.entries(source.fields)) {
-    if (f.type === 'link' && (f.entity === 'customer' || f.entity === 'supplier') && f.required) return { field, entity: f.entity };
+  for (const [field, f] of Object.entries(source.entity.fields)) {
+    if (f.type === 'link' && f.entity && source.related[f.entity]?.party && f.required) return { field, entity: f.entity };
   }
   return null;
 }
@@ -68,6 +68,7 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
   const [readable, setReadable] = useState<string[] | undefined>(undefined);
   const [header, setHeader] = useState<Record<string, string>>({});
   const [sourceSchema, setSourceSchema] = useState<EntitySchema | null>(null);
+  const [sourceMeta, setSourceMeta] = useState<EntityMeta | null>(null);
   const [customers, setCustomers] = useState<Row[] | null>(null);
   // every open document is listed at once; choosing a customer (or supplier) narrows the list
   const [customer, setCustomer] = useState<string>(ALL);
@@ -82,12 +83,12 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
 
   useEffect(() => {
     fetchEntityMeta(target).then((m) => { setTargetSchema(m.entity); setReadable(m.readable); }, (e: ApiError) => setError(e.message));
-    fetchEntityMeta(source).then((m) => setSourceSchema(m.entity), (e: ApiError) => setError(e.message));
+    fetchEntityMeta(source).then((m) => { setSourceSchema(m.entity); setSourceMeta(m); }, (e: ApiError) => setError(e.message));
   }, [target, source]);
 
   // the party the source documents belong to (a customer, a supplier): its documents are picked together;
   // a source without a required party (a production report) lists every open document at once
-  const party = useMemo(() => partyOf(sourceSchema), [sourceSchema]);
+  const party = useMemo(() => partyOf(sourceMeta), [sourceMeta]);
   useEffect(() => {
     if (!sourceSchema) return;
     if (!party) { setCustomers([]); setCustomer(ALL); return; }

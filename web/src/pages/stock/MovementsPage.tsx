@@ -25,7 +25,7 @@ const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00
  * from the ledger (`GET /api/stock/movements`) under the caller's inventories,
  * each linked to the document that made it.
  */
-export default function MovementsPage({ direction }: { direction: 'in' | 'out' }) {
+export default function MovementsPage({ direction, entity }: { direction: 'in' | 'out'; entity: string }) {
   const { t, i18n } = useTranslation();
   const [date, setDate] = useState(today);
   const [inventory, setInventory] = useState('');
@@ -34,9 +34,13 @@ export default function MovementsPage({ direction }: { direction: 'in' | 'out' }
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<unknown>(null);
 
+  // the ledger's schema (the screen entry's entity): its movement types, and the inventories its inventory_id links to
+  const schema = useEntitySchema(entity);
+  const inventoryEntity = schema.status === 'ready' ? schema.meta.entity.fields.inventory_id?.entity : undefined;
   useEffect(() => {
-    api.get<{ data: Inventory[] }>('/api/inventory', { searchParams: { fields: 'id,code,name', limit: 500, sort: 'code' } }).then((r) => setInventories(r.data), () => setInventories([]));
-  }, []);
+    if (!inventoryEntity) return;
+    api.get<{ data: Inventory[] }>(`/api/${inventoryEntity}`, { searchParams: { fields: 'id,code,name', limit: 500, sort: 'code' } }).then((r) => setInventories(r.data), () => setInventories([]));
+  }, [inventoryEntity]);
   useEffect(() => {
     setRows(null);
     setError(null);
@@ -45,7 +49,6 @@ export default function MovementsPage({ direction }: { direction: 'in' | 'out' }
   }, [direction, date, inventory]);
 
   // movement types read in the schema's own labels (Thai or English)
-  const schema = useEntitySchema('stock_movement');
   const typeOptions = schema.status === 'ready' ? schema.meta.entity.fields.movement_type?.options ?? [] : [];
   const typeLabel = (v: unknown) => { const o = typeOptions.find((x) => x.value === v); return o ? loc(o.label, i18n.language) : String(v ?? ''); };
   const sum = (rows ?? []).reduce((n, r) => n + Number(r.qty), 0);

@@ -9,7 +9,7 @@ import './stock-i18n.ts';
 interface ScanLine { line_id: number; product_id: number; product_code: string | null; product_name: string | null; lot_no: string | null; wanted: number; scanned: number; state: 'pending' | 'partial' | 'done' }
 interface OverScan { id: number; code: string; qty: number; wanted: number; scanned: number; note: string | null; scanned_at: string }
 interface ScanView {
-  doc_no: string; status: string; lines: ScanLine[]; over_scans: OverScan[]; scans: { barcode_id: number | null }[];
+  doc_no: string; status: string; packs: string; lines: ScanLine[]; over_scans: OverScan[]; scans: { barcode_id: number | null }[];
   settings: { display_only_scanned: boolean; scan_with_note: boolean; scan_select_product: boolean; oldest_expiry_first: boolean };
 }
 interface Result { key: number; code: string; ok: boolean; kind: string; text: string }
@@ -137,7 +137,7 @@ export default function ScanPanel({ entity, id, onScanned }: { entity: string; i
         </>
       )}
       {view.settings.display_only_scanned && <p className="bo-muted">{t('scan.display_only')}</p>}
-      <div className="bo-toolbar"><BarcodeLabelsButton ids={[...new Set(view.scans.map((s) => s.barcode_id).filter((b): b is number => b !== null))]} /></div>
+      <div className="bo-toolbar"><BarcodeLabelsButton entity={view.packs} ids={[...new Set(view.scans.map((s) => s.barcode_id).filter((b): b is number => b !== null))]} /></div>
       <table className="bo-admin-table" data-testid="scan-lines">
         <thead><tr><th>#</th><th>{t('stock.product')}</th><th>{t('stock.lot')}</th><th className="bo-num">{t('scan.wanted')}</th><th className="bo-num">{t('scan.scanned')}</th><th /></tr></thead>
         <tbody>

@@ -11,6 +11,6 @@ registerFormPanel({
   Component: ({ entity, id, reload }: FormPanelProps) => <Suspense fallback={null}><ScanPanel entity={entity.name} id={id} onScanned={reload} /></Suspense>,
 });
 registerFormPanel({
-  key: 'barcode-labels', place: 'body', applies: (e) => e.name === 'barcodes',
-  Component: ({ id }: FormPanelProps) => <Suspense fallback={null}><div className="bo-toolbar"><BarcodeLabelsButton ids={[id]} /></div></Suspense>,
+  key: 'barcode-labels', place: 'body', applies: (e) => e.holds === 'packBarcodes', // the pack barcodes (schema key holds) print labels
+  Component: ({ entity, id }: FormPanelProps) => <Suspense fallback={null}><div className="bo-toolbar"><BarcodeLabelsButton entity={entity.name} ids={[id]} /></div></Suspense>,
 });

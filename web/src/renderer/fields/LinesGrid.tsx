@@ -99,7 +99,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                       // data-label: the column's name, shown beside the control when a line is a card (a phone)
                       <td key={n} className={cls(n, f)} data-label={loc(f.label, lang)}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
-                          labelFields={f.type === 'link' ? productLabelFields(pickerSetting, f.entity, siteSettings, lang) ?? undefined : undefined}
+                          labelFields={f.type === 'link' ? productLabelFields(pickerSetting, n, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
                         {err && <small id={`${id}-error`} className="p-error bo-field-error">{err}</small>}
                       </td>
