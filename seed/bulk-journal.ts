@@ -5,7 +5,7 @@ import { analyzeTables, continueIdsAfterBulk } from '../server/db/bulk-rows.ts';
 import { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { ensureChartOfAccounts } from '../server/ledger/chart-seed.ts';
-import { JOURNAL, POSTED } from '../server/ledger/journal-writer.ts';
+import { journalOf, POSTED } from '../server/ledger/journal-writer.ts';
 import { ACCOUNT_DAY, ensureJournalDays, journalTables, PARTY_DAY, rebuildJournalDays } from '../server/ledger/journal-days.ts';
 
 /**
@@ -123,7 +123,7 @@ export async function bulkJournal(db: Database, registry: SchemaRegistry, opts: 
   }
   await flush();
   // the lines bypassed the journal writer: the day summaries the reports read are made again from all of them
-  const tables = journalTables(registry, JOURNAL, POSTED)!;
+  const tables = journalTables(registry, journalOf(registry), POSTED)!;
   await ensureJournalDays(db, null);
   const tDays = performance.now();
   await db.kysely.transaction().execute((trx) => rebuildJournalDays(trx, tables));

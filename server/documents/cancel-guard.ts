@@ -5,7 +5,7 @@ import type { ActionEvent, EntityService } from '../crud/entity-service.ts';
 import { inBatches } from '../db/batches.ts';
 import { readForUpdate } from '../db/dialect-sql.ts';
 import { linesOf } from './document-lines.ts';
-import { heldBy, holdingLinks } from './cancel-holds.ts';
+import { heldBy, holdingLinks, type Dependent } from './cancel-holds.ts';
 
 type Row = Record<string, unknown>;
 
@@ -13,13 +13,6 @@ type Row = Record<string, unknown>;
 export function cancelledState(entity: EntitySchema): string | null {
   const action = entity.document?.cancelAction ?? 'cancel';
   return entity.workflow?.transitions.find((t) => t.action === action)?.to ?? null;
-}
-
-export interface Dependent {
-  entity: string;
-  id: number;
-  number: string;
-  label: { th: string; en: string };
 }
 
 /**

@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import { softDeleteColumn, type EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import type { Dependent } from './cancel-guard.ts';
+
+/** A live record that holds a document against its cancel (a later document made from it, or a record linked with `onCancel: restrict`). */
+export interface Dependent {
+  entity: string;
+  id: number;
+  number: string;
+  label: { th: string; en: string };
+}
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import type { EntityService } from '../crud/entity-service.ts';
 import { systemContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
+import { chartOf } from './journal-writer.ts';
 import chart from './thai-sme-chart.json' with { type: 'json' };
 
 /** One account of the shipped chart: its heading by code (the ids exist only once created). */
@@ -12,11 +13,11 @@ interface ChartRow { code: string; name_th: string; name_en: string; account_typ
  * edits it afterwards. Only when the table is empty: a chart someone changed is never filled in again.
  */
 export async function ensureChartOfAccounts(service: EntityService): Promise<number> {
-  const existing = await service.db.kysely.selectFrom('account').select(['id', 'code', 'role']).execute();
+  const existing = await service.db.kysely.selectFrom(chartOf(service.registry)).select(['id', 'code', 'role']).execute();
   if (existing.length) return addMissingRoles(service, existing);
   const ids = new Map<string, number>();
   for (const r of chart as ChartRow[]) {
-    const row = await service.create('account', {
+    const row = await service.create(chartOf(service.registry), {
       code: r.code, name_th: r.name_th, name_en: r.name_en, account_type: r.account_type, is_group: r.is_group,
       parent_id: r.parent ? ids.get(r.parent) ?? null : null, role: r.role ?? null, dbd_line: r.dbd_line ?? null,
     }, systemContext);
@@ -38,7 +39,7 @@ async function addMissingRoles(service: EntityService, existing: Array<{ id: unk
   for (const r of chart as ChartRow[]) {
     if (!r.role || roles.has(r.role) || byCode.has(r.code)) continue;
     try {
-      const row = await service.create('account', {
+      const row = await service.create(chartOf(service.registry), {
         code: r.code, name_th: r.name_th, name_en: r.name_en, account_type: r.account_type, is_group: r.is_group,
         parent_id: r.parent ? byCode.get(r.parent) ?? null : null, role: r.role, dbd_line: r.dbd_line ?? null,
       }, systemContext);

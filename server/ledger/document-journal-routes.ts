@@ -4,7 +4,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import type { ContextOf } from '../crud/crud-routes.ts';
 import type { RequestContext } from '../crud/access-policy.ts';
 import { AppError } from '../errors/app-error.ts';
-import { JOURNAL } from './journal-writer.ts';
+import { journalOf } from './journal-writer.ts';
 import { postsToBooks } from './journal-posting.ts';
 
 type Row = Record<string, unknown>;
@@ -25,7 +25,7 @@ const BATCH = 500;
 export async function documentJournal(service: EntityService, entityName: string, id: number, ctx: RequestContext): Promise<DocumentJournalEntry[]> {
   const entity = service.entity(entityName);
   await service.get(entity.name, id, ctx);
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   service.policy.assertAllowed(ctx, head, 'read');
   const fields = 'id,doc_no,doc_date,status,memo,reverses_id';
   const query = service.parseQuery(head, { filter: JSON.stringify({ source_entity: { _eq: entity.name }, source_id: { _eq: id } }), fields, sort: 'id', limit: String(BATCH) }, ctx);
@@ -67,7 +67,7 @@ export function registerDocumentJournalRoutes(app: FastifyInstance, service: Ent
       const id = parseRecordId(request.params.id);
       if (id === null) throw new AppError('NOT_FOUND', `${entity.label.en} "${request.params.id}" does not exist`);
       // the journal's entity name with the entries: the form links to them without naming it
-      return { success: true, data: { entity: JOURNAL, entries: await documentJournal(service, entity.name, id, contextOf(request)) } };
+      return { success: true, data: { entity: journalOf(service.registry), entries: await documentJournal(service, entity.name, id, contextOf(request)) } };
     });
   }
 }

@@ -10,14 +10,17 @@ import { saleBalance, unclearDeposits } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
 import { movedInTransaction, REVERSAL_NOTE } from '../stock/moved-values.ts';
-import { accountOfRole, balanced, prepareEntry, reverseEntriesOf, roleAccounts, writeEntry, JOURNAL, POSTED, type EntryLine, type EntryPrepared } from './journal-writer.ts';
+import { accountOfRole, balanced, partyOf, prepareEntry, reverseEntriesOf, roleAccounts, writeEntry, type EntryLine, type EntryPrepared } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 
 /** Documents that post to the books: those whose schema declares `document.journal`, while the chart exists. */
 export function postsToBooks(service: EntityService, entity: EntitySchema): boolean {
-  return Boolean(entity.document?.journal && entity.workflow && service.registry.get('account') && service.registry.get(JOURNAL));
+  return Boolean(entity.document?.journal && entity.workflow && service.registry.holder('chartOfAccounts') && service.registry.holder('journalEntries'));
 }
+
+/** The stock ledger (`"holds": "stockMovements"`): only asked for by a document whose entry takes stock values. */
+const stockLedgerOf = (service: EntityService) => service.registry.held('stockMovements');
 
 const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
 
@@ -48,8 +51,8 @@ export async function variantOf(trx: Kysely<any>, service: EntityService, entity
 }
 
 /** Σ `value` (satang) of the document's own stock movements in a direction, reversals left out. */
-async function stockValue(trx: Kysely<any>, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
-  const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+async function stockValue(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
+  const row = await trx.selectFrom(stockLedgerOf(service)).select((eb) => eb.fn.sum<number>('value').as('v'))
     .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', direction)
     .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', REVERSAL_NOTE)])).executeTakeFirst();
   return Number(row?.v ?? 0);
@@ -72,12 +75,12 @@ async function sourceValue(trx: Kysely<any>, service: EntityService, entity: Ent
   const linesEntity = service.entity(entity.fields[field]!.entity!);
   const taken = ((doc[field] as Row[] | undefined) ?? []).filter((l) => !isEmpty(l.source_line_id) && sourceOf(entity, linesEntity, l)?.source === source);
   if (!taken.length) return 0;
-  const rows = await trx.selectFrom('stock_movement').select(['doc_line_id', (eb) => eb.fn.sum<number>('value').as('v'), (eb) => eb.fn.sum<number>('qty').as('q')])
+  const rows = await trx.selectFrom(stockLedgerOf(service)).select(['doc_line_id', (eb) => eb.fn.sum<number>('value').as('v'), (eb) => eb.fn.sum<number>('qty').as('q')])
     .where('doc_entity', '=', source).where('doc_line_id', 'in', [...new Set(taken.map((l) => Number(l.source_line_id)))]).where('direction', '=', 'in')
     .where((eb) => eb.or([eb('note', 'is', null), eb('note', '!=', REVERSAL_NOTE)])).groupBy('doc_line_id').execute();
   const booked = new Map(rows.map((r) => [Number(r.doc_line_id), { value: Number(r.v), qty: Number(r.q) }]));
   // the ledger's quantities are stored scaled (decimal with its scale), the document's line as read is a number
-  const scale = 10 ** scaleOf(service.entity('stock_movement').fields.qty!);
+  const scale = 10 ** scaleOf(service.entity(stockLedgerOf(service)).fields.qty!);
   let total = 0;
   for (const l of taken) {
     const b = booked.get(Number(l.source_line_id));
@@ -146,13 +149,13 @@ export async function planEntry(trx: Kysely<any>, service: EntityService, entity
   const j = entity.document!.journal! as JournalSpec;
   const variant = await variantOf(trx, service, entity, doc);
   if (!variant) return null;
-  const roles = await roleAccounts(trx);
+  const roles = await roleAccounts(trx, service);
   const partyKind = j.party ? entity.fields[j.party]?.entity : undefined;
   const lines: PlannedLine[] = [];
   for (const spec of variant.lines) {
     const party = spec.party && j.party && !isEmpty(doc[j.party]) ? Number(doc[j.party]) : null;
     for (const [role, amount] of await amountsOf(trx, service, entity, doc, spec, (spec.debit ?? spec.credit)!, roles)) {
-      lines.push({ role, amount, debit: spec.debit !== undefined, customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null, toCompany: Boolean(spec.toCompany) });
+      lines.push({ role, amount, debit: spec.debit !== undefined, ...partyOf(service, partyKind, party), toCompany: Boolean(spec.toCompany) });
     }
   }
   const toCompanyId = lines.some((l) => l.toCompany) ? await companyAt(trx, entity, doc, j.toCompany) : null;
@@ -164,9 +167,9 @@ export async function planEntry(trx: Kysely<any>, service: EntityService, entity
 }
 
 /** The value of the document's own stock movements of a direction: what this transaction's stock statements noted, else the ledger's rows. */
-async function stockShare(trx: Kysely<any>, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
+async function stockShare(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, direction: 'in' | 'out'): Promise<number> {
   const moved = movedInTransaction(trx, entity.name, id);
-  return moved ? moved[direction] : stockValue(trx, entity, id, direction);
+  return moved ? moved[direction] : stockValue(trx, service, entity, id, direction);
 }
 
 /** Writes a planned entry, its stock values as the stock statements just stored them (nothing when its amounts are all zero). */
@@ -175,7 +178,7 @@ export async function writePlanned(trx: Kysely<any>, service: EntityService, pla
   const lines: EntryLine[] = [];
   const toLines: EntryLine[] = [];
   for (const l of plan.lines) {
-    const amount = typeof l.amount === 'number' ? l.amount : await stockShare(trx, entity, plan.id, l.amount.stock);
+    const amount = typeof l.amount === 'number' ? l.amount : await stockShare(trx, service, entity, plan.id, l.amount.stock);
     if (amount === 0) continue;
     (l.toCompany ? toLines : lines).push({
       accountId: accountOfRole(roles, l.role), debit: l.debit ? amount : 0, credit: l.debit ? 0 : amount, customerId: l.customerId, supplierId: l.supplierId,
@@ -245,7 +248,7 @@ export function installJournalPosting(service: EntityService): void {
       if (plan) await service.beforeCommit(trx, async () => { await writePlanned(trx, service, plan); });
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
-        const extra = await stockDifferences(trx, e.entity, e.id, e.after);
+        const extra = await stockDifferences(trx, service, e.entity, e.id, e.after);
         const memo = `ยกเลิก${e.entity.label.th} ${numberOf(e.entity, e.after)}`;
         await unclearDeposits(trx, service, e.entity, await service.readWhole(trx, e.entity.name, e.id), today(), memo);
         await reverseEntriesOf(trx, service, e.entity.name, e.id, today(), memo, extra);
@@ -262,15 +265,15 @@ const STOCK_REVERSAL = 'ผลต่างมูลค่าสินค้า�
  * then moves `inventory` by what the stock ledger moved, and the difference goes to `stock_adjustment`, so the
  * inventory account stays equal to the stock valuation.
  */
-async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: number, toCompany: boolean): Promise<EntryLine[]> {
+async function stockDifference(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, toCompany: boolean): Promise<EntryLine[]> {
   const dirs = new Set<'in' | 'out'>();
   for (const v of entity.document!.journal!.variants) for (const l of v.lines) { const a = l.debit ?? l.credit; if (a && typeof a === 'object' && 'stock' in a && Boolean(l.toCompany) === toCompany) dirs.add(a.stock); }
   if (!dirs.size) return [];
-  const roles = await roleAccounts(trx);
+  const roles = await roleAccounts(trx, service);
   const out: EntryLine[] = [];
   for (const dir of dirs) {
-    const posted = await stockValue(trx, entity, id, dir);
-    const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+    const posted = await stockValue(trx, service, entity, id, dir);
+    const row = await trx.selectFrom(stockLedgerOf(service)).select((eb) => eb.fn.sum<number>('value').as('v'))
       .where('doc_entity', '=', entity.name).where('doc_id', '=', id).where('direction', '=', dir === 'in' ? 'out' : 'in').where('note', '=', REVERSAL_NOTE).executeTakeFirst();
     const d = posted - Number(row?.v ?? 0);
     if (!d) continue;
@@ -285,18 +288,13 @@ async function stockDifference(trx: Kysely<any>, entity: EntitySchema, id: numbe
 }
 
 /** The stock differences of a cancel per company: those of `toCompany` lines go to the receiving company's reversal. */
-async function stockDifferences(trx: Kysely<any>, entity: EntitySchema, id: number, doc: Row): Promise<EntryLine[] | Map<number, EntryLine[]>> {
-  const own = await stockDifference(trx, entity, id, false);
+async function stockDifferences(trx: Kysely<any>, service: EntityService, entity: EntitySchema, id: number, doc: Row): Promise<EntryLine[] | Map<number, EntryLine[]>> {
+  const own = await stockDifference(trx, service, entity, id, false);
   const path = entity.document!.journal!.toCompany;
   if (!path) return own;
   const out = new Map<number, EntryLine[]>();
   const [from, to] = [await companyOf(trx, entity, doc), await companyAt(trx, entity, doc, path)];
   if (from !== null) out.set(from, own);
-  if (to !== null) out.set(to, [...(out.get(to) ?? []), ...await stockDifference(trx, entity, id, true)]);
+  if (to !== null) out.set(to, [...(out.get(to) ?? []), ...await stockDifference(trx, service, entity, id, true)]);
   return out;
-}
-
-/** Entries of a document already in the books (the old-database fill skips those). */
-export async function hasEntry(trx: Kysely<any>, entity: string, id: number): Promise<boolean> {
-  return Boolean(await trx.selectFrom(JOURNAL).select('id').where('source_entity', '=', entity).where('source_id', '=', id).where('status', '=', POSTED).limit(1).executeTakeFirst());
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
 import { nextNumber, tokenValues } from '../crud/numbering-series.ts';
@@ -10,7 +11,10 @@ import { addToJournalDays, dayText } from './journal-days.ts';
 type Row = Record<string, unknown>;
 
 /** The entity of the books; the names of its header and lines tables come from its schema. */
-export const JOURNAL = 'journal_entry';
+/** The journal's entity (`"holds": "journalEntries"`), found through the schemas. */
+export const journalOf = (registry: SchemaRegistry): string => registry.held('journalEntries');
+/** The chart of accounts' entity (`"holds": "chartOfAccounts"`). */
+export const chartOf = (registry: SchemaRegistry): string => registry.held('chartOfAccounts');
 /** The status an entry counts in the books with (reports read only these). */
 export const POSTED = 'posted';
 /** Differences of at most this many satang, left by VAT rounding between a document's figures, go to the `rounding` account. */
@@ -31,9 +35,19 @@ export interface EntryInput {
   lines: EntryLine[];
 }
 
+/**
+ * A line's party fields for a party of `kind` (the entity a document's party field links to): the journal line's
+ * `customer_id` when that links to `kind`, its `supplier_id` likewise, found through the journal's schema.
+ */
+export function partyOf(service: EntityService, kind: string | undefined, party: number | null): { customerId: number | null; supplierId: number | null } {
+  const head = service.entity(journalOf(service.registry));
+  const lines = service.entity(head.fields[head.document?.lines ?? 'items']!.entity!);
+  return { customerId: kind && lines.fields.customer_id?.entity === kind ? party : null, supplierId: kind && lines.fields.supplier_id?.entity === kind ? party : null };
+}
+
 /** The account id of each role (account.role), read in the caller's transaction. */
-export async function roleAccounts(trx: Kysely<any>): Promise<Map<string, number>> {
-  const rows = await trx.selectFrom('account').select(['id', 'role']).where('role', 'is not', null).execute();
+export async function roleAccounts(trx: Kysely<any>, service: EntityService): Promise<Map<string, number>> {
+  const rows = await trx.selectFrom(chartOf(service.registry)).select(['id', 'role']).where('role', 'is not', null).execute();
   return new Map(rows.map((r) => [String(r.role), Number(r.id)]));
 }
 
@@ -96,7 +110,7 @@ export interface EntryOptions {
  * locks the stock balance rows other postings queue for, so that only the entry's writes run while it holds them.
  */
 export async function prepareEntry(trx: Kysely<any>, service: EntityService, companyId: number, date: string, opts: { history?: boolean } = {}): Promise<EntryPrepared> {
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const header = { doc_date: date, your_company_id: companyId };
   let refusal: AppError | null = null;
   if (!opts.history) {
@@ -117,7 +131,7 @@ export async function prepareEntry(trx: Kysely<any>, service: EntityService, com
  * of a document posted before the ledger existed (ledger-backfill.ts).
  */
 export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: EntryOptions = {}): Promise<number> {
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const header: Row = {
     doc_date: input.date, your_company_id: input.companyId, journal: input.journal, source_entity: input.sourceEntity, source_id: input.sourceId,
     source_doc_no: input.sourceDocNo, memo: input.memo, reverses_id: input.reversesId ?? null, status: POSTED,
@@ -158,7 +172,7 @@ function encode(entity: EntitySchema, row: Row): Row {
 export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService, sourceEntity: string, sourceId: number, date: string, memo: string, extra: EntryLine[] | Map<number, EntryLine[]> = []): Promise<number> {
   // extra lines go to the first reversal (of each company's first entry, when given per company)
   const pending = extra instanceof Map ? new Map(extra) : null;
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
   const entries = await trx.selectFrom(head.name).selectAll().where('source_entity', '=', sourceEntity).where('source_id', '=', sourceId).where('status', '=', POSTED).orderBy('id').execute();

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import type { EntityService } from '../crud/entity-service.ts';
-import { JOURNAL, POSTED } from './journal-writer.ts';
+import { journalOf, POSTED } from './journal-writer.ts';
 import { postDocument, postsToBooks } from './journal-posting.ts';
-import { INVENTORY, postStockAdjustment, STOCK_LEDGER } from './stock-adjustment-posting.ts';
+import { adjustmentTables, postStockAdjustment } from './stock-adjustment-posting.ts';
 
 const BATCH = 200;
 
@@ -52,14 +52,14 @@ export async function fillMissingEntries(service: EntityService, log: (m: string
     let after = 0;
     for (;;) {
       const ids = (await k.selectFrom(entity.name).select('id').where(entity.workflow!.field, 'in', states).where('id', '>', after)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(JOURNAL).select('id').where('source_entity', '=', entity.name).whereRef('source_id', '=', `${entity.name}.id`).where('status', '=', POSTED))))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(journalOf(service.registry)).select('id').where('source_entity', '=', entity.name).whereRef('source_id', '=', `${entity.name}.id`).where('status', '=', POSTED))))
         .orderBy('id').limit(BATCH).execute()).map((r) => Number(r.id));
       if (!ids.length) break;
       after = ids[ids.length - 1]!;
       written += await inBatch(service, ids, (trx, id) => postDocument(trx, service, entity, id, { history: true }), `${entity.name}`, log);
     }
   }
-  if (service.registry.get(STOCK_LEDGER)) written += await fillAdjustments(service, log);
+  if (service.registry.holder('stockMovements')) written += await fillAdjustments(service, log);
   return written;
 }
 
@@ -70,12 +70,13 @@ export async function fillMissingEntries(service: EntityService, log: (m: string
  */
 async function fillAdjustments(service: EntityService, log: (m: string) => void): Promise<number> {
   const k = service.db.kysely;
+  const { ledger, inventory } = adjustmentTables(service.registry);
   let written = 0;
   let after = 0;
   for (;;) {
-    const ids = (await k.selectFrom(`${STOCK_LEDGER} as m`).innerJoin(`${INVENTORY} as inv`, 'inv.id', 'm.inventory_id').select('m.id')
+    const ids = (await k.selectFrom(`${ledger} as m`).innerJoin(`${inventory} as inv`, 'inv.id', 'm.inventory_id').select('m.id')
       .where('m.doc_entity', 'is', null).where('m.id', '>', after).where('inv.your_company_id', 'is not', null).where('m.value', '!=', 0)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(JOURNAL).select('id').where('source_entity', '=', STOCK_LEDGER).whereRef('source_id', '=', 'm.id'))))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom(journalOf(service.registry)).select('id').where('source_entity', '=', ledger).whereRef('source_id', '=', 'm.id'))))
       .orderBy('m.id').limit(BATCH).execute()).map((r) => Number(r.id));
     if (!ids.length) break;
     after = ids[ids.length - 1]!;

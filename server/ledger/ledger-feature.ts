@@ -5,14 +5,14 @@ import { installJournalPosting } from './journal-posting.ts';
 import { installVoucherRules } from './voucher-rules.ts';
 import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
-import { JOURNAL, POSTED } from './journal-writer.ts';
+import { journalOf, POSTED } from './journal-writer.ts';
 import { ensureJournalDays, journalTables } from './journal-days.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
 import { registerDocumentJournalRoutes } from './document-journal-routes.ts';
 import { registerYearClose } from './year-close.ts';
 
 // a test app may load a few schemas without the chart: then nothing posts
-const hasBooks = (service: EntityService) => !!service.registry.get('account') && !!service.registry.get(JOURNAL);
+const hasBooks = (service: EntityService) => !!service.registry.holder('chartOfAccounts') && !!service.registry.holder('journalEntries');
 const withBooks = (install: (service: EntityService) => void) => (service: EntityService) => { if (hasBooks(service)) install(service); };
 
 /**
@@ -24,14 +24,14 @@ const withBooks = (install: (service: EntityService) => void) => (service: Entit
 export const ledgerFeature: Feature<FeatureBase> = {
   name: 'ledger',
   // the day summaries the ledger reports read (journal-days.ts), filled from the posted lines when they miss some
-  tables: [(db, registry) => ensureJournalDays(db, journalTables(registry, JOURNAL, POSTED))],
+  tables: [(db, registry) => ensureJournalDays(db, journalTables(registry, journalOf(registry), POSTED))],
   listeners: [
     { name: 'voucher rules', install: withBooks(installVoucherRules) },
     { name: 'journal posting', install: withBooks(installJournalPosting) },
     { name: 'return posting', install: withBooks(installReturnPosting) },
     {
       name: 'stock adjustment posting',
-      install: withBooks((service) => { if (service.registry.get('stock_movement') && service.registry.get('inventory')) installStockAdjustmentPosting(service); }),
+      install: withBooks((service) => { if (service.registry.holder('stockMovements')) installStockAdjustmentPosting(service); }),
     },
   ],
   routes: async ({ app, service, contextOf }) => {

@@ -5,7 +5,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { isEmpty } from '../crud/record-values.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
-import { accountOfRole, balanced, roleAccounts, writeEntry, type EntryLine } from './journal-writer.ts';
+import { accountOfRole, balanced, partyOf, roleAccounts, writeEntry, type EntryLine } from './journal-writer.ts';
 import { companyOf, numberOf, postsToBooks } from './journal-posting.ts';
 
 type Row = Record<string, unknown>;
@@ -18,11 +18,11 @@ function roleBy(spec: JournalLineSpec, row: Row): string {
 }
 
 /** A change's amounts per role: header fields by how much they moved, lines the change added, stock movements it wrote. */
-async function changeAmounts(trx: Kysely<any>, entity: EntitySchema, before: Row, after: Row, spec: JournalLineSpec, a: JournalAmount, movedAfter: number): Promise<Array<[string, number]>> {
+async function changeAmounts(trx: Kysely<any>, ledger: string, entity: EntitySchema, before: Row, after: Row, spec: JournalLineSpec, a: JournalAmount, movedAfter: number): Promise<Array<[string, number]>> {
   if (typeof a === 'string') return [[roleBy(spec, after), satang(after[a]) - satang(before[a])]];
   if ('sourceValue' in a || 'saleBalance' in a) return []; // refused in returns at start (journal-keys-check.ts)
   if ('stock' in a) {
-    const row = await trx.selectFrom('stock_movement').select((eb) => eb.fn.sum<number>('value').as('v'))
+    const row = await trx.selectFrom(ledger).select((eb) => eb.fn.sum<number>('value').as('v'))
       .where('doc_entity', '=', entity.name).where('doc_id', '=', Number(after.id)).where('direction', '=', a.stock).where('id', '>', movedAfter).executeTakeFirst();
     return [[roleBy(spec, after), Number(row?.v ?? 0)]];
   }
@@ -46,22 +46,24 @@ export function installReturnPosting(service: EntityService): void {
     const entity = service.entity(e.entity);
     const spec = entity.document!.journal!.returns!;
     if (e.workflowAction !== spec.write || !e.before || !e.after) return;
-    const last = await trx.selectFrom('stock_movement').select((eb) => eb.fn.max<number>('id').as('m')).executeTakeFirst();
+    // the stock ledger (`"holds": "stockMovements"`): a sale's return moves stock
+    const ledger = service.registry.held('stockMovements');
+    const last = await trx.selectFrom(ledger).select((eb) => eb.fn.max<number>('id').as('m')).executeTakeFirst();
     const movedAfter = Number(last?.m ?? 0);
     const before = e.before;
     const after = e.after;
     await service.beforeCommit(trx, async () => {
       const companyId = await companyOf(trx, entity, after);
       if (companyId === null) return;
-      const roles = await roleAccounts(trx);
+      const roles = await roleAccounts(trx, service);
       const j = entity.document!.journal!;
       const partyKind = j.party ? entity.fields[j.party]?.entity : undefined;
       const lines: EntryLine[] = [];
       for (const l of spec.lines) {
         const debit = l.debit !== undefined;
-        for (const [role, amount] of await changeAmounts(trx, entity, before, after, l, (l.debit ?? l.credit)!, movedAfter)) {
+        for (const [role, amount] of await changeAmounts(trx, ledger, entity, before, after, l, (l.debit ?? l.credit)!, movedAfter)) {
           const party = l.party && j.party && !isEmpty(after[j.party]) ? Number(after[j.party]) : null;
-          lines.push({ accountId: accountOfRole(roles, role), debit: debit ? amount : 0, credit: debit ? 0 : amount, customerId: partyKind === 'customer' ? party : null, supplierId: partyKind === 'supplier' ? party : null });
+          lines.push({ accountId: accountOfRole(roles, role), debit: debit ? amount : 0, credit: debit ? 0 : amount, ...partyOf(service, partyKind, party) });
         }
       }
       const out = balanced(lines, roles);

@@ -5,7 +5,7 @@ import { isEmpty } from '../crud/record-values.ts';
 import { inBatches } from '../db/batches.ts';
 import { linesOf } from '../documents/document-lines.ts';
 import { sourceOf } from '../documents/document-posting.ts';
-import { accountOfRole, roleAccounts, writeEntry, JOURNAL, POSTED } from './journal-writer.ts';
+import { accountOfRole, partyOf, roleAccounts, writeEntry, journalOf, POSTED } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 /** Documents as entity name -> ids. */
@@ -65,7 +65,7 @@ async function saleDocuments(k: Kysely<any>, service: EntityService, entity: Ent
  */
 export async function saleBalance(k: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, accountId: number): Promise<number> {
   const docs = await saleDocuments(k, service, entity, doc);
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const lines = service.entity(head.fields.items!.entity!);
   const parent = lines.parent!.field;
   let total = 0;
@@ -102,7 +102,7 @@ const mentions = (entity: EntitySchema, role: string) => (entity.document?.journ
 
 /** Per document of the sale ("entity/id"): the credit balance (satang) of an account in its posted entries, and the company and journal of its first one. */
 async function balancesOf(k: Kysely<any>, service: EntityService, docs: Docs, accountId: number): Promise<Map<string, { entity: string; id: number; balance: number; companyId: number; journal: string; no: string | null }>> {
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const lines = service.entity(head.fields.items!.entity!);
   const parent = lines.parent!.field;
   const out = new Map<string, { entity: string; id: number; balance: number; companyId: number; journal: string; no: string | null }>();
@@ -132,11 +132,11 @@ async function balancesOf(k: Kysely<any>, service: EntityService, docs: Docs, ac
  */
 export async function unclearDeposits(k: Kysely<any>, service: EntityService, entity: EntitySchema, doc: Row, date: string, memo: string): Promise<number> {
   const partyField = entity.document?.journal?.party;
-  const customerId = partyField && entity.fields[partyField]?.entity === 'customer' && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
+  const customerId = partyField && partyOf(service, entity.fields[partyField]?.entity, 1).customerId !== null && !isEmpty(doc[partyField]) ? Number(doc[partyField]) : null;
   let written = 0;
   for (const [held, counter] of clearedRoles(service)) {
     if (!mentions(entity, held)) continue;
-    const roles = await roleAccounts(k);
+    const roles = await roleAccounts(k, service);
     const docs = await saleDocuments(k, service, entity, doc);
     add(docs, entity.name, Number(doc.id));
     const all = await balancesOf(k, service, docs, accountOfRole(roles, held));

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { EntityService } from '../crud/entity-service.ts';
-import { entitiesNamed } from '../crud/write-events.ts';
+import type { EntitySelector } from '../crud/write-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isEmpty } from '../crud/record-values.ts';
-import { JOURNAL, POSTED, unbalanced } from './journal-writer.ts';
+import { chartOf, journalOf, POSTED, unbalanced } from './journal-writer.ts';
 import { addToJournalDays, entryDayLines, journalTables } from './journal-days.ts';
 import { CLOSING_JOURNAL } from './year-close.ts';
 
@@ -16,13 +16,13 @@ const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
  * (400 JOURNAL_LINE_INVALID / JOURNAL_UNBALANCED); its totals are stored as it posts.
  */
 async function checkVoucher(trx: Kysely<any>, service: EntityService, id: number): Promise<void> {
-  const doc = await service.readWhole(trx, JOURNAL, id);
+  const doc = await service.readWhole(trx, journalOf(service.registry), id);
   const lines = (doc.items as Row[] | undefined) ?? [];
   if (lines.length < 2) throw new AppError('JOURNAL_LINE_INVALID', 'an entry has at least two lines: a debit and a credit', { field: 'items' }, { reason: 'too_few' });
   // the year-end closing entry is written by closing the year (year-close.ts), and the P&L leaves that journal out
   if (doc.journal === CLOSING_JOURNAL) throw new AppError('JOURNAL_LINE_INVALID', 'the closing journal takes only the year-end closing entry: close the year instead (POST /api/ledger/close-year)', { field: 'journal' }, { reason: 'closing_journal' });
   const accountIds = [...new Set(lines.map((l) => Number(l.account_id)))];
-  const accounts = new Map((await trx.selectFrom('account').select(['id', 'code', 'is_group']).where('id', 'in', accountIds).execute()).map((a) => [Number(a.id), a]));
+  const accounts = new Map((await trx.selectFrom(chartOf(service.registry)).select(['id', 'code', 'is_group']).where('id', 'in', accountIds).execute()).map((a) => [Number(a.id), a]));
   const amounts = lines.map((l, i) => {
     const debit = satang(l.debit);
     const credit = satang(l.credit);
@@ -36,7 +36,7 @@ async function checkVoucher(trx: Kysely<any>, service: EntityService, id: number
   const debit = amounts.reduce((s, a) => s + a.debit, 0);
   const credit = amounts.reduce((s, a) => s + a.credit, 0);
   if (debit !== credit) throw unbalanced(amounts);
-  await trx.updateTable(JOURNAL).set({ total_debit: debit, total_credit: credit }).where('id', '=', id).execute();
+  await trx.updateTable(journalOf(service.registry)).set({ total_debit: debit, total_credit: credit }).where('id', '=', id).execute();
 }
 
 /**
@@ -44,28 +44,31 @@ async function checkVoucher(trx: Kysely<any>, service: EntityService, id: number
  * reverse another) are never edited or deleted (409 JOURNAL_AUTOMATIC): a document is corrected by cancelling
  * it, which reverses its entry.
  */
+/** The journal's own entity (`"holds": "journalEntries"`): its vouchers typed by hand. */
+const isJournal: EntitySelector = (entity) => entity.holds === 'journalEntries';
+
 export function installVoucherRules(service: EntityService): void {
   service.onAction(async (trx, e) => {
     if (!isEmpty(e.before.source_entity) || !isEmpty(e.before.reverses_id)) throw automatic(e.before);
     if (e.action === (e.entity.document?.postAction ?? 'post')) {
       await checkVoucher(trx, service, e.id);
       // it counts in the books from now: its lines join the ledger's day summaries in this transaction
-      const tables = journalTables(service.registry, JOURNAL, POSTED);
+      const tables = journalTables(service.registry, journalOf(service.registry), POSTED);
       if (tables) await addToJournalDays(trx, await entryDayLines(trx, tables, e.id));
       e.recordWritten = true;
     }
-  }, entitiesNamed(JOURNAL));
+  }, isJournal);
   // before the workflow's lock is judged, so an edit of an automatic entry is told why (a delete answers DOCUMENT_LOCKED: posted entries are locked)
   service.onUpdateDefaults(async (entity, id) => {
-    if (entity.name !== JOURNAL) return;
-    const before = await service.db.kysely.selectFrom(JOURNAL).select(['id', 'doc_no', 'source_entity', 'source_id', 'source_doc_no', 'reverses_id']).where('id', '=', id).executeTakeFirst();
+    if (entity.name !== service.registry.holder('journalEntries')?.name) return;
+    const before = await service.db.kysely.selectFrom(journalOf(service.registry)).select(['id', 'doc_no', 'source_entity', 'source_id', 'source_doc_no', 'reverses_id']).where('id', '=', id).executeTakeFirst();
     if (before && (!isEmpty(before.source_entity) || !isEmpty(before.reverses_id))) throw automatic(before);
   });
   service.onWrite(async (_trx, e) => {
     if (e.action === 'create' || !e.before) return;
     if (!isEmpty(e.before.source_entity) || !isEmpty(e.before.reverses_id)) throw automatic(e.before);
     if (e.before.status === POSTED) throw new AppError('JOURNAL_AUTOMATIC', `entry ${String(e.before.doc_no ?? e.id)} is posted: reverse it with another voucher instead of changing it`, { id: e.id }, { reason: 'posted', number: String(e.before.doc_no ?? e.id) });
-  }, entitiesNamed(JOURNAL));
+  }, isJournal);
 }
 
 function automatic(before: Row): AppError {

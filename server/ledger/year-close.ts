@@ -9,7 +9,7 @@ import { isEmpty } from '../crud/record-values.ts';
 import { BOOKS_CLOSED_FIELD } from '../documents/closed-books.ts';
 import { businessToday } from '../../engine/documents/business-time.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
-import { JOURNAL, POSTED, accountOfRole, roleAccounts, writeEntry, type EntryLine } from './journal-writer.ts';
+import { journalOf, POSTED, accountOfRole, roleAccounts, writeEntry, type EntryLine } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export const CLOSING_JOURNAL = 'closing';
 
 /** The books' entities as the journal's schema names them: its lines, the account and the company they link to. */
 function booksOf(service: EntityService) {
-  const head = service.entity(JOURNAL);
+  const head = service.entity(journalOf(service.registry));
   const lines = service.entity(head.fields.items!.entity!);
   const companyField = head.access!.companyField!;
   return { head, lines, parentField: lines.parent!.field, account: lines.fields.account_id!.entity!, companyField, company: service.entity(head.fields[companyField]!.entity!) };
@@ -83,7 +83,7 @@ export async function closeYear(service: EntityService, raw: unknown, ctx: Reque
       throw refused('earlier_year_open', `a year before ${year} still has income or expense balances: close it first`, { year });
     }
     const balances = await profitBalances(trx, service, company, start, end);
-    const roles = await roleAccounts(trx);
+    const roles = await roleAccounts(trx, service);
     const lines: EntryLine[] = [...balances].map(([accountId, net]) => ({ accountId, debit: net < 0 ? -net : 0, credit: net > 0 ? net : 0, description: `ปิดบัญชีเข้ากำไร(ขาดทุน)สะสม ปี ${year}` }));
     const loss = [...balances.values()].reduce((s, n) => s + n, 0); // expenses over income: a loss
     if (loss !== 0) lines.push({ accountId: accountOfRole(roles, RETAINED), debit: loss > 0 ? loss : 0, credit: loss < 0 ? -loss : 0, description: loss < 0 ? `กำไรสุทธิปี ${year}` : `ขาดทุนสุทธิปี ${year}` });

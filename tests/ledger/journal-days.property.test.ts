@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { daySummaryMismatches } from '../support/ledger-fixtures.ts';
-import { JOURNAL, POSTED, reverseEntriesOf, writeEntry, type EntryLine } from '../../server/ledger/journal-writer.ts';
+import { journalOf, POSTED, reverseEntriesOf, writeEntry, type EntryLine } from '../../server/ledger/journal-writer.ts';
 import { ACCOUNT_DAY, ensureJournalDays, journalTables, PARTY_DAY } from '../../server/ledger/journal-days.ts';
 
 type Row = Record<string, any>;
@@ -116,7 +116,7 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
   }, 300_000);
 
   it('are filled at start when they miss lines, and a second start leaves them', async () => {
-    const tables = journalTables(t.registry, JOURNAL, POSTED);
+    const tables = journalTables(t.registry, journalOf(t.registry), POSTED);
     // agreeing with the lines: nothing to do
     expect(await ensureJournalDays(t.db, tables)).toBe(false);
     // a database from before the summaries (or a restore that brought other lines)
