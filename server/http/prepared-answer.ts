@@ -17,9 +17,8 @@ function accepted(request: FastifyRequest): Set<string> {
 /**
  * A large JSON answer that changes only when the schemas or their overrides do (the language content, about
  * 190 KB): serialised, hashed and compressed once per version instead of on every request. Every signed-in page
- * opened cold waits for it before it shows a screen, and building, hashing and compressing it on each request held
- * the event loop and the compression threads for tens of milliseconds while the screen's own answers waited behind
- * it (docs/performance.md, Browser). Same headers as `etagOnSend` (server/http/etag.ts): a validator, no-cache, 304.
+ * opened cold waits for it before it shows a screen, and building, hashing and compressing it cost about 14 ms of
+ * server on every page load, while the screen's own answers waited behind it (docs/performance.md, Browser). Same headers as `etagOnSend` (server/http/etag.ts): a validator, no-cache, 304.
  */
 export class PreparedAnswer {
   private cached: Prepared | null = null;
