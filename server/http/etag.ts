@@ -3,10 +3,11 @@ import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 
 /**
  * A validator for answers that change only when the schemas or their overrides
- * do (the language content, an entity's metadata): the ETag is a hash of the
+ * do (an entity's metadata; the language content is prepared once per version
+ * with the same headers, prepared-answer.ts): the ETag is a hash of the
  * answer itself, so it is right for every user and every override version
  * without bookkeeping. The browser revalidates (no-cache) and gets 304 with no
- * body while nothing changed; the 82 KB language file then costs a few bytes.
+ * body while nothing changed.
  */
 export const etagOnSend: onSendHookHandler = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
   if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;

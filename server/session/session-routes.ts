@@ -1,4 +1,4 @@
-import { etagOnSend } from '../http/etag.ts';
+import { PreparedAnswer } from '../http/prepared-answer.ts';
 import { settingsStamp } from '../realtime/settings-notifier.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -122,9 +122,13 @@ export function registerSessionRoutes(app: FastifyInstance, k: Kysely<any>, regi
     return { success: true, userType: t ? userTypeData(t) : null };
   });
 
-  app.get('/api/language/content/website_main', { onSend: etagOnSend }, async (request) => {
+  // every signed-in screen waits for this answer before it shows anything (web/src/ui/AppShell.tsx): built,
+  // hashed and compressed once per version of the schemas and overrides (server/http/prepared-answer.ts)
+  const content = new PreparedAnswer(() => ({ success: true, data: languageContent(registry), meta: { version: registry.version } }));
+  registry.onChange(() => content.invalidate());
+  app.get('/api/language/content/website_main', async (request, reply) => {
     contextOf(request);
-    return { success: true, data: languageContent(registry), meta: { version: registry.version } };
+    return content.send(request, reply);
   });
   app.get('/public/language', async () => ({ success: true, data: LANGUAGES }));
 

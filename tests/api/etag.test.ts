@@ -3,6 +3,7 @@
  * that has them revalidates and gets 304 with no body while nothing changed,
  * and the new content as soon as an override changes it.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
@@ -30,5 +31,17 @@ describe.each(testDialects())('ETags on cacheable session answers (%s)', (dialec
     const changed = await get(url, { 'if-none-match': tag });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(tag);
+  });
+
+  it('the language content (prepared once per version) decodes to the same JSON in brotli, gzip and none', async () => {
+    const br = await get('/api/language/content/website_main', { 'accept-encoding': 'gzip, deflate, br' });
+    const gz = await get('/api/language/content/website_main', { 'accept-encoding': 'gzip' });
+    const plain = await get('/api/language/content/website_main', { 'accept-encoding': 'br;q=0, identity' });
+    expect([br.headers['content-encoding'], gz.headers['content-encoding'], plain.headers['content-encoding']]).toEqual(['br', 'gzip', undefined]);
+    const body = plain.json() as { data: { detail_key: string }[] };
+    expect(body.data.some((r) => r.detail_key === 'field.product.code')).toBe(true);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(body);
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(body);
+    expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(1);
   });
 });

@@ -241,6 +241,28 @@ describe('web app end to end', () => {
     }
   }, 60_000);
 
+  it('a cold record asks for itself once, with the start-up calls, and neither a list nor a record asks for the report list', async () => {
+    const cold = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', storageState: await context.storageState() });
+    try {
+      const p = await cold.newPage();
+      const calls: string[] = [];
+      p.on('request', (r) => { const u = new URL(r.url()); if (/^\/(api|public)\/|\/EntityForm-/.test(u.pathname)) calls.push(`${r.method()} ${u.pathname}${u.search}`); });
+      await p.goto(url('/product/1'));
+      await p.locator('form.bo-form[data-form-type=edit] input').first().waitFor();
+      // sent by the boot entry before the form's code loaded (web/src/boot.ts), and taken by the form: not asked twice
+      expect(calls.filter((c) => c === 'GET /api/product/1')).toHaveLength(1);
+      const form = calls.findIndex((c) => c.includes('/EntityForm-'));
+      expect(form).toBeGreaterThan(-1);
+      expect(calls.indexOf('GET /api/product/1')).toBeLessThan(form);
+      await p.goto(url('/return_reason'));
+      await p.locator('[data-testid=entity-list] tbody tr').first().waitFor();
+      // the build's report names say neither path is a report's (web/src/core/built-reports.ts)
+      expect(calls.filter((c) => c.startsWith('GET /api/report'))).toEqual([]);
+    } finally {
+      await cold.close();
+    }
+  }, 60_000);
+
   it('keeps the language choice across a reload', async () => {
     await page.goto(url('/customer'));
     await page.locator('header').getByRole('button', { name: 'EN' }).click();

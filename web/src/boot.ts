@@ -8,11 +8,11 @@
  * Screens not opened stay unloaded.
  */
 import { noteEarlyList, sendEarly } from './core/early-requests.ts';
-import { isBuiltReport } from './core/built-reports.ts';
+import { isBuiltReport, reportNameToAsk } from './core/built-reports.ts';
 import { applyTheme, storedTheme } from './core/theme.ts';
 import { listCall } from './core/list-params.ts';
 import { entityOfPath, ROUTES } from './core/route-table.ts';
-import { metaCall, REPORTS_CALL, startupCallsOf, SUMMARIES_CALL } from './core/startup-calls.ts';
+import { metaCall, recordCall, REPORTS_CALL, startupCallsOf, SUMMARIES_CALL } from './core/startup-calls.ts';
 import { readStoredSession } from './core/stored-session.ts';
 import { storedLanguage } from './core/stored-language.ts';
 import { storedTableView } from './core/table-view.ts';
@@ -50,7 +50,8 @@ if (session.isAuthenticated && !signInPage) {
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report list before it
   // shows either (ui/route-screens.tsx), and a two-segment path also needs the page list
   // (SubPageScreen); asked here, neither waits for the app's code
-  if (entity && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) {
+  // (not when the build's report names say the path is no report's: the router does not ask then, core/built-reports.ts)
+  if (entity && reportNameToAsk(entity) !== undefined && (segments.length === 1 || (segments.length === 2 && /^\d+$/.test(segments[1]!)))) {
     // the report screen's code only when the list names this path a report: a list does not load it
     if (report) preloadScreens('src/pages/reports/ReportScreen.tsx');
     void sendEarly(REPORTS_CALL, token, lang).then(async (res) => {
@@ -76,6 +77,9 @@ if (session.isAuthenticated && !signInPage) {
     preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx');
   } else if (entity && new RegExp(`^/${entity}/(create|[1-9][0-9]*)$`).test(path)) {
     sendEarly(metaCall(entity), token, lang);
+    // the stored record, as the form asks for it (renderer/EntityForm.tsx readRecord): the form asked only once its
+    // code had loaded and rendered, one round trip after everything else
+    if (segments[1] !== 'create') sendEarly(recordCall(entity, segments[1]!), token, lang);
     preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityForm.tsx');
   } else {
     preloadScreens('src/ui/AppShell.tsx', ...(path === '/' ? ['src/pages/Home.tsx'] : []));

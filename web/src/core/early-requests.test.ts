@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError, setLanguageSource, setTokenSource, useFetchForTests } from './http-client.ts';
 import { clearEarly, EARLY_TTL_MS, pendingEarly, sendEarly } from './early-requests.ts';
 import { listCall } from './list-params.ts';
+import { readRecord } from './record-api.ts';
+import { recordCall } from './startup-calls.ts';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -56,6 +58,16 @@ describe('answers the boot entry asked for early', () => {
     expect(other.data.from).toBe('late');
     const same = await api.get<{ data: { from: string } }>(c.path, { searchParams: c.searchParams });
     expect(same.data.from).toBe('early');
+  });
+
+  it("a record's early call is the one the record form makes (readRecord, no fields); a read with fields is another", async () => {
+    sendEarly(recordCall('quotation', '7'), 'tok-1', 'th');
+    expect(early[0]!.url).toBe('/api/quotation/7');
+    const withFields = await readRecord<{ from: string }>('quotation', 7, ['id']);
+    expect(withFields.success && withFields.data.from).toBe('late');
+    const form = await readRecord<{ from: string }>('quotation', 7);
+    expect(form.success && form.data.from).toBe('early');
+    expect(pendingEarly()).toEqual([]);
   });
 
   it('is not used for another session, nor after it went stale', async () => {

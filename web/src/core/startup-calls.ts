@@ -22,6 +22,11 @@ export function metaCall(name: string): EarlyCall {
   return { method: 'get', path: `/api/meta/entities/${encodeURIComponent(name)}` };
 }
 
+/** GET /api/{entity}/{id}: a stored record, as the record form reads it (core/record-api.ts readRecord, no fields). */
+export function recordCall(entity: string, id: string): EarlyCall {
+  return { method: 'get', path: `/api/${encodeURIComponent(entity)}/${id}` };
+}
+
 /** GET /api/report: the reports this user may view (pages/reports/report-api.ts fetchReports). */
 export const REPORTS_CALL: EarlyCall = { method: 'get', path: '/api/report' };
 

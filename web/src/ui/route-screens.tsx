@@ -9,6 +9,7 @@ import NotFound from './NotFound.tsx';
 import { Spinner } from './Spinner.tsx';
 import { useCan } from '../core/permissions.ts';
 import { useReportNamed, type ReportSummary } from '../pages/reports/report-api.ts';
+import { reportNameToAsk } from '../core/built-reports.ts';
 import { EntityForm, EntityList, SingletonForm } from '../renderer/entity-parts.ts';
 
 /**
@@ -88,10 +89,11 @@ export function RouteScreen({ entry }: { entry: RouteEntry }) {
   }
 }
 
-/** /{name}: a report file's screen when the server lists a report of that name (GET /api/report), else the entity's. */
+/** /{name}: a report file's screen when the server lists a report of that name (GET /api/report), else the entity's (at once when the build lists the report names). */
 export function DynamicEntityScreen({ mode }: { mode: 'list' | 'detail' }) {
   const { entity } = useParams();
-  const report = useReportNamed(mode === 'list' ? entity : undefined);
+  // an entity's list does not wait for the report list when the build says its name is no report's
+  const report = useReportNamed(mode === 'list' ? reportNameToAsk(entity) : undefined);
   if (mode === 'list' && report === undefined) return <Spinner />;
   if (mode === 'list' && report) return <ReportRoute report={report} />;
   return <EntityScreen entity={entity ?? ''} mode={mode} dynamic />;
@@ -100,7 +102,7 @@ export function DynamicEntityScreen({ mode }: { mode: 'list' | 'detail' }) {
 /** /{name}/{id} of a report with a routeParam (/inventory_stock_balance/3), else the spec's sub-page paths. */
 export function SubPageRouteScreen() {
   const { pageKey, subPageKey = '', submenuDetailId } = useParams();
-  const report = useReportNamed(submenuDetailId === undefined && /^\d+$/.test(subPageKey) ? pageKey : undefined);
+  const report = useReportNamed(submenuDetailId === undefined && /^\d+$/.test(subPageKey) ? reportNameToAsk(pageKey) : undefined);
   if (report === undefined) return <Spinner />;
   if (report?.routeParam) return <ReportRoute report={report} routeId={subPageKey} />;
   return <SubPageScreen />;
