@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../core/http-client.ts';
+import { fetchEntitySummaries } from '../../core/entity-meta.ts';
 import { formatLocal, isoDateToLocal } from '../../core/thai-dates.ts';
 import type { FormPanelProps } from '../../renderer/form/form-panels.ts';
 import './accounting-i18n.ts';
@@ -16,7 +17,7 @@ const money = (v: number) => (v ? MONEY.format(v) : '');
 /**
  * รายการบัญชี under a posted document's form (issue 50 §6): the entries it wrote (GET /api/{entity}/{id}/journal),
  * the posting and, after a cancel, its reversal; each line's account code and name, debit, credit and description,
- * and a link to the entry. A role that does not see the books gets 403 from the server and sees nothing here.
+ * and a link to the entry. A role that does not see the books asks nothing (the server would answer 403) and sees nothing here.
  */
 export function DocumentJournalPanel({ entity, id, record }: FormPanelProps) {
   const { t, i18n } = useTranslation();
@@ -25,7 +26,10 @@ export function DocumentJournalPanel({ entity, id, record }: FormPanelProps) {
   const stamp = `${String(record[entity.workflow?.field ?? 'status'] ?? '')}:${String(record.updated_at ?? '')}`;
   useEffect(() => {
     let live = true;
-    api.get<{ data: Answer }>(`/api/${entity.name}/${id}/journal`).then((r) => live && setAnswer(r.data), () => live && setAnswer(null));
+    // a role that does not see the journal (it is not among the entities the server lists for it) asks nothing: the answer would be 403
+    fetchEntitySummaries().then((all) => all.some((e) => e.holds === 'journalEntries'), () => true)
+      .then((sees) => (sees ? api.get<{ data: Answer }>(`/api/${entity.name}/${id}/journal`).then((r) => r.data) : null))
+      .then((data) => live && setAnswer(data), () => live && setAnswer(null));
     return () => { live = false; };
   }, [entity.name, id, stamp]);
   if (!answer || answer.entries.length === 0) return null;
