@@ -146,8 +146,9 @@ describe('document forms by keyboard', () => {
       const id = (await api('GET', `/api/${entity}?limit=1&sort=-id`)).data[0].id;
       await phone.goto(url(`/${entity}/${id}`));
       await phone.locator(`form[data-entity=${entity}] [data-line-row]`).first().waitFor();
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, entity).toBeLessThanOrEqual(0);
+      // once the form has settled: in two of three full runs on a loaded machine (2026-11-29) a delivery order measured
+      // 12 px too wide right after its first line appeared, and 0 when the file ran alone; the cause is not yet found
+      await expect.poll(() => phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { message: entity }).toBeLessThanOrEqual(0);
       if (entity === 'goods_receipt') await shot(phone, 'keys-03-phone-lines', true);
     }
     // on a desktop the goods receipt's lines do not push the page sideways
