@@ -94,9 +94,9 @@ export async function nextNumber(trx: Kysely<any>, entity: EntitySchema, record:
  * also asks whether the number is taken) instead of three. For a create's last steps, so writes of
  * the same series queue for the counter only for those and the commit (entity-writer.ts).
  */
-export async function assignNumber(trx: Kysely<any>, entity: EntitySchema, id: number, record: Row): Promise<string> {
+export async function assignNumber(trx: Kysely<any>, entity: EntitySchema, id: number, record: Row, tokens?: Record<string, string>): Promise<string> {
   const field = entity.numbering!.field;
-  const d = await draw(trx, entity, record);
+  const d = await draw(trx, entity, record, tokens);
   const stored = await trx.updateTable(entity.name).set({ [field]: d.drawn }).where('id', '=', id)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom(`${entity.name} as taken`).select('taken.id').where(`taken.${field}`, '=', d.drawn))))
     .executeTakeFirst();

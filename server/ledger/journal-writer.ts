@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
-import { nextNumber, tokenValues } from '../crud/numbering-series.ts';
+import { assignNumber, tokenValues } from '../crud/numbering-series.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { refuseClosedPeriod } from '../documents/closed-books.ts';
@@ -140,7 +140,6 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   // the entries of documents posted before the ledger record what the closed period already holds
   if (opts.prepared?.refusal) throw opts.prepared.refusal;
   if (!opts.history && !opts.prepared) await refuseClosedPeriod(trx, service, head, header);
-  header.doc_no = await nextNumber(trx, head, header, opts.prepared?.tokens);
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
   const inserted = await trx.insertInto(head.name).values({ ...encode(head, header), ...stamp }).returning('id').executeTakeFirstOrThrow();
@@ -155,6 +154,9 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored
   const date = dayText(header.doc_date);
   await addToJournalDays(trx, rows.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
+  // the number last: its counter row is the one every entry of the company and month locks until the commit,
+  // so a posting queues for it only for this statement and the commit (the entry was written without one)
+  await assignNumber(trx, head, id, header, opts.prepared?.tokens);
   return id;
 }
 
