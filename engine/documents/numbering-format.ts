@@ -52,6 +52,15 @@ function withDate(series: NumberingSeries, date: BusinessDate, values: Record<st
     .replace(FIELD_TOKEN, (_, name: string) => (name === 'prefix' ? series.prefix : (values[name] ?? '').replace(/[{}]/g, '')));
 }
 
+/**
+ * The pattern for that business date cut around its sequence tokens: `text[0]`, the sequence padded to
+ * `widths[0]`, `text[1]`, … (for a statement that makes the number from a counter it draws, in SQL).
+ */
+export function numberPieces(series: NumberingSeries, date: BusinessDate, values: Record<string, string> = {}): { text: string[]; widths: number[] } {
+  const cut = withDate(series, date, values).split(/\{seq:([1-9])\}/);
+  return { text: cut.filter((_, i) => i % 2 === 0), widths: cut.filter((_, i) => i % 2 === 1).map(Number) };
+}
+
 /** Renders a pattern such as "{prefix}{YYYY}{MM}-{seq:4}" for one sequence number on one business date. */
 export function formatNumber(series: NumberingSeries, date: BusinessDate, seq: number, values: Record<string, string> = {}): string {
   return withDate(series, date, values).replace(/\{seq:([1-9])\}/g, (_, n: string) => pad(seq, Number(n)));

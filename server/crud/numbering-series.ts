@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { fieldOf } from '../../engine/schema/schema-types.ts';
-import { fieldTokens, formatNumber, numberMatcher, parseBusinessDate, seriesKey } from '../../engine/documents/numbering-format.ts';
+import { fieldTokens, formatNumber, numberMatcher, numberPieces, parseBusinessDate, seriesKey } from '../../engine/documents/numbering-format.ts';
 import { businessDate, type BusinessDate } from '../../engine/documents/business-time.ts';
 import type { Database } from '../db/dialect-adapter.ts';
 import { businessClock } from '../../engine/documents/business-clock.ts';
@@ -104,4 +104,39 @@ export async function assignNumber(trx: Kysely<any>, entity: EntitySchema, id: n
   const no = await pastTaken(trx, entity, d);
   await trx.updateTable(entity.name).set({ [field]: no }).where('id', '=', id).execute();
   return no;
+}
+
+/**
+ * `assignNumber`'s draw as parts of one statement (PostgreSQL), for a write that holds rows others wait for and
+ * so must not spend a round trip on its number (a posting's journal entry, journal-writer.ts):
+ * - `counter(qc)`: the counter moved on, answering `value` (a CTE);
+ * - `number(value)`: the number made from that value in SQL as `formatNumber` makes it, or null when a row
+ *   already has it (imported or seeded with its own numbers);
+ * - `pastTaken(id, value)`: then, the number past the taken ones, stored on row `id` (statements of their own: rare).
+ */
+export function numberInStatement(entity: EntitySchema, record: Row, tokens: Record<string, string>) {
+  const series = entity.numbering!;
+  const date = numberingDate(entity, record);
+  const key = seriesKey(entity.name, series, date, seriesScope(entity, record));
+  const { text, widths } = numberPieces(series, date, tokens);
+  const made = (value: RawBuilder<unknown>): RawBuilder<string> => {
+    const seq = sql`cast(${value} as text)`;
+    const parts: RawBuilder<unknown>[] = [sql`cast(${text[0]} as text)`];
+    widths.forEach((w, i) => parts.push(sql`(case when length(${seq}) >= ${sql.lit(w)} then ${seq} else lpad(${seq}, ${sql.lit(w)}, '0') end)`, sql`cast(${text[i + 1]} as text)`));
+    return sql<string>`(${sql.join(parts, sql` || `)})`;
+  };
+  const field = series.field;
+  return {
+    counter: (qc: Kysely<any>) => qc.insertInto('numbering_counter').values({ series: key, value: 1 })
+      .onConflict((oc) => oc.column('series').doUpdateSet({ value: sql`numbering_counter.value + 1` })).returning('value'),
+    number: (value: RawBuilder<unknown>): RawBuilder<string | null> => {
+      const no = made(value);
+      return sql<string | null>`(case when exists (select 1 from ${sql.table(entity.name)} as taken where taken.${sql.ref(field)} = ${no}) then null else ${no} end)`;
+    },
+    pastTaken: async (trx: Kysely<any>, id: number, value: number): Promise<string> => {
+      const no = await pastTaken(trx, entity, { key, date, values: tokens, value, drawn: formatNumber(series, date, value, tokens) });
+      await trx.updateTable(entity.name).set({ [field]: no }).where('id', '=', id).execute();
+      return no;
+    },
+  };
 }

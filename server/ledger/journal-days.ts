@@ -112,18 +112,24 @@ function summed(lines: DayLine[], byParty: boolean): DayRow[] {
  * from this statement on: the writer calls it last.
  */
 export async function addToJournalDays(trx: Kysely<any>, lines: DayLine[]): Promise<void> {
-  if (!lines.length) return;
-  const upsert = async (table: string, key: string[], rows: object[]) => {
-    for (const batch of inBatches(rows, key.length + 3)) {
-      await trx.insertInto(table).values(batch).onConflict((oc) => oc.columns(key).doUpdateSet({
-        debit: sql`${sql.ref(`${table}.debit`)} + excluded.debit`,
-        credit: sql`${sql.ref(`${table}.credit`)} + excluded.credit`,
-        line_count: sql`${sql.ref(`${table}.line_count`)} + excluded.line_count`,
-      })).execute();
-    }
-  };
-  await upsert(ACCOUNT_DAY, ACCOUNT_KEY, summed(lines, false).map(({ customer_id: _c, supplier_id: _s, ...r }) => r));
-  await upsert(PARTY_DAY, PARTY_KEY, summed(lines, true).map(({ journal: _j, ...r }) => r));
+  for (const d of journalDayWrites(lines)) for (const batch of inBatches(d.rows, d.batch)) await d.write(trx, batch).execute();
+}
+
+/**
+ * The upserts of `addToJournalDays`, unsent: rows and the statement that adds them, for a caller that sends them
+ * in one statement with its other writes (PostgreSQL, journal-writer.ts), each `batch` rows at a time otherwise.
+ */
+export function journalDayWrites(lines: DayLine[]): { rows: object[]; batch: number; write: (qc: Kysely<any>, rows: object[]) => { execute(): Promise<unknown> } }[] {
+  if (!lines.length) return [];
+  const upsert = (table: string, key: string[]) => (qc: Kysely<any>, rows: object[]) => qc.insertInto(table).values(rows).onConflict((oc) => oc.columns(key).doUpdateSet({
+    debit: sql`${sql.ref(`${table}.debit`)} + excluded.debit`,
+    credit: sql`${sql.ref(`${table}.credit`)} + excluded.credit`,
+    line_count: sql`${sql.ref(`${table}.line_count`)} + excluded.line_count`,
+  }));
+  return [
+    { rows: summed(lines, false).map(({ customer_id: _c, supplier_id: _s, ...r }) => r), batch: ACCOUNT_KEY.length + 3, write: upsert(ACCOUNT_DAY, ACCOUNT_KEY) },
+    { rows: summed(lines, true).map(({ journal: _j, ...r }) => r), batch: PARTY_KEY.length + 3, write: upsert(PARTY_DAY, PARTY_KEY) },
+  ];
 }
 
 /** The stored lines of one posted entry, as the day tables add them (a manual voucher as it posts). */

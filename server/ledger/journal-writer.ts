@@ -1,12 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
-import { assignNumber, tokenValues } from '../crud/numbering-series.ts';
+import { assignNumber, numberInStatement, tokenValues } from '../crud/numbering-series.ts';
+import { onPostgres } from '../db/dialect-adapter.ts';
+import { inBatches } from '../db/batches.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { refuseClosedPeriod } from '../documents/closed-books.ts';
-import { addToJournalDays, dayText } from './journal-days.ts';
+import { dayText, journalDayWrites } from './journal-days.ts';
 
 type Row = Record<string, unknown>;
 
@@ -142,21 +144,49 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   if (!opts.history && !opts.prepared) await refuseClosedPeriod(trx, service, head, header);
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
-  const inserted = await trx.insertInto(head.name).values({ ...encode(head, header), ...stamp }).returning('id').executeTakeFirstOrThrow();
-  const id = Number(inserted.id);
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
-  const rows: Row[] = input.lines.map((l, i) => ({
+  const lines: Row[] = input.lines.map((l, i) => ({
     ...encode(linesEntity, { account_id: l.accountId, debit: l.debit / 100, credit: l.credit / 100, description: l.description ?? null, customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null }),
-    [parentField]: id, line_no: i + 1, ...stamp,
+    line_no: i + 1, ...stamp,
   }));
-  if (rows.length) await trx.insertInto(linesEntity.name).values(rows).execute();
   // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored
   const date = dayText(header.doc_date);
-  await addToJournalDays(trx, rows.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
-  // the number last: its counter row is the one every entry of the company and month locks until the commit,
-  // so a posting queues for it only for this statement and the commit (the entry was written without one)
+  const days = journalDayWrites(lines.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
+  const row = { ...encode(head, header), ...stamp };
+  if (onPostgres(trx) && lines.length <= ONE_STATEMENT_LINES) return writeInOneStatement(trx, head, linesEntity.name, parentField, { header, row, lines, days, tokens: opts.prepared?.tokens ?? await tokenValues(trx, head, header) });
+  const inserted = await trx.insertInto(head.name).values(row).returning('id').executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  for (const batch of inBatches(lines, Object.keys(lines[0] ?? {}).length + 1)) await trx.insertInto(linesEntity.name).values(batch.map((r) => ({ ...r, [parentField]: id }))).execute();
+  for (const d of days) for (const batch of inBatches(d.rows, d.batch)) await d.write(trx, batch).execute();
+  // the number last: its counter row is the one every entry of the company and month locks until the commit
   await assignNumber(trx, head, id, header, opts.prepared?.tokens);
+  return id;
+}
+
+/** More lines than this (a year-end closing of a large chart) are written a statement each way; postings have a few. */
+const ONE_STATEMENT_LINES = 500;
+
+/**
+ * PostgreSQL: the entry, its lines, its day summaries and its number in one statement (issue 49: a posting writes
+ * its entry while it holds the stock balance rows other postings wait for, and each statement is a round trip
+ * the holder spends on a busy server; the counter row every entry of the company and month locks is taken in the
+ * same statement, so it too is held for that one round trip and the commit). SQLite sends them one by one: its
+ * round trips are function calls, and it has no data-modifying WITH.
+ */
+async function writeInOneStatement(trx: Kysely<any>, head: EntitySchema, linesTable: string, parentField: string, w: {
+  header: Row; row: Row; lines: Row[]; days: ReturnType<typeof journalDayWrites>; tokens: Record<string, string>;
+}): Promise<number> {
+  const field = head.numbering!.field;
+  const n = numberInStatement(head, w.header, w.tokens);
+  let q: any = trx.with('c', (qc) => n.counter(qc as Kysely<any>))
+    .with('e', (qc) => (qc as Kysely<any>).insertInto(head.name).values({ ...w.row, [field]: n.number(sql`(select value from c)`) }).returning(['id', field]));
+  if (w.lines.length) q = q.with('l', (qc: Kysely<any>) => qc.insertInto(linesTable).values(w.lines.map((r) => ({ ...r, [parentField]: sql`(select id from e)` }))));
+  for (const [j, d] of w.days.entries()) if (d.rows.length) q = q.with(`d${j}`, (qc: Kysely<any>) => d.write(qc, d.rows));
+  const made = await q.selectFrom('e').select(['e.id', `e.${field}`, sql<number>`(select value from c)`.as('seq')]).executeTakeFirstOrThrow();
+  const id = Number(made.id);
+  // the number drawn was taken by a row imported with its own: past the taken ones, in statements of their own
+  if (made[field] === null) await n.pastTaken(trx, id, Number(made.seq));
   return id;
 }
 

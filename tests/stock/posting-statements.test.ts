@@ -124,7 +124,7 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     const run = await statements(async () => { answer = await c.ok(c.action('goods_receipt', made.id, 'approve')); });
     // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so the answer is not read
     // again, and the general ledger plans its entry from the same read (its writes come after the stock statements)
-    const ledgerAt = run.findIndex((s) => /^insert into "journal_entry" \(/.test(s));
+    const ledgerAt = run.findIndex((s) => /insert into "journal_entry" \(/.test(s));
     const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
     expect(ledgerAt).toBeGreaterThan(firstBalance);
     expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
@@ -163,9 +163,14 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
       // the entry was planned before (issue 49): what it reads (the document, the role map, the companies, the closed
       // period, the number's company code) was read before the balances were locked, and the stock values it books were
-      // handed over by the stock statements; only the writes are left, the number last: its counter row is locked by
-      // every entry of the company and month, so it is held for its draw, its store and the commit only
-      if (journal >= 0) {
+      // handed over by the stock statements; only the writes are left. PostgreSQL sends them as one statement, the
+      // number's counter (locked by every entry of the company and month) drawn in it; SQLite one by one, the number last
+      if (journal >= 0 && dialect === 'postgres') {
+        expect(run.slice(journal)).toHaveLength(1);
+        for (const part of ['"c" as (insert into "numbering_counter"', '"e" as (insert into "journal_entry"', '"l" as (insert into "journal_entry_item"', '"d0" as (insert into "journal_account_day"', '"d1" as (insert into "journal_party_day"']) {
+          expect(run[journal]).toContain(part);
+        }
+      } else if (journal >= 0) {
         expect(run.slice(journal).map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
           'insert into "journal_entry"', 'insert into "journal_entry_item"',
           'insert into "journal_account_day"', 'insert into "journal_party_day"', 'insert into "numbering_counter"', 'update "journal_entry" set',
