@@ -79,6 +79,10 @@ async function prepareAll(config: AppConfig, opts: BootstrapOptions, registry: S
   if (!sync.skipped) {
     log(`schema sync: ${sync.created.length} tables created, ${sync.addedColumns.length} columns added, ${sync.renamed.length} renamed`);
   }
+  for (const h of sync.heldBackIndexes) {
+    log(`warning: ดัชนีไม่ซ้ำ ${h.index} ของ ${h.table} (${h.columns.join(', ')}) ยังไม่ได้สร้าง เพราะมีข้อมูลซ้ำ: ${h.duplicates.join('; ')} — แก้ข้อมูลที่ซ้ำแล้วเริ่มระบบใหม่ / `
+      + `the unique index ${h.index} on ${h.table} (${h.columns.join(', ')}) was not created because rows already share a value: ${h.duplicates.join('; ')}; mend those rows and start again, and it is created then`);
+  }
   // columns of custom fields (removed ones too) are in no schema file by design
   const custom = new Set((await listCustomFields(db.kysely)).map((f) => `${f.entity}.${f.name}`));
   for (const o of [...sync.orphanTables.map((t) => `table ${t}`), ...sync.orphanColumns.filter((c) => !custom.has(c)).map((c) => `column ${c}`)]) {

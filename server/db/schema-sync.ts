@@ -15,6 +15,12 @@ export interface SyncReport {
   addedColumns: string[];
   renamed: string[];
   createdIndexes: string[];
+  /**
+   * Unique indexes a schema asks for that rows already break (two rows with one value): not created, so the start
+   * goes on with the data as it is, and asked for again at every start until the rows are mended (the schema's
+   * hash is not stored while one is held back). `duplicates`: a few of the values held twice, as `col=value (n rows)`.
+   */
+  heldBackIndexes: { index: string; table: string; columns: string[]; duplicates: string[] }[];
   /** Columns and tables in the database that no schema describes; never dropped automatically. */
   orphanColumns: string[];
   orphanTables: string[];
@@ -89,7 +95,7 @@ async function writeState(k: Kysely<any>, key: string, value: string): Promise<v
  * Skips all work when the schema hash matches the last successful sync.
  */
 export async function syncSchema(db: Database, entities: EntitySchema[], opts: { force?: boolean } = {}): Promise<SyncReport> {
-  const report: SyncReport = { skipped: false, created: [], addedColumns: [], renamed: [], createdIndexes: [], orphanColumns: [], orphanTables: [] };
+  const report: SyncReport = { skipped: false, created: [], addedColumns: [], renamed: [], createdIndexes: [], heldBackIndexes: [], orphanColumns: [], orphanTables: [] };
   const k = db.kysely;
   await k.schema.createTable(STATE_TABLE).ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text').execute();
   const hash = schemaHash(entities);
@@ -156,7 +162,12 @@ export async function syncSchema(db: Database, entities: EntitySchema[], opts: {
     }
 
     for (const e of entities) {
+      const existing = new Set(await db.adapter.indexNames(trx, e.name));
       for (const ix of indexesOf(e)) {
+        if (ix.unique && !existing.has(ix.name)) {
+          const duplicates = await duplicatesOf(trx, e.name, ix.columns, ix.where);
+          if (duplicates.length) { report.heldBackIndexes.push({ index: ix.name, table: e.name, columns: ix.columns, duplicates }); continue; }
+        }
         await sql.raw(ix.sql).execute(trx);
         report.createdIndexes.push(ix.name);
       }
@@ -165,9 +176,18 @@ export async function syncSchema(db: Database, entities: EntitySchema[], opts: {
     }
     const names = new Set(entities.map((e) => e.name));
     for (const t of tables.keys()) if (!names.has(t) && !INTERNAL_TABLES.has(t)) report.orphanTables.push(t);
-    await writeState(trx, 'hash', hash);
+    // a held-back index is asked for again at the next start, once its rows may have been mended
+    if (!report.heldBackIndexes.length) await writeState(trx, 'hash', hash);
   });
   return report;
+}
+
+/** A few values more than one row holds where a unique index would allow one (the rows its `where` counts). */
+async function duplicatesOf(trx: Kysely<any>, table: string, columns: string[], where: string): Promise<string[]> {
+  const q = (c: string) => `"${c}"`;
+  const cols = columns.map(q).join(', ');
+  const { rows } = await sql.raw<Record<string, unknown>>(`select ${cols}, count(*) as n from ${q(table)}${where} group by ${cols} having count(*) > 1 limit 5`).execute(trx);
+  return rows.map((r) => `${columns.map((c) => `${c}=${r[c] === null ? 'null' : String(r[c])}`).join(', ')} (${Number(r.n)} rows)`);
 }
 
 /** Index names are derived from table and columns, so a unique violation can be traced back to its field. */
@@ -175,10 +195,10 @@ export function uniqueIndexName(table: string, columns: string[]): string {
   return `ux_${table}_${columns.join('_')}`;
 }
 
-function indexesOf(e: EntitySchema): { name: string; sql: string }[] {
+function indexesOf(e: EntitySchema): { name: string; sql: string; unique: boolean; columns: string[]; where: string }[] {
   const soft = softDeleteColumn(e);
   const q = (s: string) => `"${s}"`;
-  const out: { name: string; sql: string }[] = [];
+  const out: { name: string; sql: string; unique: boolean; columns: string[]; where: string }[] = [];
   const add = (cols: string[], unique: boolean, live = false) => {
     const name = unique ? uniqueIndexName(e.name, cols) : `ix_${e.name}_${cols.join('_')}`;
     if (out.some((o) => o.name === name)) return;
@@ -187,7 +207,7 @@ function indexesOf(e: EntitySchema): { name: string; sql: string }[] {
     const final = e.workflow?.states.filter((st) => st.final).map((st) => `'${st.value.replace(/'/g, "''")}'`) ?? [];
     if (unique && live && e.workflow && final.length) parts.push(`${q(e.workflow.field)} not in (${final.join(', ')})`);
     const where = parts.length ? ` where ${parts.join(' and ')}` : '';
-    out.push({ name, sql: `create ${unique ? 'unique ' : ''}index if not exists ${q(name)} on ${q(e.name)} (${cols.map(q).join(', ')})${where}` });
+    out.push({ name, unique, columns: cols, where, sql: `create ${unique ? 'unique ' : ''}index if not exists ${q(name)} on ${q(e.name)} (${cols.map(q).join(', ')})${where}` });
   };
   if (e.parent) add([e.parent.field, 'line_no'], false);
   for (const [name, f] of Object.entries(e.fields)) {

@@ -149,4 +149,26 @@ describe.each(testDialects())('schema sync on %s', (dialect) => {
     const rows = await db.kysely.selectFrom('thing').select(['name', 'is_deleted']).orderBy('id').execute();
     expect(rows).toEqual([{ name: 'first', is_deleted: 1 }, { name: 'second', is_deleted: 0 }]);
   });
+
+  it('a unique index that rows already break is held back, named with the values held twice, and made once they are mended', async () => {
+    await sync();
+    for (const [code, name] of [['A', 'same'], ['B', 'same'], ['C', 'other'], ['D', 'gone']]) await db.kysely.insertInto('thing').values({ code, name }).execute();
+    // an archived row does not count: the index leaves archived rows out
+    await db.kysely.insertInto('thing').values({ code: 'E', name: 'gone', is_deleted: 1 }).execute();
+    write('thing.json', thing({ name: { type: 'string', label: l('Name'), unique: true } }));
+    const held = await sync();
+    expect(held.heldBackIndexes).toEqual([{ index: 'ux_thing_name', table: 'thing', columns: ['name'], duplicates: ['name=same (2 rows)'] }]);
+    expect(held.createdIndexes).not.toContain('ux_thing_name');
+    // nothing was lost, and a second row may still take the value until the index exists
+    expect((await db.kysely.selectFrom('thing').select('code').execute()).length).toBe(5);
+    // the next start asks again (the hash was not stored): still held back while the rows are as they were
+    expect((await sync()).heldBackIndexes.map((h) => h.index)).toEqual(['ux_thing_name']);
+    await db.kysely.updateTable('thing').set({ name: 'mended' }).where('code', '=', 'B').execute();
+    const made = await sync();
+    expect(made.skipped).toBe(false);
+    expect(made.heldBackIndexes).toEqual([]);
+    expect(made.createdIndexes).toContain('ux_thing_name');
+    await expect(db.kysely.insertInto('thing').values({ code: 'F', name: 'same' }).execute()).rejects.toThrow();
+    expect((await sync()).skipped).toBe(true);
+  });
 });
