@@ -16,6 +16,12 @@ import './accounting-i18n.ts';
 const BALANCES_REPORT = 'trial_balance';
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const PAGE = 500;
+/**
+ * The balances report's parameter that leaves out the year-end closing entry: a P&L figure's drill-down sends it, as
+ * the P&L leaves that entry out (else a closed year's income opens at zero); the whole chart goes without it.
+ */
+const WITHOUT_CLOSING = 'without_closing';
+const withoutKey = (o: Record<string, string>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 /** Every account of the chart (the list answers at most 500 a page). */
 async function allAccounts(entity: string): Promise<AccountRow[]> {
@@ -147,7 +153,8 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
       )}
       {line && (
         <p data-testid="account-tree-line">
-          {t('ledger.tree_line', { line: lineLabel })} <Link to={`/${entity}/tree?${new URLSearchParams(params).toString()}`}>{t('ledger.tree_all')}</Link>
+          {t('ledger.tree_line', { line: lineLabel })}{params[WITHOUT_CLOSING] ? ` · ${t('ledger.tree_without_closing')}` : ''}{' '}
+          <Link to={`/${entity}/tree?${new URLSearchParams(withoutKey(params, WITHOUT_CLOSING)).toString()}`}>{t('ledger.tree_all')}</Link>
         </p>
       )}
       <p className="bo-muted">{t(line ? 'ledger.tree_hint_line' : 'ledger.tree_hint')}</p>

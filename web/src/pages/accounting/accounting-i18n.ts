@@ -25,6 +25,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['ledger.tree_all_companies', 'ทุกบริษัท', 'All companies'],
   ['ledger.tree_hint', 'คลิกบัญชีเพื่อเปิดบัญชีแยกประเภท · ยอดบัญชีคุมรวมจากบัญชีย่อย · เดบิตเป็นบวก เครดิตเป็นลบ', 'Click an account to open its general ledger · headings sum their accounts · debit positive, credit negative'],
   ['ledger.tree_hint_line', 'คลิกบัญชีเพื่อเปิดบัญชีแยกประเภท · แสดงตามด้านของงบ: สินทรัพย์และค่าใช้จ่ายเดบิตเป็นบวก รายได้ หนี้สิน และส่วนของเจ้าของเครดิตเป็นบวก', 'Click an account to open its general ledger · signed as the statement shows them: assets and expenses debit positive, income, liabilities and equity credit positive'],
+  ['ledger.tree_without_closing', 'ไม่รวมรายการปิดบัญชีสิ้นปี ตามงบกำไรขาดทุน', 'without the year-end closing entry, as the profit and loss'],
   ['ledger.tree_line_total', 'รวมรายการในงบ', 'Total of the statement line'],
   ['ledger.tree_expand', 'ขยายทั้งหมด', 'Expand all'],
   ['ledger.tree_collapse', 'ย่อทั้งหมด', 'Collapse all'],
