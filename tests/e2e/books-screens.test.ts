@@ -83,7 +83,7 @@ describe('the books on screen', () => {
     await page.goto(url('/journal_entry/create'));
     await page.locator('form[data-entity=journal_entry]').waitFor();
     // a voucher typed by hand has no source document nor reversal to show (issue 52 §1)
-    for (const f of ['source_entity', 'source_doc_no', 'reverses_id']) expect(await page.locator(`form[data-entity=journal_entry] [data-field="${f}"]`).count(), f).toBe(0);
+    for (const f of ['source_entity', 'source_id', 'source_doc_no', 'reverses_id']) expect(await page.locator(`form[data-entity=journal_entry] [data-field="${f}"]`).count(), f).toBe(0);
     const difference = () => page.getByTestId('lines-balance').getAttribute('data-difference');
     expect(await difference()).toBe('0.00');
     await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
@@ -163,9 +163,11 @@ describe('the books on screen', () => {
     const sourceNo = page.locator('form[data-entity=journal_entry] #field-source_doc_no');
     await expect.poll(() => sourceNo.inputValue()).toBe(docNo);
     expect(await sourceNo.isEditable()).toBe(false);
-    // and the entry opens its document again
+    // and the entry opens its document again, named in words (the schema's name of its kind is no field on screen)
     const back = page.getByTestId('source-document-link');
-    expect(await back.innerText()).toContain(docNo);
+    await expect.poll(() => back.innerText()).toContain(`ใบกำกับภาษี ${docNo}`);
+    const values = await page.locator('form[data-entity=journal_entry] input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    expect(values.filter((v) => v.includes('tax_invoice'))).toEqual([]);
     await shot(page, 'books-06-entry-source-link');
     await back.click();
     await page.waitForURL((u) => u.pathname === invoicePath);
