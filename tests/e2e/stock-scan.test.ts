@@ -108,7 +108,11 @@ describe('scanning a goods receipt end to end', () => {
     await picker.waitFor();
     expect(await page.locator('body').innerText()).not.toContain('Choose File');
     expect(await page.getByTestId('import-file-name').innerText()).toBe('ยังไม่ได้เลือกไฟล์');
-    await page.getByLabel('เลือกไฟล์ (ไฟล์ CSV หรือ XLSX)').focus();
+    // the screen settles first (its texts and the entity's meta arrive after the first paint), then Tab's target
+    await page.waitForLoadState('networkidle');
+    const input = page.getByLabel('เลือกไฟล์ (ไฟล์ CSV หรือ XLSX)');
+    await input.focus();
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
     expect(chooser.isMultiple()).toBe(false);
     const csv = ['code,name_th,product_class,unit,price,vat_type', 'IMP-E2E-1,ฟิล์มทดสอบ,class_a,ม้วน,10.50,vat7', 'IMP-E2E-2,,class_a,ม้วน,abc,vat7', 'IMP-E2E-3,เทปทดสอบ,class_b,ม้วน,3,zero'].join('\n');
