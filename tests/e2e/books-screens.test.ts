@@ -150,6 +150,14 @@ describe('the books on screen', () => {
     await page.waitForURL((u) => /^\/tax_invoice\/\d+$/.test(u.pathname));
     const panel = page.getByTestId('document-journal');
     await panel.waitFor();
+    // the action bar (issue 52 §6): a posted invoice's many buttons keep their Thai words whole (no "ใบลด|หนี้"), and a
+    // line's sticky amount scrolled behind the bar stays behind it
+    const bar = page.locator('.bo-form-actions').first();
+    const heights = await bar.locator('.p-button').evaluateAll((els) => els.map((e) => [e.textContent, e.getBoundingClientRect().height] as const));
+    expect(heights.filter(([, h]) => h > 50), 'a button of two lines').toEqual([]);
+    await page.locator('form[data-entity=tax_invoice] td.bo-line-total').first().evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    const box = (await bar.getByRole('button', { name: 'กลับไปรายการ' }).boundingBox())!;
+    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.bo-form-actions'), [box.x + box.width / 2, box.y + box.height / 2])).toBe(true);
     expect(await panel.innerText()).toContain('รายการบัญชี');
     expect(await panel.innerText()).toContain('1131 ลูกหนี้การค้า');
     expect(await panel.innerText()).toContain(docNo);
