@@ -55,9 +55,35 @@ describe('the books on screen', () => {
     await shot(page, 'books-01b-balance-sheet-line');
   });
 
+  it('opens a P&L line\'s accounts signed as the statement shows them: they add up to the figure clicked', async () => {
+    const to = new Date().toISOString().slice(0, 10);
+    const from = `${Number(to.slice(0, 4)) - 1}-01-01`;
+    await page.goto(url(`/profit_and_loss?date_from=${from}&date_to=${to}`));
+    await page.getByTestId('report-table').waitFor();
+    const sales = page.locator('[data-testid=report-table] tbody tr').filter({ has: page.locator('td[data-col=dbd_line]', { hasText: 'รายได้จากการขายและการให้บริการ' }) });
+    const cents = (text: string) => Math.round(Number(text.replace(/,/g, '')) * 100);
+    const figure = cents(await sales.locator('td[data-col=total_income]').innerText());
+    expect(figure, 'the demo sells').toBeGreaterThan(0);
+    await sales.locator('td[data-col=dbd_line] a').click();
+    await page.waitForURL((u) => u.pathname === '/account/tree');
+    expect(new URL(page.url()).searchParams.get('without_closing')).toBe('true');
+    const total = page.getByTestId('account-tree-total');
+    await total.waitFor();
+    // income credit-positive: the line's net movement is the P&L's figure, not its negative, and so are its accounts'
+    expect(cents(await total.locator('[data-col=movement]').innerText())).toBe(figure);
+    const moves = (await page.locator('[data-testid=account-tree-row]:not([data-group]) [data-col=movement]').allInnerTexts()).map(cents);
+    expect(moves.reduce((a, b) => a + b, 0)).toBe(figure);
+    expect(Math.max(...moves)).toBeGreaterThan(0);
+    expect(await page.getByTestId('account-tree-line').innerText()).toContain('ไม่รวมรายการปิดบัญชีสิ้นปี');
+    expect(await page.getByTestId('account-tree').innerText()).toContain('เครดิตเป็นบวก');
+    await shot(page, 'books-01c-profit-and-loss-line');
+  });
+
   it('types a voucher by keyboard: the account picker finds code and name, the difference follows, Enter moves across', async () => {
     await page.goto(url('/journal_entry/create'));
     await page.locator('form[data-entity=journal_entry]').waitFor();
+    // a voucher typed by hand has no source document nor reversal to show (issue 52 §1)
+    for (const f of ['source_entity', 'source_id', 'source_doc_no', 'reverses_id']) expect(await page.locator(`form[data-entity=journal_entry] [data-field="${f}"]`).count(), f).toBe(0);
     const difference = () => page.getByTestId('lines-balance').getAttribute('data-difference');
     expect(await difference()).toBe('0.00');
     await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
@@ -124,6 +150,16 @@ describe('the books on screen', () => {
     await page.waitForURL((u) => /^\/tax_invoice\/\d+$/.test(u.pathname));
     const panel = page.getByTestId('document-journal');
     await panel.waitFor();
+    // the action bar (issue 52 §6): a posted invoice's many buttons keep their Thai words whole (no "ใบลด|หนี้"), and a
+    // line's sticky amount scrolled behind the bar stays behind it
+    const bar = page.locator('.bo-form-actions').first();
+    const heights = await bar.locator('.p-button').evaluateAll((els) => els.map((e) => [e.textContent, e.getBoundingClientRect().height] as const));
+    expect(heights.filter(([, h]) => h > 50), 'a button of two lines').toEqual([]);
+    // the accountant's bar fits on one row anyway: the admin's (more buttons) wraps the bar, never a word
+    expect(await bar.locator('.p-button').evaluateAll((els) => els.map((e) => getComputedStyle(e).whiteSpace))).not.toContain('normal');
+    await page.locator('form[data-entity=tax_invoice] td.bo-line-total').first().evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    const box = (await bar.getByRole('button', { name: 'กลับไปรายการ' }).boundingBox())!;
+    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.bo-form-actions'), [box.x + box.width / 2, box.y + box.height / 2])).toBe(true);
     expect(await panel.innerText()).toContain('รายการบัญชี');
     expect(await panel.innerText()).toContain('1131 ลูกหนี้การค้า');
     expect(await panel.innerText()).toContain(docNo);
@@ -133,9 +169,15 @@ describe('the books on screen', () => {
     const invoicePath = new URL(page.url()).pathname;
     await panel.getByTestId('document-journal-link').first().click();
     await page.waitForURL((u) => /^\/journal_entry\/\d+$/.test(u.pathname));
-    // and the entry opens its document again
+    // an entry a document wrote names it, read-only
+    const sourceNo = page.locator('form[data-entity=journal_entry] #field-source_doc_no');
+    await expect.poll(() => sourceNo.inputValue()).toBe(docNo);
+    expect(await sourceNo.isEditable()).toBe(false);
+    // and the entry opens its document again, named in words (the schema's name of its kind is no field on screen)
     const back = page.getByTestId('source-document-link');
-    expect(await back.innerText()).toContain(docNo);
+    await expect.poll(() => back.innerText()).toContain(`ใบกำกับภาษี ${docNo}`);
+    const values = await page.locator('form[data-entity=journal_entry] input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    expect(values.filter((v) => v.includes('tax_invoice'))).toEqual([]);
     await shot(page, 'books-06-entry-source-link');
     await back.click();
     await page.waitForURL((u) => u.pathname === invoicePath);

@@ -156,7 +156,11 @@ describe('the POS sale return panel end to end', () => {
     await cashierPage.goto(url(`/pos_order/${sale.id}`));
     await cashierPage.getByTestId('sale-return-panel').waitFor();
     await cashierPage.getByRole('button', { name: 'คืนเงิน/ยกเลิกบิล' }).first().click();
-    // the form's own confirmation first, then the server's "a supervisor may approve": the dialog, nothing voided
+    // the form's own confirmation first, which asks for the reason (issue 52 §3), then the server's "a supervisor may
+    // approve": the dialog, nothing voided
+    const reason = cashierPage.getByRole('dialog').getByLabel('เหตุผลการคืนเงิน/ยกเลิก');
+    await expect.poll(() => reason.evaluate((el) => el === document.activeElement)).toBe(true);
+    await reason.fill('ลูกค้ายกเลิกการซื้อ');
     await cashierPage.getByRole('dialog').getByRole('button', { name: 'คืนเงิน/ยกเลิกบิล' }).click();
     const pin = cashierPage.getByTestId('pos-pin-panel');
     await pin.waitFor();
@@ -175,7 +179,10 @@ describe('the POS sale return panel end to end', () => {
     await shot(pin, 'pos-void-supervisor-pin');
     await cashierPage.getByTestId('pos-pin-code').press('Enter');
     await expect.poll(() => pin.count()).toBe(0);
-    expect((await api('GET', `/api/pos_order/${sale.id}`)).data.status).toBe('refunded');
+    const voided = (await api('GET', `/api/pos_order/${sale.id}`)).data;
+    expect(voided.status).toBe('refunded');
+    // the reason typed in the confirmation went with the approved action
+    expect(voided.refund_reason).toBe('ลูกค้ายกเลิกการซื้อ');
     await expect.poll(() => cashierPage.getByTestId('sale-return-panel').count()).toBe(0);
     await cashierPage.context().close();
   }, 120_000);

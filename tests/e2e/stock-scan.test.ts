@@ -103,8 +103,21 @@ describe('scanning a goods receipt end to end', () => {
 
   it('imports products from a CSV on /product/import: preview with row errors, then valid rows with a progress bar', async () => {
     await page.goto(url('/product/import'));
+    // a Thai button, not the browser's "Choose File", which the keyboard reaches and opens (issue 52 §4)
+    const picker = page.locator('label.bo-file-pick', { hasText: 'เลือกไฟล์' });
+    await picker.waitFor();
+    expect(await page.locator('body').innerText()).not.toContain('Choose File');
+    expect(await page.getByTestId('import-file-name').innerText()).toBe('ยังไม่ได้เลือกไฟล์');
+    // the screen settles first (its texts and the entity's meta arrive after the first paint), then Tab's target
+    await page.waitForLoadState('networkidle');
+    const input = page.getByLabel('เลือกไฟล์ (ไฟล์ CSV หรือ XLSX)');
+    await input.focus();
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    expect(chooser.isMultiple()).toBe(false);
     const csv = ['code,name_th,product_class,unit,price,vat_type', 'IMP-E2E-1,ฟิล์มทดสอบ,class_a,ม้วน,10.50,vat7', 'IMP-E2E-2,,class_a,ม้วน,abc,vat7', 'IMP-E2E-3,เทปทดสอบ,class_b,ม้วน,3,zero'].join('\n');
-    await page.getByTestId('import-file').setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await chooser.setFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect.poll(() => page.getByTestId('import-file-name').innerText()).toBe('products.csv');
     await page.getByTestId('import-mode-valid_rows').check();
     await page.getByTestId('import-preview').click();
     await page.getByTestId('import-summary').waitFor();

@@ -32,8 +32,9 @@ describe.each(testDialects())('closing a year on %s', (dialect) => {
     company = await c.company();
     customer = await c.customer();
     for (const a of await c.ok(c.call('GET', '/api/account?limit=500', c.admin)) as unknown as Row[]) accounts.set(a.id, a);
-    rent = await c.make('account', { code: `5${c.next('').replace(/\D/g, '').slice(-3)}9`, name_th: 'ค่าเช่า', name_en: 'Rent', account_type: 'expense', dbd_line: 'selling_admin_expenses', is_group: false });
-    accounts.set(rent, { id: rent, role: null, account_type: 'expense' });
+    const rentCode = `5${c.next('').replace(/\D/g, '').slice(-3)}9`;
+    rent = await c.make('account', { code: rentCode, name_th: 'ค่าเช่า', name_en: 'Rent', account_type: 'expense', dbd_line: 'selling_admin_expenses', is_group: false });
+    accounts.set(rent, { id: rent, code: rentCode, role: null, account_type: 'expense' });
   });
   afterAll(async () => t?.close());
 
@@ -91,6 +92,15 @@ describe.each(testDialects())('closing a year on %s', (dialect) => {
     const after = await report('trial_balance', { date_from: '2025-01-01', date_to: '2025-12-31' });
     for (const r of after.rows.filter((x) => ['income', 'expense'].includes(x.account_type))) expect(cents(r.closing_balance), r.account_code).toBe(0);
     expect(cents(after.totals.debit)).toBe(cents(after.totals.credit));
+    // a P&L line's drill-down (issue 52 §2) asks the trial balance without the closing entry: each account's movement
+    // is then the P&L's, sales credited 2,500.50 and rent 3,000.00, not the zero the closing leaves
+    const drilled = await report('trial_balance', { date_from: '2025-01-01', date_to: '2025-12-31', without_closing: 'true' });
+    const movement = (code: string) => { const r = drilled.rows.find((x) => x.account_code === code)!; return cents(r.closing_balance) - cents(r.opening_balance); };
+    const code = (id: number) => String(accounts.get(id)!.code);
+    expect([movement(code(role('sales'))), movement(code(rent))]).toEqual([-250050, 300000]);
+    // nor the closings' moves to retained earnings
+    const kept = drilled.rows.find((r) => r.account_code === code(role('retained_earnings')));
+    expect(kept ? [cents(kept.opening_balance), cents(kept.debit), cents(kept.credit)] : [0, 0, 0]).toEqual([0, 0, 0]);
     const pl2026 = await report('profit_and_loss', { date_from: '2026-01-01', date_to: '2026-12-31' });
     expect([cents(pl2026.totals.total_income), cents(pl2026.totals.total_expense), cents(pl2026.totals.net_profit)]).toEqual([0, 0, 0]);
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
+import { InputTextarea } from 'primereact/inputtextarea';
 import type { EntitySchema, WorkflowTransition } from '../../../engine/schema/schema-types.ts';
 import { api } from '../core/http-client.ts';
 import { ApiError } from '../core/api-error.ts';
@@ -9,6 +10,7 @@ import { toast } from '../core/toast-bus.ts';
 import { issuePreview } from './issue-preview.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { approvalFor, type ActionApproval } from './action-approvals.ts';
+import { actionBody, askedFields } from './action-fields.ts';
 
 type Row = Record<string, unknown>;
 
@@ -63,6 +65,8 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<WorkflowTransition | null>(null);
   const [company, setCompany] = useState<string | null>(null);
+  // what the confirm dialog asked for (a void's reason), sent with the action
+  const [typed, setTyped] = useState<Record<string, string>>({});
   // an action refused with a reason an approver may lift (a supervisor's PIN): the feature's dialog, then the action again
   const [approving, setApproving] = useState<{ tr: WorkflowTransition; approval: ActionApproval; error: string | null } | null>(null);
   const w = entity.workflow;
@@ -73,6 +77,7 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
   const docNo = String(record[entity.titleField] ?? '');
   const ask = (tr: WorkflowTransition) => {
     setAsking(tr);
+    setTyped({});
     const per = numberedPer(entity);
     const target = per ? entity.fields[per]!.entity : undefined;
     if (per && target && record[per] !== null && record[per] !== undefined) {
@@ -89,13 +94,14 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
     if (preview) return t('document.confirm_post_series', { action: tr.label[lang], series: preview.series, date: preview.date });
     return t('document.confirm_post', { action: tr.label[lang], doc: docNo || t('form.draft') });
   };
+  const asked = asking ? askedFields(entity, asking) : [];
   const cancelled = entity.document && entity.fields.amended_from && w.transitions.find((tr) => tr.action === (entity.document!.cancelAction ?? 'cancel'))?.to === state;
 
   const run = async (tr: WorkflowTransition, headers?: Record<string, string>) => {
     setAsking(null);
     setBusy(tr.action);
     try {
-      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, {}, headers ? { headers } : {});
+      const res = await api.post<{ data: Row }>(`/api/${entity.name}/${String(record.id)}/actions/${tr.action}`, actionBody(entity, tr, typed), headers ? { headers } : {});
       setApproving(null);
       toast('success', tr.label[lang], String(res.data[entity.titleField] ?? record[entity.titleField] ?? ''));
       onChanged(res.data);
@@ -129,7 +135,7 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
       {possible.map((tr) => (
         <Button key={tr.action} type="button" label={tr.label[lang]} outlined severity={ASKS_FIRST.test(tr.action) ? 'danger' : undefined}
           disabled={dirty || busy !== null} loading={busy === tr.action} title={dirty ? t('document.save_first') : undefined}
-          onClick={() => (ASKS_FIRST.test(tr.action) || postsRecord(entity, tr) ? ask(tr) : void run(tr))} />
+          onClick={() => (ASKS_FIRST.test(tr.action) || postsRecord(entity, tr) || askedFields(entity, tr).length ? ask(tr) : void run(tr))} />
       ))}
       {cancelled && <Button type="button" icon="pi pi-copy" label={t('document.amend')} outlined disabled={busy !== null} loading={busy === 'amend'} onClick={() => void amend()} />}
       <ConfirmDialog
@@ -140,7 +146,15 @@ export function WorkflowActions({ entity, record, onChanged, dirty, onFailed }: 
         busy={busy !== null}
         onConfirm={() => asking && void run(asking)}
         onCancel={() => setAsking(null)}
-      />
+      >
+        {asked.length > 0 ? asked.map((f, i) => (
+          <label key={f} className="bo-field" htmlFor={`action-${f}`} style={{ display: 'flex', flexDirection: 'column', gap: '0.25rem', marginTop: '0.75rem' }}>
+            <span>{entity.fields[f]!.label[lang]}</span>
+            <InputTextarea id={`action-${f}`} data-testid={`action-field-${f}`} rows={2} autoFocus={i === 0} maxLength={entity.fields[f]!.maxLength}
+              value={typed[f] ?? ''} onChange={(e) => setTyped((v) => ({ ...v, [f]: e.target.value }))} />
+          </label>
+        )) : null}
+      </ConfirmDialog>
       {approving && (
         <approving.approval.Dialog what={approving.tr.label[lang]} error={approving.error} busy={busy !== null}
           onApprove={(headers) => void run(approving.tr, headers)} onCancel={() => setApproving(null)} />

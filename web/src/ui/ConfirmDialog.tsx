@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,8 @@ export interface ConfirmDialogProps {
   busy?: boolean;
   onConfirm: (userId?: number) => void;
   onCancel?: () => void;
+  /** What the action asks for under the message (a void's reason); the first of them takes the focus, not the confirm button. */
+  children?: ReactNode;
 }
 
 /** The id passed on confirm: the signed-in user's id only on a customer page. */
@@ -26,7 +29,7 @@ export function confirmUserId(pathname: string, userId: number | null): number |
 }
 
 /** The confirmation dialog for delete-style actions (spec section 1): no close icon, CANCEL and DELETE. */
-export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop, busy, onConfirm, onCancel, children }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const session = useAtomValue(sessionAtom);
@@ -38,7 +41,7 @@ export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop
   const footer = (
     <div className="bo-dialog-footer">
       {!backdrop && <Button label={t('confirm.cancel')} severity="secondary" outlined onClick={() => onCancel?.()} disabled={busy} />}
-      <Button label={confirmLabel ?? t('confirm.delete')} severity={confirmLabel ? undefined : 'danger'} onClick={confirm} loading={busy} autoFocus />
+      <Button label={confirmLabel ?? t('confirm.delete')} severity={confirmLabel ? undefined : 'danger'} onClick={confirm} loading={busy} autoFocus={!children} />
     </div>
   );
   return (
@@ -56,6 +59,7 @@ export function ConfirmDialog({ visible, header, message, confirmLabel, backdrop
       onHide={() => { if (!backdrop) onCancel?.(); }}
     >
       <p className="bo-confirm-message">{message}</p>
+      {children}
     </Dialog>
   );
 }

@@ -9,13 +9,19 @@ import { useEntitySchema } from '../../core/use-entity-schema.ts';
 import { loc } from '../../core/i18n.ts';
 import { fetchReports, type ReportAnswer, type ReportSummary } from '../reports/report-api.ts';
 import { fillLink } from '../reports/report-links.ts';
-import { buildTree, type AccountRow, type Figures, type TreeNode } from './account-tree.ts';
+import { buildTree, statementSign, type AccountRow, type Figures, type TreeNode } from './account-tree.ts';
 import './accounting-i18n.ts';
 
 /** The report whose closing balances the tree shows, and whose account link (to the general ledger) a row opens. */
 const BALANCES_REPORT = 'trial_balance';
 const MONEY = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const PAGE = 500;
+/**
+ * The balances report's parameter that leaves out the year-end closing entry: a P&L figure's drill-down sends it, as
+ * the P&L leaves that entry out (else a closed year's income opens at zero); the whole chart goes without it.
+ */
+const WITHOUT_CLOSING = 'without_closing';
+const withoutKey = (o: Record<string, string>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 /** Every account of the chart (the list answers at most 500 a page). */
 async function allAccounts(entity: string): Promise<AccountRow[]> {
@@ -32,8 +38,9 @@ async function allAccounts(entity: string): Promise<AccountRow[]> {
  * them, each account with its opening balance, movement and closing balance from the trial balance for the dates and
  * company chosen (debit positive), a heading with the sums of its accounts; an account opens its general ledger for
  * the same dates and company (the trial balance's own account link). The address gives the dates and company, and
- * `dbd_line` shows only the accounts of one statement line (a balance sheet or P&L figure opens them). Without the
- * right to the trial balance the tree shows no balances.
+ * `dbd_line` shows only the accounts of one statement line (a balance sheet or P&L figure opens them), signed as the
+ * statement signs them (income, liabilities and equity credit-positive) with their total, so they add up to the
+ * figure clicked. Without the right to the trial balance the tree shows no balances.
  */
 export default function ChartOfAccountsPage({ entity, titleKey }: { entity: string; titleKey: string }) {
   const { t, i18n } = useTranslation();
@@ -80,7 +87,8 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
 
   // a statement line shows its accounts (under no headings: a heading of the chart may hold accounts of other lines)
   const shownAccounts = useMemo(() => (accounts && line ? accounts.filter((a) => a.dbd_line === line) : accounts), [accounts, line]);
-  const tree = useMemo(() => (shownAccounts ? buildTree(shownAccounts, balances ?? new Map()) : []), [shownAccounts, balances]);
+  const tree = useMemo(() => (shownAccounts ? buildTree(shownAccounts, balances ?? new Map(), line ? statementSign : undefined) : []), [shownAccounts, balances, line]);
+  const lineTotal = line && balances ? tree.reduce((s, n) => ({ opening: s.opening + n.opening, balance: s.balance + n.balance }), { opening: 0, balance: 0 }) : null;
   const accountLink = report?.columns.find((c) => c.key === 'account_code')?.link;
   const shownParams: Record<string, unknown> = { ...applied, ...params };
   const set = (name: string, v: string | null) => setSearch((p) => { const n = new URLSearchParams(p); if (v) n.set(name, v); else n.delete(name); return n; }, { replace: true });
@@ -145,10 +153,11 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
       )}
       {line && (
         <p data-testid="account-tree-line">
-          {t('ledger.tree_line', { line: lineLabel })} <Link to={`/${entity}/tree?${new URLSearchParams(params).toString()}`}>{t('ledger.tree_all')}</Link>
+          {t('ledger.tree_line', { line: lineLabel })}{params[WITHOUT_CLOSING] ? ` · ${t('ledger.tree_without_closing')}` : ''}{' '}
+          <Link to={`/${entity}/tree?${new URLSearchParams(withoutKey(params, WITHOUT_CLOSING)).toString()}`}>{t('ledger.tree_all')}</Link>
         </p>
       )}
-      <p className="bo-muted">{t('ledger.tree_hint')}</p>
+      <p className="bo-muted">{t(line ? 'ledger.tree_hint_line' : 'ledger.tree_hint')}</p>
       {error && <p role="alert" className="bo-error-text">{error}</p>}
       {!accounts && !error ? <Spinner /> : (
         <div className="bo-table-wrap">
@@ -164,6 +173,17 @@ export default function ChartOfAccountsPage({ entity, titleKey }: { entity: stri
               </tr>
             </thead>
             <tbody>{rows}</tbody>
+            {lineTotal && (
+              <tfoot>
+                <tr data-testid="account-tree-total" className="bo-tree-group">
+                  <td colSpan={2}>{t('ledger.tree_line_total')}</td>
+                  <td className="bo-num-cell" data-col="opening">{MONEY.format(lineTotal.opening / 100)}</td>
+                  <td className="bo-num-cell" data-col="movement">{MONEY.format((lineTotal.balance - lineTotal.opening) / 100)}</td>
+                  <td className="bo-num-cell" data-col="balance">{MONEY.format(lineTotal.balance / 100)}</td>
+                  <td />
+                </tr>
+              </tfoot>
+            )}
           </table>
         </div>
       )}

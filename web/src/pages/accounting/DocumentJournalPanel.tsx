@@ -38,8 +38,9 @@ export function DocumentJournalPanel({ entity, id, record }: FormPanelProps) {
     <section className="bo-journal-panel" aria-label={t('ledger.journal_title')} data-testid="document-journal">
       <h2>{t('ledger.journal_title')}</h2>
       {answer.entries.map((e) => {
-        const debit = e.lines.reduce((s, l) => s + l.debit, 0);
-        const credit = e.lines.reduce((s, l) => s + l.credit, 0);
+        // summed in satang: 0.10 + 0.20 is 0.30, and a total is never a float's 0.30000000000000004 rounded another way
+        const debit = e.lines.reduce((s, l) => s + Math.round(l.debit * 100), 0) / 100;
+        const credit = e.lines.reduce((s, l) => s + Math.round(l.credit * 100), 0) / 100;
         return (
           <div key={e.id} className="bo-journal-entry" data-testid="document-journal-entry" data-reversal={e.reverses_id !== null ? '' : undefined}>
             <div className="bo-journal-head">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTree, type AccountRow } from './account-tree.ts';
+import { buildTree, statementSign, type AccountRow } from './account-tree.ts';
 
 const acc = (id: number, code: string, parent: number | null, group = false): AccountRow => ({ id, code, name_th: `บัญชี ${code}`, name_en: null, account_type: 'asset', parent_id: parent, is_group: group });
 
@@ -20,5 +20,18 @@ describe('the chart as a tree with balances', () => {
   it('stands an account whose parent is missing or loops at the top', () => {
     const tree = buildTree([acc(1, 'A', 2), acc(2, 'B', 1), acc(3, 'C', 99)], new Map());
     expect(tree.map((n) => n.account.code).sort()).toEqual(['A', 'B', 'C']);
+  });
+
+  it('signs a statement line\'s accounts as the statement does, so an income line of 1,000 opens accounts of 1,000', () => {
+    const income = (id: number, code: string): AccountRow => ({ ...acc(id, code, null), account_type: 'income' });
+    // the trial balance answers debit positive: sales of 1,000 credited, less 50 of returns debited
+    const balances = new Map([['4110', { opening: 0, closing: -1000 }], ['4120', { opening: -20, closing: 30 }], ['5100', { opening: 0, closing: 400 }]]);
+    const tree = buildTree([income(1, '4110'), income(2, '4120'), { ...acc(3, '5100', null), account_type: 'expense' }], balances, statementSign);
+    expect(tree.map((n) => [n.account.code, n.opening, n.balance])).toEqual([['4110', 0, 100000], ['4120', 2000, -3000], ['5100', 0, 40000]]);
+    // the whole chart stays debit positive
+    expect(buildTree([income(1, '4110')], balances)[0]!.balance).toBe(-100000);
+    // an account with nothing reads 0.00, not -0.00
+    expect(Object.is(buildTree([income(9, '4999')], balances, statementSign)[0]!.balance, 0)).toBe(true);
+    expect(['asset', 'expense', 'liability', 'equity', 'income'].map((t) => statementSign({ account_type: t }))).toEqual([1, 1, -1, -1, -1]);
   });
 });

@@ -71,9 +71,18 @@ export default function ImportPage({ entity, titleKey }: { entity: string; title
     <section className="bo-page" data-testid={`${entity}-import`}>
       <PageTitle>{t(titleKey)}</PageTitle>
       <p className="bo-muted" style={{ marginTop: 0 }}>{t('import.columns_hint', { entity: t(`entity.${entity}`, { defaultValue: entity }) })}</p>
-      <div className="bo-toolbar">
-        <label>{t('import.file')} <input type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          onChange={(e) => { setFile(e.target.files?.[0] ?? null); setPreview(null); setJob(null); }} data-testid="import-file" /></label>
+      <div className="bo-toolbar" style={{ alignItems: 'center' }}>
+        <span>{t('import.file')}</span>
+        {/* the browser's own file button reads "Choose File" whatever the page's language: a Thai button over a hidden input
+            that keeps the keyboard (Tab reaches it, Space or Enter opens the chooser, the ring shows on the button) */}
+        <label className="p-button p-component p-button-outlined p-button-sm bo-file-pick">
+          <i className="pi pi-folder-open" aria-hidden="true" />
+          <span>{t('file.choose')}</span>
+          <input type="file" className="bo-sr-only" aria-label={`${t('file.choose')} (${t('import.file')})`}
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            onChange={(e) => { setFile(e.target.files?.[0] ?? null); setPreview(null); setJob(null); }} data-testid="import-file" />
+        </label>
+        <span className={file ? undefined : 'bo-muted'} data-testid="import-file-name">{file ? file.name : t('import.no_file')}</span>
       </div>
       <fieldset className="bo-import-mode" style={{ border: 0, padding: 0 }}>
         <legend><strong>{t('import.mode')}</strong></legend>

@@ -40,6 +40,7 @@ const ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['scan.print_labels', 'พิมพ์ฉลากบาร์โค้ด', 'Print barcode labels'],
   // import
   ['import.file', 'ไฟล์ CSV หรือ XLSX', 'CSV or XLSX file'],
+  ['import.no_file', 'ยังไม่ได้เลือกไฟล์', 'No file chosen'],
   ['import.mode', 'วิธีนำเข้า', 'Import mode'],
   ['import.mode.all_or_nothing', 'ทั้งหมดหรือไม่นำเข้าเลย: ถ้ามีแถวผิดแม้แถวเดียว จะไม่นำเข้าแถวใดเลย', 'All or nothing: if any row is wrong, no row is imported'],
   ['import.mode.valid_rows', 'นำเข้าเฉพาะแถวที่ถูกต้อง: แถวที่ผิดจะถูกข้ามและแสดงในรายการข้อผิดพลาด', 'Import the valid rows: wrong rows are skipped and listed below'],

@@ -12,6 +12,7 @@ import { useAtomValue } from 'jotai';
 import { settingsAtom } from '../../core/app-data.ts';
 import { productLabelFields } from '../product-dropdown.ts';
 import { LinesBalance } from './LinesBalance.tsx';
+import { lineColumns, totalColumn } from './line-columns.ts';
 
 export interface LinesGridProps {
   name: string;
@@ -51,11 +52,9 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
   const settings = useAtomValue(settingsAtom);
   const siteSettings = settings.status === 'loaded' ? settings.data : null;
   const { fields: rows, append, remove } = useFieldArray({ control, name: name as never, keyName: '_key' });
-  const parentField = child.parent?.field;
   // read-only columns (a line's amount) show what the server computes, or the form as you type
-  const cols = Object.entries(child.fields).filter(([n, f]) => !f.hidden && f.type !== 'lines' && n !== parentField);
-  // the line's amount (a money column that ends the line) sticks to the right edge: at 1366 px with the menu open it was off-screen
-  const totalCol = cols.at(-1)?.[1].type === 'money' ? cols.at(-1)![0] : undefined;
+  const cols = lineColumns(child);
+  const totalCol = totalColumn(cols);
   const cls = (n: string, f: EntitySchema['fields'][string]) => [colClass(f), n === totalCol ? 'bo-line-total' : ''].filter(Boolean).join(' ') || undefined;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = rows.length >= VIRTUAL_FROM;
