@@ -51,3 +51,12 @@ export async function runRiding(trx: Kysely<any>, s: {
   for (const r of rows) delete r.riding_probe;
   return { rows, probe };
 }
+
+/**
+ * Whether several writes can go to the database as one statement (data-modifying WITH: PostgreSQL), for a writer
+ * that holds rows others wait for and would spend a round trip per statement (the ledger's entry,
+ * server/ledger/journal-writer.ts). SQLite has no data-modifying WITH, and its round trips are function calls.
+ */
+export function writesRideOneStatement(k: Kysely<any>): boolean {
+  return onPostgres(k);
+}

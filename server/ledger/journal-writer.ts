@@ -3,7 +3,7 @@ import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
 import { assignNumber, numberInStatement, tokenValues } from '../crud/numbering-series.ts';
-import { onPostgres } from '../db/dialect-adapter.ts';
+import { writesRideOneStatement } from '../db/riding-statements.ts';
 import { inBatches } from '../db/batches.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -154,7 +154,7 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   const date = dayText(header.doc_date);
   const days = journalDayWrites(lines.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
   const row = { ...encode(head, header), ...stamp };
-  if (onPostgres(trx) && lines.length <= ONE_STATEMENT_LINES) return writeInOneStatement(trx, head, linesEntity.name, parentField, { header, row, lines, days, tokens: opts.prepared?.tokens ?? await tokenValues(trx, head, header) });
+  if (writesRideOneStatement(trx) && lines.length <= ONE_STATEMENT_LINES) return writeInOneStatement(trx, head, linesEntity.name, parentField, { header, row, lines, days, tokens: opts.prepared?.tokens ?? await tokenValues(trx, head, header) });
   const inserted = await trx.insertInto(head.name).values(row).returning('id').executeTakeFirstOrThrow();
   const id = Number(inserted.id);
   for (const batch of inBatches(lines, Object.keys(lines[0] ?? {}).length + 1)) await trx.insertInto(linesEntity.name).values(batch.map((r) => ({ ...r, [parentField]: id }))).execute();
