@@ -32,23 +32,32 @@ export async function copyEntryToLines(trx: Kysely<any>, t: JournalTables, entry
   await trx.updateTable(t.lines.name).set(Object.fromEntries(fields.map((f) => [f, head[f] ?? null]))).where(t.parent, '=', entryId).execute();
 }
 
+/** Lines per statement of the fill: each statement well inside PostgreSQL's statement timeout (PG_STATEMENT_TIMEOUT_MS, 30 s). */
+const FILL_BATCH = 20_000;
+
 /**
  * Lines without their copy (a database from before it, whose columns the schema sync has just added; a restore of
- * an older backup) take it from their entries, in one statement. Answers how many lines were filled; a start
+ * an older backup) take it from their entries, a range of line ids per statement (one statement over a million
+ * lines ran past PostgreSQL's statement timeout on a busy machine). Answers how many lines were filled; a start
  * that finds none writes nothing.
  */
-export async function fillEntryCopies(db: Database, t: JournalTables | null): Promise<number> {
+export async function fillEntryCopies(db: Database, t: JournalTables | null, batch = FILL_BATCH): Promise<number> {
   const k = db.kysely;
   if (!t) return 0;
   const fields = copiedBy(t.lines);
   if (!fields.length || !(await db.adapter.columnNames(k, t.lines.name)).length) return 0;
   const missing = sql.join(fields.map((f) => sql`${sql.ref(`${t.lines.name}.${f}`)} is null`), sql` or `);
-  const any = await sql`select 1 as one from ${sql.table(t.lines.name)} where ${missing} limit 1`.execute(k);
-  if (!any.rows.length) return 0;
+  const range = (await sql<{ low: number | null; high: number | null }>`select min(id) as low, max(id) as high from ${sql.table(t.lines.name)} where ${missing}`.execute(k)).rows[0];
+  if (range?.low === null || range?.low === undefined) return 0;
   // UPDATE … FROM: PostgreSQL, and SQLite since 3.33; one pass over the lines instead of a subquery per column
   const set = sql.join(fields.map((f) => sql`${sql.id(f)} = e.${sql.id(f)}`), sql`, `);
-  const res = await sql`update ${sql.table(t.lines.name)} set ${set} from ${sql.table(t.head.name)} e
-    where e.id = ${sql.ref(`${t.lines.name}.${t.parent}`)} and (${missing})`.execute(k);
+  const id = sql.ref(`${t.lines.name}.id`);
+  let filled = 0;
+  for (let after = Number(range.low) - 1; after < Number(range.high); after += batch) {
+    const res = await sql`update ${sql.table(t.lines.name)} set ${set} from ${sql.table(t.head.name)} e
+      where e.id = ${sql.ref(`${t.lines.name}.${t.parent}`)} and ${id} > ${after} and ${id} <= ${after + batch} and (${missing})`.execute(k);
+    filled += Number(res.numAffectedRows ?? 0);
+  }
   await sql`analyze ${sql.table(t.lines.name)}`.execute(k);
-  return Number(res.numAffectedRows ?? 0);
+  return filled;
 }

@@ -138,7 +138,8 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
     // a database whose columns the schema sync has just added: empty on every line (or on some, after a restore)
     const all = Number((await t.db.kysely.selectFrom('journal_entry_item').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n);
     await t.db.kysely.updateTable('journal_entry_item').set({ doc_date: null, your_company_id: null }).execute();
-    expect(await fillEntryCopies(t.db, tables)).toBe(all);
+    // in ranges of 7 line ids here (20,000 at start), so several statements fill them
+    expect(await fillEntryCopies(t.db, tables, 7)).toBe(all);
     expect(await entryCopyMismatches(t.db.kysely)).toEqual([]);
     await t.db.kysely.updateTable('journal_entry_item').set({ your_company_id: null }).where('account_id', '=', accounts[0]!).execute();
     expect(await fillEntryCopies(t.db, tables)).toBeGreaterThan(0);
@@ -146,10 +147,12 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
     expect(await fillEntryCopies(t.db, tables)).toBe(0);
   });
 
-  it('a client cannot write a line\'s copies: the usual 400 for a field it may not send', async () => {
+  it('a client cannot write a line\'s copies: 400 UNKNOWN_FIELD, as for any read-only field of a line', async () => {
     const res = await c.call('POST', '/api/journal_entry', c.admin, { doc_date: dayOf(1), your_company_id: companies[0], journal: 'general',
       items: [{ account_id: accounts[0], debit: 1, doc_date: dayOf(2) }, { account_id: accounts[1], credit: 1, your_company_id: companies[1] }] });
+    // a line's read-only fields are not in its request schema, as for every lines entity: both named
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error.code).toMatch(/^(UNKNOWN_FIELD|READ_ONLY_FIELD|VALIDATION_FAILED)$/);
+    expect(res.json().error.code).toBe('UNKNOWN_FIELD');
+    expect(JSON.stringify(res.json().error.details.fields)).toMatch(/doc_date[\s\S]*your_company_id/);
   });
 });
