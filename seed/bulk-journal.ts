@@ -6,6 +6,7 @@ import { EntityService } from '../server/crud/entity-service.ts';
 import { systemContext } from '../server/crud/access-policy.ts';
 import { ensureChartOfAccounts } from '../server/ledger/chart-seed.ts';
 import { journalOf, POSTED } from '../server/ledger/journal-writer.ts';
+import { entryCopy } from '../server/ledger/entry-copy.ts';
 import { ACCOUNT_DAY, ensureJournalDays, journalTables, PARTY_DAY, rebuildJournalDays } from '../server/ledger/journal-days.ts';
 
 /**
@@ -114,7 +115,9 @@ export async function bulkJournal(db: Database, registry: SchemaRegistry, opts: 
     entries += 1;
     const total = lines.reduce((s, l) => s + Math.round(Number(l.debit) * 100), 0) / 100;
     batch.e.push(encode(entryDefs, { id: entryId, doc_no: `BENCH-JV-${entryId}`, doc_date: date, your_company_id: companyId, journal, status: 'posted', memo: null, total_debit: total, total_credit: total, ...stamp(date) }));
-    lines.forEach((l, i) => batch.l.push(encode(lineDefs, { id: ++lineId, journal_entry_id: entryId, line_no: i + 1, description: null, customer_id: null, supplier_id: null, ...stamp(date), ...l })));
+    // each line carries its entry's date and company, as the journal writer writes them (server/ledger/entry-copy.ts)
+    const copy = entryCopy(lineEntity, { doc_date: date, your_company_id: companyId });
+    lines.forEach((l, i) => batch.l.push(encode(lineDefs, { id: ++lineId, journal_entry_id: entryId, line_no: i + 1, description: null, customer_id: null, supplier_id: null, ...copy, ...stamp(date), ...l })));
     written += lines.length;
     if (batch.l.length >= 20_000) {
       await flush();

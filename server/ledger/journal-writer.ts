@@ -9,6 +9,7 @@ import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { refuseClosedPeriod } from '../documents/closed-books.ts';
 import { dayText, journalDayWrites } from './journal-days.ts';
+import { entryCopy } from './entry-copy.ts';
 
 type Row = Record<string, unknown>;
 
@@ -146,8 +147,10 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
+  // each line carries its entry's date and company (entry-copy.ts): the general ledger's index orders them
+  const copy = entryCopy(linesEntity, header);
   const lines: Row[] = input.lines.map((l, i) => ({
-    ...encode(linesEntity, { account_id: l.accountId, debit: l.debit / 100, credit: l.credit / 100, description: l.description ?? null, customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null }),
+    ...encode(linesEntity, { account_id: l.accountId, debit: l.debit / 100, credit: l.credit / 100, description: l.description ?? null, customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null, ...copy }),
     line_no: i + 1, ...stamp,
   }));
   // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored

@@ -7,6 +7,7 @@ import { installReturnPosting } from './return-posting.ts';
 import { fillMissingEntries } from './ledger-backfill.ts';
 import { journalOf, POSTED } from './journal-writer.ts';
 import { ensureJournalDays, journalTables } from './journal-days.ts';
+import { fillEntryCopies } from './entry-copy.ts';
 import { installStockAdjustmentPosting } from './stock-adjustment-posting.ts';
 import { registerDocumentJournalRoutes } from './document-journal-routes.ts';
 import { registerYearClose } from './year-close.ts';
@@ -24,7 +25,11 @@ const withBooks = (install: (service: EntityService) => void) => (service: Entit
 export const ledgerFeature: Feature<FeatureBase> = {
   name: 'ledger',
   // the day summaries the ledger reports read (journal-days.ts), filled from the posted lines when they miss some
-  tables: [(db, registry) => ensureJournalDays(db, journalTables(registry, journalOf(registry), POSTED))],
+  tables: [
+    (db, registry) => ensureJournalDays(db, journalTables(registry, journalOf(registry), POSTED)),
+    // lines from before they carried their entry's date and company (entry-copy.ts) take them from their entries
+    (db, registry) => fillEntryCopies(db, journalTables(registry, journalOf(registry), POSTED)).then(() => undefined),
+  ],
   listeners: [
     { name: 'voucher rules', install: withBooks(installVoucherRules) },
     { name: 'journal posting', install: withBooks(installJournalPosting) },

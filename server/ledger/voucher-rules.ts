@@ -6,6 +6,7 @@ import { isEmpty } from '../crud/record-values.ts';
 import { chartOf, journalOf, POSTED, unbalanced } from './journal-writer.ts';
 import { addToJournalDays, entryDayLines, journalTables } from './journal-days.ts';
 import { CLOSING_JOURNAL } from './year-close.ts';
+import { COPIED_FIELDS, copyEntryToLines } from './entry-copy.ts';
 
 type Row = Record<string, unknown>;
 const satang = (v: unknown) => (isEmpty(v) ? 0 : Math.round(Number(v) * 100));
@@ -68,6 +69,17 @@ export function installVoucherRules(service: EntityService): void {
     if (e.action === 'create' || !e.before) return;
     if (!isEmpty(e.before.source_entity) || !isEmpty(e.before.reverses_id)) throw automatic(e.before);
     if (e.before.status === POSTED) throw new AppError('JOURNAL_AUTOMATIC', `entry ${String(e.before.doc_no ?? e.id)} is posted: reverse it with another voucher instead of changing it`, { id: e.id }, { reason: 'posted', number: String(e.before.doc_no ?? e.id) });
+  }, isJournal);
+  // a voucher's lines carry its date and company (entry-copy.ts): set again after every create and update, which may
+  // change either, or the lines; the answer's lines show them as stored
+  service.onWrite(async (trx, e) => {
+    // a workflow action (posting) writes no lines: only one that moved the date or company (a transition's fields) needs it
+    if (e.action === 'delete' || (e.workflowAction && COPIED_FIELDS.every((f) => e.before?.[f] === e.after?.[f]))) return;
+    const tables = journalTables(service.registry, journalOf(service.registry), POSTED);
+    if (!tables) return;
+    await copyEntryToLines(trx, tables, e.id);
+    const lines = e.after?.[tables.head.document?.lines ?? 'items'];
+    if (Array.isArray(lines)) for (const l of lines as Row[]) for (const f of COPIED_FIELDS) if (f in l) l[f] = e.after![f] ?? null;
   }, isJournal);
 }
 

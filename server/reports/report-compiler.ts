@@ -60,6 +60,42 @@ export function usesWindow(e: Expr, columns: ReadonlyMap<string, Expr>): boolean
   return typeof arg === 'object' && arg !== null ? usesWindow(arg as Expr, columns) : false;
 }
 
+/** Every running sum an expression holds (directly or through a column it names). */
+function runningSums(e: Expr, columns: ReadonlyMap<string, Expr>, out: { runningSum: Expr; orderBy: Expr[] }[] = []): { runningSum: Expr; orderBy: Expr[] }[] {
+  if (typeof e === 'string') return out;
+  const [op, arg] = Object.entries(e)[0]!;
+  if (op === 'runningSum') { out.push(e as { runningSum: Expr; orderBy: Expr[] }); return out; }
+  if (op === 'scalar') return out;
+  if (op === 'column') { const c = columns.get(arg as string); return c ? runningSums(c, columns, out) : out; }
+  if (op === 'case') {
+    const c = e as { case: { when: Cond; then: Expr }[]; else?: Expr };
+    for (const w of c.case) runningSums(w.then, columns, out);
+    if (c.else !== undefined) runningSums(c.else, columns, out);
+    return out;
+  }
+  for (const a of Array.isArray(arg) ? arg : [arg]) if (typeof a === 'object' && a !== null) runningSums(a as Expr, columns, out);
+  return out;
+}
+
+/**
+ * A page may compute the main rows' running sums over its first rows alone (ReportCompiler.parts with `windowPrefix`)
+ * when the first n rows in the page's order are the first n in the running sums' order, and that order is total:
+ * every running sum of the columns has the same `orderBy`, ascending, ending with the source's id; the page's order
+ * starts with columns that are exactly those expressions, ascending; the main rows are not grouped. A running sum of
+ * the first n rows in its own order is then, row for row, the running sum of every row (issue 50 §4: the general
+ * ledger of an account of a quarter of a million lines computed every line's balance to show 100).
+ */
+export function windowPrefixApplies(def: ReportDef, order: { key: string; desc: boolean }[]): boolean {
+  const columns = new Map(def.columns.map((c) => [c.key, c.expr]));
+  const sums = def.columns.flatMap((c) => runningSums(c.expr, columns));
+  if (!sums.length || def.groupBy || def.columns.some((c) => isAggregate(c.expr, columns))) return false;
+  const by = JSON.stringify(sums[0]!.orderBy);
+  if (sums.some((r) => JSON.stringify(r.orderBy) !== by)) return false;
+  const orderBy = sums[0]!.orderBy;
+  if (orderBy.at(-1) !== `${def.source.as}.id` || order.length < orderBy.length) return false;
+  return orderBy.every((o, i) => !order[i]!.desc && JSON.stringify(columns.get(order[i]!.key)) === JSON.stringify(o));
+}
+
 type Sql = RawBuilder<unknown>;
 const MONTH_DAYS = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
@@ -287,10 +323,15 @@ export class ReportCompiler {
     return rest.reduce((b, p) => b.unionAll(p), first!);
   }
 
-  /** The main rows, then each `union` part, apart: a page takes the first rows of each in its order, not every row sorted. */
-  parts(): SelectQueryBuilder<any, any, any>[] {
+  /**
+   * The main rows, then each `union` part, apart: a page takes the first rows of each in its order, not every row sorted.
+   * `windowPrefix` n: the main rows are only the first n in their running sums' order, whose running sums are then
+   * those of every row (when windowPrefixApplies to the page's order): the rows are picked by an index in that order,
+   * which stops after n, and the window runs over n rows instead of every row.
+   */
+  parts(opts: { windowPrefix?: number } = {}): SelectQueryBuilder<any, any, any>[] {
     const d = this.def;
-    return [this.part(d.source, d.where, d.groupBy, d.having, (key) => this.columnExprs.get(key)!),
+    return [this.part(d.source, d.where, d.groupBy, d.having, (key) => this.columnExprs.get(key)!, opts.windowPrefix),
       ...(d.union ?? []).map((u) => this.part(u.source, u.where, u.groupBy, u.having, (key) => u.values[key]!))];
   }
 
@@ -310,15 +351,29 @@ export class ReportCompiler {
       .select(totals.map((t, i) => sql`coalesce(sum(${this.expr(f.totals[t]!)}), 0)`.as(`__t${i}`)));
   }
 
-  /** One select over a source: the columns in the report's order (a union matches them by position). */
-  private part(source: ReportSource, where: Cond[] | undefined, groupBy: Expr[] | undefined, having: Cond[] | undefined, exprOf: (key: string) => Expr): SelectQueryBuilder<any, any, any> {
-    const d = this.def;
+  /** The rows of a source, its joins, the caller's scope and the conditions: no columns yet. */
+  private filtered(source: ReportSource, where: Cond[] | undefined): SelectQueryBuilder<any, any, any> {
     let b = this.env.k.selectFrom(this.table(source.from, source.as, source) as never) as SelectQueryBuilder<any, any, any>;
     b = this.joins(b, source.joins, true);
     b = this.softDeleted(b, source.from, source.as);
     const scope = this.scoped(source.from, source.as);
     if (scope) b = b.where(scope);
     for (const w of where ?? []) { const c = this.cond(w); if (c) b = b.where(c as Expression<SqlBool>); }
+    return b;
+  }
+
+  /** One select over a source: the columns in the report's order (a union matches them by position). */
+  private part(source: ReportSource, where: Cond[] | undefined, groupBy: Expr[] | undefined, having: Cond[] | undefined, exprOf: (key: string) => Expr, windowPrefix?: number): SelectQueryBuilder<any, any, any> {
+    const d = this.def;
+    let b = this.filtered(source, where);
+    if (windowPrefix !== undefined) {
+      // the ids of the first n rows in the running sums' order (the same rows, joins and scope): an index in that order stops after n
+      const orderBy = runningSums({ add: d.columns.map((c) => c.expr) }, this.columnExprs)[0]!.orderBy;
+      let first = this.filtered(source, where).select(sql.ref(`${source.as}.id`).as('id'));
+      for (const o of orderBy) first = first.orderBy(this.expr(o), 'asc');
+      // Kysely puts the embedded select in parentheses (`in ((select …))` would be one value)
+      b = b.where(sql<SqlBool>`${sql.ref(`${source.as}.id`)} in ${first.limit(windowPrefix)}`);
+    }
     const exprs = d.columns.map((c) => ({ key: c.key, expr: exprOf(c.key) }));
     b = b.select(exprs.map((c) => {
       try { return this.expr(c.expr).as(c.key); } catch (err) { if (err instanceof MissingParam) return sql`null`.as(c.key); throw err; }

@@ -6,7 +6,7 @@ import { unscale } from '../db/field-codec.ts';
 import { AppError } from '../errors/app-error.ts';
 import { bookedTable, visibleInventories } from '../stock/stock-balance.ts';
 import { siteSettings } from '../settings/site-settings.ts';
-import { ReportCompiler, usesWindow } from './report-compiler.ts';
+import { ReportCompiler, usesWindow, windowPrefixApplies } from './report-compiler.ts';
 import { snapshotOnOrBefore } from '../stock/stock-snapshots.ts';
 import type { ParamValues } from './report-params.ts';
 
@@ -92,8 +92,11 @@ export async function runPage(service: EntityService, def: ReportDef, params: Pa
   const compiler = await compilerFor(service, def, params, ctx);
   const k = service.db.kysely;
   const order = orderOf(def, page.sort);
+  const n = page.limit + page.offset;
+  // in the running sums' own order, a page computes them over its first n rows only (windowPrefixApplies)
+  const parts = compiler.parts(windowPrefixApplies(def, order) ? { windowPrefix: n } : {});
   const [rows, head] = await Promise.all([
-    ordered(k.selectFrom(pageSource(k, compiler.parts(), order, page.limit + page.offset).as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
+    ordered(k.selectFrom(pageSource(k, parts, order, n).as('r')).selectAll('r'), order).limit(page.limit).offset(page.offset).execute() as Promise<Row[]>,
     countAndTotals(service, def, params, ctx, compiler),
   ]);
   const totals = def.totals ?? [];

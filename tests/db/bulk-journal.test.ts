@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { bulkJournal } from '../../seed/bulk-journal.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
-import { daySummaryMismatches } from '../support/ledger-fixtures.ts';
+import { daySummaryMismatches, entryCopyMismatches } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -39,6 +39,8 @@ describe.each(testDialects())('bulkJournal on %s', (dialect) => {
     expect((await get(`/api/journal_entry/${entry.id}`)).data.items.length).toBeGreaterThanOrEqual(2);
     // the lines bypass the journal writer: the day summaries the reports read are made again from them
     expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
+    // and each line carries its entry's date and company, as the journal writer writes them (the general ledger's order)
+    expect(await entryCopyMismatches(t.db.kysely)).toEqual([]);
   });
 
   it('gives the ledger reports a balanced trial balance and parties on the receivable and payable lines', async () => {

@@ -10,9 +10,10 @@ import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
-import { daySummaryMismatches } from '../support/ledger-fixtures.ts';
+import { daySummaryMismatches, entryCopyMismatches } from '../support/ledger-fixtures.ts';
 import { journalOf, POSTED, reverseEntriesOf, writeEntry, type EntryLine } from '../../server/ledger/journal-writer.ts';
 import { ACCOUNT_DAY, ensureJournalDays, journalTables, PARTY_DAY } from '../../server/ledger/journal-days.ts';
+import { fillEntryCopies } from '../../server/ledger/entry-copy.ts';
 
 type Row = Record<string, any>;
 interface LineSpec { account: number; amount: number; debit: boolean; party: number }
@@ -83,10 +84,13 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
       await expect(t.db.kysely.transaction().execute(async (trx) => { await writeEntry(trx, service, input); throw new Error('rolled back'); })).rejects.toThrow('rolled back');
     } else {
       const baht = (n: number) => n / 100;
+      // made on another day and for the other company, then moved to its own while draft: its lines' copies follow
       const made = await c.ok(c.call('POST', '/api/journal_entry', c.admin, {
-        doc_date: input.date, your_company_id: input.companyId, journal: 'general', memo: 'ใบสำคัญทดสอบ',
+        doc_date: dayOf(op.day + 7), your_company_id: companies[1 - op.company]!, journal: 'general', memo: 'ใบสำคัญทดสอบ',
         items: ls.map((l) => ({ account_id: l.accountId, debit: baht(l.debit), credit: baht(l.credit), customer_id: l.customerId ?? null, supplier_id: l.supplierId ?? null })),
       }), 201);
+      const moved = await c.ok(c.call('PATCH', `/api/journal_entry/${made.id}`, c.admin, { doc_date: input.date, your_company_id: input.companyId }));
+      for (const l of moved.items as Row[]) expect([l.doc_date, l.your_company_id]).toEqual([input.date, input.companyId]);
       await c.ok(c.action('journal_entry', made.id, op.post ? 'post' : 'cancel'));
     }
   }
@@ -98,7 +102,8 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
         fc.asyncProperty(fc.array(opArb, { minLength: 3, maxLength: 10 }), async (ops) => {
           try {
             for (const op of ops) await run(op);
-            const wrong = await daySummaryMismatches(t.db.kysely);
+            // and every line carries its entry's date and company (entry-copy.ts), drafts too
+            const wrong = [...await daySummaryMismatches(t.db.kysely), ...await entryCopyMismatches(t.db.kysely)];
             if (wrong.length) throw new Error(`${wrong.slice(0, 5).join('; ')} after ${JSON.stringify(ops)}`);
           } catch (err) {
             last = err;
@@ -125,5 +130,29 @@ describe.each(testDialects())('the ledger day summaries on %s', (dialect) => {
     expect(await ensureJournalDays(t.db, tables)).toBe(true);
     expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
     expect(await ensureJournalDays(t.db, tables)).toBe(false);
+  });
+
+  it('journal lines from before they carried their entry\'s date and company get them at start, once', async () => {
+    const tables = journalTables(t.registry, journalOf(t.registry), POSTED);
+    expect(await fillEntryCopies(t.db, tables)).toBe(0);
+    // a database whose columns the schema sync has just added: empty on every line (or on some, after a restore)
+    const all = Number((await t.db.kysely.selectFrom('journal_entry_item').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n);
+    await t.db.kysely.updateTable('journal_entry_item').set({ doc_date: null, your_company_id: null }).execute();
+    // in ranges of 7 line ids here (20,000 at start), so several statements fill them
+    expect(await fillEntryCopies(t.db, tables, 7)).toBe(all);
+    expect(await entryCopyMismatches(t.db.kysely)).toEqual([]);
+    await t.db.kysely.updateTable('journal_entry_item').set({ your_company_id: null }).where('account_id', '=', accounts[0]!).execute();
+    expect(await fillEntryCopies(t.db, tables)).toBeGreaterThan(0);
+    expect(await entryCopyMismatches(t.db.kysely)).toEqual([]);
+    expect(await fillEntryCopies(t.db, tables)).toBe(0);
+  });
+
+  it('a client cannot write a line\'s copies: 400 UNKNOWN_FIELD, as for any read-only field of a line', async () => {
+    const res = await c.call('POST', '/api/journal_entry', c.admin, { doc_date: dayOf(1), your_company_id: companies[0], journal: 'general',
+      items: [{ account_id: accounts[0], debit: 1, doc_date: dayOf(2) }, { account_id: accounts[1], credit: 1, your_company_id: companies[1] }] });
+    // a line's read-only fields are not in its request schema, as for every lines entity: both named
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.code).toBe('UNKNOWN_FIELD');
+    expect(JSON.stringify(res.json().error.details.fields)).toMatch(/doc_date[\s\S]*your_company_id/);
   });
 });

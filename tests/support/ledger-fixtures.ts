@@ -47,3 +47,14 @@ export async function daySummaryMismatches(k: Kysely<any>): Promise<string[]> {
     `e.your_company_id || '/' || i.account_id || '/' || coalesce(i.customer_id, 0) || '/' || coalesce(i.supplier_id, 0) || '/' || ${day('e.doc_date')}`);
   return out;
 }
+
+/**
+ * Journal lines whose copy of their entry's date and company (server/ledger/entry-copy.ts) differs from the entry,
+ * as readable lines (empty when every line, draft or posted, carries its entry's).
+ */
+export async function entryCopyMismatches(k: Kysely<any>): Promise<string[]> {
+  const rows = (await sql.raw<Row>(`select i.id, cast(i.doc_date as text) as line_date, cast(e.doc_date as text) as entry_date, i.your_company_id as line_company, e.your_company_id as entry_company
+    from journal_entry_item i join journal_entry e on e.id = i.journal_entry_id
+    where i.doc_date is null or i.doc_date <> e.doc_date or i.your_company_id is null or i.your_company_id <> e.your_company_id`).execute(k)).rows;
+  return rows.map((r) => `line ${r.id}: ${r.line_date}/${r.line_company}, its entry ${r.entry_date}/${r.entry_company} (date/company)`);
+}
