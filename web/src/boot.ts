@@ -54,6 +54,19 @@ if (session.isAuthenticated && !signInPage) {
   const entity = entityOfPath(path);
   const report = entity !== null && isBuiltReport(entity);
   const segments = path.split('/').filter(Boolean);
+  /** The screens' code to preload, once every call is sent. */
+  const screens: string[] = [];
+  const createFrom = entity !== null && segments.length === 2 && isBuiltCreateFrom(entity, segments[1]!);
+  if (createFrom) {
+    // a create-from screen (/receipt/billing_note): both schemas at once, then the parties and the open documents as
+    // the screen asks for them (pages/documents/create-from-calls.ts); before, all four waited for the screen's code.
+    const [target, source] = [metaCall(entity), metaCall(segments[1]!)].map((c) => sendEarly(c, token, lang)
+      .then(async (res) => (res.ok ? ((await res.clone().json()) as { data: EntityMeta }).data : null)));
+    const pre = Number(new URLSearchParams(window.location.search).get('source'));
+    void Promise.all([target, source]).then(([t, s]) => {
+      if (t && s) for (const call of firstCreateFromCalls(t, s, Number.isInteger(pre) && pre > 0 ? pre : undefined)) sendEarly(call, token, lang);
+    }).catch(() => undefined);
+  }
   // /{name} and /{name}/{id} may be a report's screen: the router asks the report's definition before it shows
   // either (ui/route-screens.tsx), and a two-segment path also needs the page list (SubPageScreen); asked here,
   // neither waits for the app's code (nothing is asked when the build's report names say the path is no report's,
@@ -62,7 +75,6 @@ if (session.isAuthenticated && !signInPage) {
   if (entity && report && reportPath) {
     // a report file built with the page: its own definition, then its rows (and its chart's) as the screen asks them
     // (pages/reports/report-request.ts), not the list of every report first (docs/performance.md, Browser)
-    preloadScreens('src/pages/reports/ReportScreen.tsx');
     void sendEarly(reportDefinitionCall(entity), token, lang).then(async (res) => {
       if (!res.ok) return;
       const def = ((await res.clone().json()) as { data: ReportSummary }).data;
@@ -70,6 +82,7 @@ if (session.isAuthenticated && !signInPage) {
       if (segments.length === 2 && !def.routeParam) return;
       for (const call of firstReportCalls(def, storedTableView(path), new URLSearchParams(window.location.search), segments[1])) sendEarly(call, token, lang);
     }).catch(() => undefined);
+    screens.push('src/pages/reports/ReportScreen.tsx');
   } else if (entity && reportNameToAsk(entity) !== undefined && reportPath) {
     // no report names in the page (the dev server): the router looks the name up in the report list
     void sendEarly(REPORTS_CALL, token, lang).then(async (res) => {
@@ -80,10 +93,10 @@ if (session.isAuthenticated && !signInPage) {
   }
   if (entity && segments.length === 2 && segments[1] !== 'create') {
     sendEarly(SUMMARIES_CALL, token, lang);
-    preloadScreens('src/pages/page-setting/SubPageScreen.tsx');
+    screens.push('src/pages/page-setting/SubPageScreen.tsx');
   }
   if (report) {
-    preloadScreens('src/ui/AppShell.tsx');
+    screens.push('src/ui/AppShell.tsx');
   } else if (entity && path === `/${entity}`) {
     noteEarlyList(path);
     // the first page, with the same request the list will make for its stored view
@@ -92,25 +105,20 @@ if (session.isAuthenticated && !signInPage) {
       const body = (await res.clone().json()) as { data: Parameters<typeof listRequestOf>[0] };
       sendEarly(listCall(listRequestOf(body.data, storedTableView(path))), token, lang);
     }).catch(() => undefined);
-    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx');
+    screens.push('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx');
   } else if (entity && new RegExp(`^/${entity}/(create|[1-9][0-9]*)$`).test(path)) {
     sendEarly(metaCall(entity), token, lang);
     // the stored record, as the form asks for it (renderer/EntityForm.tsx readRecord): the form asked only once its
     // code had loaded and rendered, one round trip after everything else
     if (segments[1] !== 'create') sendEarly(recordCall(entity, segments[1]!), token, lang);
-    preloadScreens('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityForm.tsx');
-  } else if (entity && segments.length === 2 && isBuiltCreateFrom(entity, segments[1]!)) {
-    // a create-from screen (/receipt/billing_note): both schemas at once, then the parties and the open documents as
-    // the screen asks for them (pages/documents/create-from-calls.ts); before, all four waited for the screen's code
-    const [target, source] = [metaCall(entity), metaCall(segments[1]!)].map((c) => sendEarly(c, token, lang)
-      .then(async (res) => (res.ok ? ((await res.clone().json()) as { data: EntityMeta }).data : null)));
-    const pre = Number(new URLSearchParams(window.location.search).get('source'));
-    void Promise.all([target, source]).then(([t, s]) => {
-      if (t && s) for (const call of firstCreateFromCalls(t, s, Number.isInteger(pre) && pre > 0 ? pre : undefined)) sendEarly(call, token, lang);
-    }).catch(() => undefined);
-    preloadScreens('src/ui/AppShell.tsx', 'src/pages/documents/CreateFromRoute.tsx', 'src/pages/documents/CreateFromPage.tsx');
+    screens.push('src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityForm.tsx');
+  } else if (createFrom) {
+    screens.push('src/ui/AppShell.tsx', 'src/pages/documents/CreateFromRoute.tsx', 'src/pages/documents/CreateFromPage.tsx');
   } else {
-    preloadScreens('src/ui/AppShell.tsx', ...(path === '/' ? ['src/pages/Home.tsx'] : []));
+    screens.push('src/ui/AppShell.tsx', ...(path === '/' ? ['src/pages/Home.tsx'] : []));
   }
+  // the code after every call: preloaded first, a report screen's eight files held its definition back 400 ms for
+  // one of the six connections (docs/performance.md, Browser)
+  preloadScreens(...screens);
 }
 void import('./main.tsx');
