@@ -1,7 +1,6 @@
 import type { EarlyCall } from '../../core/early-requests.ts';
 import type { TableView } from '../../core/table-view.ts';
 import type { ReportSummary } from './report-api.ts';
-import { paramsFromUrl } from './report-links.ts';
 
 /**
  * The rows a report screen (ReportScreen.tsx) asks for: one function for the screen and for the boot entry
@@ -10,6 +9,23 @@ import { paramsFromUrl } from './report-links.ts';
  * the server's: the screen shows them from the answer (`meta.parameters`). No library here: part of the boot chunk.
  */
 type Value = string | number | boolean | null;
+
+/**
+ * The report's parameters the address gives (/general_ledger?account=1100&date_from=…): a drill-down
+ * from another report, or a bookmark. Names the report does not declare are ignored; values are typed
+ * as the parameter's input holds them (a link's record id and integers as numbers, a boolean as true/false).
+ */
+export function paramsFromUrl(report: Pick<ReportSummary, 'parameters'>, search: URLSearchParams): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const p of report.parameters) {
+    const raw = search.get(p.name);
+    if (raw === null || raw === '') continue;
+    if (p.type === 'boolean') out[p.name] = raw === 'true' || raw === '1';
+    else if (p.type === 'link' || p.type === 'integer' || p.type === 'year') { if (/^-?\d+$/.test(raw)) out[p.name] = Number(raw); }
+    else out[p.name] = raw;
+  }
+  return out;
+}
 
 /** Parameters the spec's table-view memory has a slot for; the others are kept in the view's `filter`. */
 export const REPORT_SLOTS = ['shelfLifeMonth', 'selectedInventory', 'isFilterStock', 'selectYear', 'selectMachinary', 'expirationMonth'] as const;
