@@ -54,9 +54,10 @@ export async function webBuildIsStale(root) {
   if (schemaIconsChanged(root, join(web, 'dist'))) return true;
   const builtAt = statSync(built).mtimeMs;
   // the app bundles engine/ (shared code) and the declared screens (schemas/screens) too, and index.html lists the
-  // report files' names (schemas/reports): a path not listed is taken for an entity's at once (web/src/core/built-reports.ts)
+  // report files' names (schemas/reports: a path not listed is taken for an entity's at once, web/src/core/built-reports.ts)
+  // and the create-from screens the entity files declare (schemas/*.json document.from[], web/src/core/built-create-from.ts)
   const sources = Math.max(newestMtime(join(web, 'src')), newestMtime(join(web, 'index.html')), newestMtime(join(web, 'vite.config.ts')), newestMtime(join(web, 'public')),
-    newestMtime(join(root, 'engine')), newestMtime(join(root, 'schemas', 'screens')), newestMtime(join(root, 'schemas', 'reports')));
+    newestMtime(join(root, 'engine')), newestMtime(join(root, 'schemas')));
   return sources > builtAt;
 }
 

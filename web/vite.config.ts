@@ -2,18 +2,31 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 
 /** The screens whose code web/src/boot.ts loads ahead for the route it opens (besides the app itself). */
 const ROUTE_SCREENS = ['src/ui/AppShell.tsx', 'src/renderer/EntityScreen.tsx', 'src/renderer/EntityList.tsx', 'src/renderer/EntityForm.tsx', 'src/renderer/SingletonForm.tsx', 'src/pages/Home.tsx',
-  'src/pages/reports/ReportScreen.tsx', 'src/pages/page-setting/SubPageScreen.tsx'];
+  'src/pages/reports/ReportScreen.tsx', 'src/pages/page-setting/SubPageScreen.tsx', 'src/pages/documents/CreateFromRoute.tsx', 'src/pages/documents/CreateFromPage.tsx'];
 
 /** The names of the report files the server ships (a report's name is its file's). */
 function reportNames(): string[] {
   return readdirSync(fileURLToPath(new URL('../schemas/reports', import.meta.url))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
+/**
+ * The create-from screens the entity files declare (`document.from[]`), as "target/source": the boot entry asks
+ * both schemas and the open documents of /{target}/{source} before the screen's code has loaded. A list out of date
+ * costs only those early calls (the screen decides from the schemas), and a schema file's change makes the build stale.
+ */
+function createFromPaths(): string[] {
+  const dir = fileURLToPath(new URL('../schemas', import.meta.url));
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).flatMap((f) => {
+    const schema = JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { name?: string; document?: { from?: { source: string }[] } };
+    return (schema.document?.from ?? []).map((from) => `${schema.name ?? f.slice(0, -5)}/${from.source}`);
+  }).sort();
 }
 
 /**
@@ -57,6 +70,8 @@ function routeChunks(): Plugin {
           { tag: 'script', attrs: { type: 'application/json', id: 'bo-route-chunks' }, children: JSON.stringify(map), injectTo: 'head' as const },
           // the report files' names (schemas/reports): /{name} of one is its report screen, which has no entity schema to ask for
           { tag: 'script', attrs: { type: 'application/json', id: 'bo-report-names' }, children: JSON.stringify(reportNames()), injectTo: 'head' as const },
+          // the create-from screens' paths ("receipt/billing_note"): their schemas and open documents are asked at once
+          { tag: 'script', attrs: { type: 'application/json', id: 'bo-create-from' }, children: JSON.stringify(createFromPaths()), injectTo: 'head' as const },
         ];
       },
     },

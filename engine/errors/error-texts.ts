@@ -53,6 +53,7 @@ export const ERROR_TEXTS: Record<ErrorCode, ErrorText> & Record<string, ErrorTex
   'FORBIDDEN.holds_more': { th: 'รายการนี้มีสิทธิ์มากกว่าของคุณ จึงแก้ไขไม่ได้', en: 'This holds more rights than you do, so you cannot change it' },
   'FORBIDDEN.admin_only': { th: 'เฉพาะผู้ดูแลระบบเต็มสิทธิ์เท่านั้นที่กำหนดบทบาทผู้ดูแลระบบได้', en: 'Only a full administrator can give an account the Administrator role' },
   'FORBIDDEN.grant_exceeds': { th: 'ให้สิทธิ์เกินกว่าที่ตัวเองมีไม่ได้', en: 'You cannot grant more than you hold yourself' },
+  'FORBIDDEN.report': { th: 'บทบาทของคุณไม่มีสิทธิ์{action}รายงาน {report}', en: 'Your role may not {action} the report {report}' },
   'FORBIDDEN.last_admin': { th: 'นี่คือผู้ดูแลระบบคนสุดท้ายที่ใช้งานอยู่ ให้กำหนดผู้ดูแลระบบคนอื่นก่อน', en: 'This is the last active administrator: make another account an administrator first' },
   FIELD_FORBIDDEN: { th: 'คุณไม่มีสิทธิ์อ่านหรือแก้ไขช่องข้อมูลนี้', en: 'You may not read or write that field' },
   NOT_FOUND: {

@@ -15,8 +15,11 @@ import { operatorLines } from './report-operator.ts';
 import { formatDate } from '../print/print-format.ts';
 import { BE_OFFSET, formatIsoMonth } from '../../engine/format/dates.ts';
 import { compileFilter } from '../crud/filter-compiler.ts';
+import { etagOnSend } from '../http/etag.ts';
 
 type Query = Record<string, unknown>;
+/** What a role may not do with a report, in the words of FORBIDDEN.report (engine/errors/error-texts.ts). */
+const REPORT_ACTIONS = { view: { th: 'ดู', en: 'view' }, export: { th: 'ส่งออก', en: 'export' }, print: { th: 'พิมพ์', en: 'print' } } as const;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const REPORT_EXPORT_MAX_ROWS = 200_000;
 const PDF_MAX_ROWS = 2000;
@@ -37,7 +40,8 @@ export function registerReportRoutes(app: FastifyInstance, service: EntityServic
     if (!def) throw new AppError('NOT_FOUND', `There is no report "${name}"`);
     const ctx = contextOf(request);
     if (!can(ctx, def, 'view') || (flag !== 'view' && !can(ctx, def, flag))) {
-      throw new AppError('FORBIDDEN', `Your role may not ${flag} the report ${def.label.en}`);
+      const denied = can(ctx, def, 'view') ? flag : 'view';
+      throw new AppError('FORBIDDEN', `Your role may not ${denied} the report ${def.label.en}`, undefined, { reason: 'report', action: REPORT_ACTIONS[denied], report: def.label });
     }
     return { def, ctx };
   };
@@ -70,6 +74,12 @@ export function registerReportRoutes(app: FastifyInstance, service: EntityServic
       meta: { total_count: out.total_count, page: paging.offset / paging.limit + 1, limit: paging.limit, parameters: params },
     };
   };
+  // one report's definition, as GET /api/report lists it: a report screen opened cold asks for this (a few KB) and its
+  // rows, not for every report's (about 110 KB) first; it changes only with the report files, hence the validator
+  app.get('/api/report/:name/definition', { onSend: etagOnSend }, async (request) => {
+    const { def } = reportFor(request, 'view');
+    return { success: true, data: summaryOf(def) };
+  });
   app.get('/api/report/:name', page);
   app.get<{ Params: { name: string; id: string } }>('/api/report/:name/:id', async (request, reply) => {
     if (!/^\d+$/.test(request.params.id)) throw new AppError('NOT_FOUND', `There is no report path "${request.params.name}/${request.params.id}"`);

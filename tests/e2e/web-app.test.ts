@@ -263,6 +263,65 @@ describe('web app end to end', () => {
     }
   }, 60_000);
 
+  /**
+   * Opens `path` cold with the screen's chunk (`chunk`) held back until a request matching `asked` has gone out:
+   * asked by the screen's own code, it never would, and the hold gives up after 10 s. Answers whether the request
+   * came while the code was held, and every API call of the load ("GET /api/x?query").
+   */
+  const coldWithCodeHeld = async (path: string, chunk: RegExp, asked: RegExp, shown: string) => {
+    const cold = await browser.newContext({ viewport: { width: 1366, height: 860 }, locale: 'th-TH', storageState: await context.storageState() });
+    try {
+      const p = await cold.newPage();
+      const calls: string[] = [];
+      let sent: () => void = () => undefined;
+      const seen = new Promise<boolean>((resolve) => { sent = () => resolve(true); });
+      p.on('request', (r) => {
+        const u = new URL(r.url());
+        if (!/^\/(api|public)\//.test(u.pathname)) return;
+        calls.push(`${r.method()} ${u.pathname}${u.search}`);
+        if (asked.test(`${u.pathname}${u.search}`)) sent();
+      });
+      let heldUntilAsked: boolean | undefined;
+      await p.route(chunk, async (route) => {
+        heldUntilAsked ??= await Promise.race([seen, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+        await route.continue();
+      });
+      await p.goto(url(path));
+      await p.locator(shown).first().waitFor();
+      // the page's own clock of each API call: when it went out and when its answer was in
+      const timing = await p.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\/(api|public)\//.test(e.name))
+        .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })));
+      return { heldUntilAsked, calls, timing };
+    } finally {
+      await cold.close();
+    }
+  };
+
+  it('a cold create-from screen asks its two schemas, its parties and its open documents once each, before its code has loaded', async () => {
+    const { heldUntilAsked, calls, timing } = await coldWithCodeHeld('/receipt/billing_note', /\/CreateFromPage-[^/]*\.js$/, /^\/api\/billing_note\?/, '[data-testid=create-from-documents] tbody tr');
+    // sent by the boot entry (web/src/boot.ts) while the screen's code was held, and taken by the screen: not asked twice
+    expect(heldUntilAsked).toBe(true);
+    const count = (prefix: string) => calls.filter((c) => c === prefix || c.startsWith(`${prefix}?`)).length;
+    for (const c of ['GET /api/meta/entities/receipt', 'GET /api/meta/entities/billing_note', 'GET /api/customer', 'GET /api/billing_note']) expect(count(c), c).toBe(1);
+    // the two schemas went out together (each before the other's answer was in), not one after another
+    const target = timing.find((e) => e.path === '/api/meta/entities/receipt')!;
+    const source = timing.find((e) => e.path === '/api/meta/entities/billing_note')!;
+    expect(source.start).toBeLessThan(target.end);
+    expect(target.start).toBeLessThan(source.end);
+  }, 60_000);
+
+  it('a cold report asks for its own definition and its rows, not for the list of every report', async () => {
+    const { heldUntilAsked, calls } = await coldWithCodeHeld('/stock_balance_all', /\/ReportScreen-[^/]*\.js$/, /^\/api\/report\/stock_balance_all\?/, '[data-testid=report-table] tbody tr');
+    // the rows were asked while the report screen's code was held: by the boot entry, as soon as the definition was in
+    expect(heldUntilAsked).toBe(true);
+    expect(calls.filter((c) => c === 'GET /api/report' || c.startsWith('GET /api/report?'))).toEqual([]);
+    expect(calls.filter((c) => c === 'GET /api/report/stock_balance_all/definition')).toHaveLength(1);
+    // the page of rows (and the chart's rows when it draws one) once each: the screen took the early answers
+    const rows = calls.filter((c) => c.startsWith('GET /api/report/stock_balance_all?'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows).size).toBe(rows.length);
+  }, 60_000);
+
   it('keeps the language choice across a reload', async () => {
     await page.goto(url('/customer'));
     await page.locator('header').getByRole('button', { name: 'EN' }).click();

@@ -27,6 +27,11 @@ export function recordCall(entity: string, id: string): EarlyCall {
   return { method: 'get', path: `/api/${encodeURIComponent(entity)}/${id}` };
 }
 
+/** GET /api/report/{name}/definition: one report's parameters and columns, as the report screen needs them (pages/reports/report-api.ts fetchReportDefinition). */
+export function reportDefinitionCall(name: string): EarlyCall {
+  return { method: 'get', path: `/api/report/${encodeURIComponent(name)}/definition` };
+}
+
 /** GET /api/report: the reports this user may view (pages/reports/report-api.ts fetchReports). */
 export const REPORTS_CALL: EarlyCall = { method: 'get', path: '/api/report' };
 

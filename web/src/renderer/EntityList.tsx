@@ -18,7 +18,7 @@ import { ListExport } from './ListExport.tsx';
 import { DEFAULT_PAGE_SIZE, listRequestOf } from './list-request.ts';
 import { PageTitle } from '../ui/PageTitle.tsx';
 import { useCan } from '../core/permissions.ts';
-import { ChainRowMenu } from './ChainRowMenu.tsx';
+import { useChainRowMenu } from './ChainRowMenu.tsx';
 import { hasChain } from './document-chain.ts';
 import { defaultHidden, listColumns, listFields, type ListColumn } from './list-columns.ts';
 import { CellValue } from './CellValue.tsx';
@@ -125,6 +125,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   // a sale (document.sale) is made at the register, priced and posted by the server: no generic create form
   const canCreate = entity.kind !== 'ledger' && !entity.document?.sale && mayEdit;
   const rowMenu = hasChain(entity);
+  const rowMenus = useChainRowMenu(entity.name);
   const open = (row: Row) => navigate(`/${entity.name}/${String(row.id)}`);
   // the modal box keeps its identity when a create turns into an edit of the new record
   const created = useRef<number | null>(null);
@@ -199,7 +200,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={numericIds.has(cell.column.id) ? 'bo-num-cell' : undefined}><table.FlexRender cell={cell} /></td>
                 ))}
-                {rowMenu && <td className="bo-row-menu-cell"><ChainRowMenu entity={entity.name} id={Number(row.original.id)} title={String(row.original[entity.titleField] ?? '')} /></td>}
+                {rowMenu && <td className="bo-row-menu-cell">{rowMenus.button(Number(row.original.id), String(row.original[entity.titleField] ?? ''))}</td>}
               </tr>
             ))}
             {result && result.rows.length === 0 && (
@@ -222,6 +223,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
         <Button type="button" icon="pi pi-angle-right" text rounded aria-label={t('list.next_page')} disabled={view.page >= pageCount} onClick={() => update({ page: view.page + 1 })} />
         <Button type="button" icon="pi pi-angle-double-right" text rounded aria-label={t('list.last_page')} disabled={view.page >= pageCount} onClick={() => update({ page: pageCount })} />
       </div>
+      {rowMenus.menu}
       {modal && (
         <Suspense fallback={null}>
           <EntityForm

@@ -12,6 +12,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { formatCell } from '../../renderer/format-value.ts';
 import { formatMeasure } from './money-format.ts';
 import { CreateFromHeader, createFromHeaderFields, headerBody } from './CreateFromHeader.tsx';
+import { ALL_PARTIES, createFromSpec, openDocumentsCall, partiesCall, partyOf, preselectCall } from './create-from-calls.ts';
 import './finance-i18n.ts';
 
 type Row = Record<string, unknown>;
@@ -49,16 +50,7 @@ export interface CreateFromPageProps {
  * take, and create: the server makes the draft (POST /api/{target}/from/{source})
  * with the same checks as the API, and the new document opens.
  */
-const ALL = '*';
-
-/** The source's link to the customer or supplier it belongs to (an entity with `party`), when every source document has one. */
-function partyOf(source: EntityMeta | null): { field: string; entity: string } | null {
-  if (!source) return null;
-  for (const [field, f] of Object.entries(source.entity.fields)) {
-    if (f.type === 'link' && f.entity && source.related[f.entity]?.party && f.required) return { field, entity: f.entity };
-  }
-  return null;
-}
+const ALL = ALL_PARTIES;
 
 export default function CreateFromPage({ target, source, title, preselect }: CreateFromPageProps) {
   const { t, i18n } = useTranslation();
@@ -93,27 +85,27 @@ export default function CreateFromPage({ target, source, title, preselect }: Cre
     if (!sourceSchema) return;
     if (!party) { setCustomers([]); setCustomer(ALL); return; }
     // opened from a source document: its customer (or supplier) is chosen at once
+    // the same calls the boot entry may have sent already (create-from-calls.ts): their answers are taken, not asked again
     if (preselect !== undefined) {
-      api.get<{ data: Row }>(`/api/${source}/${preselect}`, { searchParams: { fields: `id,${party.field}` } })
+      const c = preselectCall(source, preselect, party);
+      api.get<{ data: Row }>(c.path, { searchParams: c.searchParams })
         .then((r) => { if (r.data[party.field] !== null && r.data[party.field] !== undefined) setCustomer(String(r.data[party.field])); }, () => undefined);
     }
-    api.get<{ data: Row[] }>(`/api/${party.entity}`, { searchParams: { fields: 'id,code,name_th', sort: 'code', limit: 500 } })
+    const c = partiesCall(party);
+    api.get<{ data: Row[] }>(c.path, { searchParams: c.searchParams })
       .then((r) => setCustomers(r.data), (e: ApiError) => setError(e.message));
   }, [sourceSchema, party, preselect, source]);
 
-  const spec: DocumentSource | undefined = useMemo(() => targetSchema?.document?.from?.find((f) => f.source === source), [targetSchema, source]);
+  const spec: DocumentSource | undefined = useMemo(() => createFromSpec(targetSchema, source), [targetSchema, source]);
   const measure = spec?.measure ?? 'qty';
   const headerFields = useMemo(() => (targetSchema ? createFromHeaderFields(targetSchema, spec) : []), [targetSchema, spec]);
 
   // the customer's documents this target can still be made from
   useEffect(() => {
     setDocs(null); setPicked([]); setLines(null);
-    if (!customer || !spec || !sourceSchema?.workflow) return;
-    const open = [...spec.states, ...(spec.partial ? [spec.partial] : [])];
-    const filter = JSON.stringify({ ...(party && customer !== ALL ? { [party.field]: { _eq: Number(customer) } } : {}), [sourceSchema.workflow.field]: { _in: open } });
-    const suggested = Object.values(spec.headerDefaults ?? {});
-    const fields = [...new Set(['id', sourceSchema.titleField, 'doc_date', 'total_amount', sourceSchema.workflow.field, ...suggested])].filter((f) => f === 'id' || sourceSchema.fields[f]);
-    api.get<{ data: Row[] }>(`/api/${source}`, { searchParams: { filter, fields: fields.join(','), sort: sourceSchema.defaultSort ?? '-id', limit: 200 } })
+    const call = customer && spec && sourceSchema ? openDocumentsCall(spec, sourceSchema, party, customer) : null;
+    if (!call) return;
+    api.get<{ data: Row[] }>(call.path, { searchParams: call.searchParams })
       .then((r) => {
         setDocs(r.data);
         if (preselect !== undefined && r.data.some((d) => Number(d.id) === preselect)) setPicked([preselect]);

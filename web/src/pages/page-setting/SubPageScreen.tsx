@@ -53,8 +53,9 @@ export default function SubPageScreen() {
     else setCreateFrom(null);
     return () => { live = false; };
   }, [pageKey, subPageKey, maybeCreateFrom]);
-  if (!groups || createFrom === undefined) return <Spinner />;
+  // a create-from screen needs only its schemas: it does not wait for the page list
   if (createFrom) return <Suspense fallback={<Spinner />}><CreateFromRoute screen={createFrom} /></Suspense>;
+  if (!groups || createFrom === undefined) return <Spinner />;
   const kind = groups.get(pageKey)?.get(subPageKey);
   const isSubPage = kind !== undefined;
   let screen: React.ReactNode;

@@ -12,6 +12,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import type { ReportAnswer, ReportColumn, ReportSummary } from './report-api.ts';
 import { ReportParams } from './ReportParams.tsx';
 import { downloadReport, type ExportProgress } from './report-export.ts';
+import { isSlot, REPORT_PAGE_SIZE, reportChartCall, reportPageCall, reportQuery } from './report-request.ts';
 import './report-i18n.ts';
 
 // chart.js is loaded only for a report that draws a chart, and after the table: its code and its first
@@ -19,18 +20,8 @@ import './report-i18n.ts';
 const ReportChart = lazy(() => import('./ReportChart.tsx').then((m) => ({ default: m.ReportChart })));
 
 type Value = string | number | boolean | null;
-/** Parameters the spec's table-view memory has a slot for; the others are kept in the view's `filter`. */
-const SLOTS = ['shelfLifeMonth', 'selectedInventory', 'isFilterStock', 'selectYear', 'selectMachinary', 'expirationMonth'] as const;
-const isSlot = (n: string): n is typeof SLOTS[number] => (SLOTS as readonly string[]).includes(n);
 const PAGE_SIZES = [50, 100, 500, 1000];
 const numeric = (c: ReportColumn) => c.type === 'money' || c.type === 'qty' || c.type === 'integer';
-
-/** The remembered value of a parameter: its slot of the table-view memory, else the view's filter. */
-function remembered(view: TableView, name: string): Value | undefined {
-  const v = isSlot(name) ? view[name] : (view.filter as Record<string, Value | undefined>)[name];
-  // an unset slot is null (or false for isFilterStock): the server's default applies
-  return v === null || (name === 'isFilterStock' && v === false) ? undefined : v;
-}
 
 /**
  * The screen of every report file (GET /api/report/{name}): its parameters
@@ -55,25 +46,19 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
-  const pageSize = view.pageSize ?? 100;
+  const pageSize = view.pageSize ?? REPORT_PAGE_SIZE;
   const page = view.page || 1;
 
-  const query = useMemo(() => {
-    const q: Record<string, string> = {};
-    for (const p of report.parameters) {
-      const v = p.name in fromUrl ? fromUrl[p.name] : remembered(view, p.name);
-      if (v !== undefined && v !== null && v !== '') q[p.name] = String(v);
-    }
-    if (routeId && report.routeParam) q[report.routeParam] = routeId;
-    return q;
-  }, [view, report, routeId, fromUrl]);
+  // the same query the boot entry asks for a report opened cold (report-request.ts): the first page's answer is taken from it
+  const query = useMemo(() => reportQuery(report, view, fromUrl, routeId), [view, report, routeId, fromUrl]);
   const key = JSON.stringify(query);
 
   useEffect(() => {
     let live = true;
     setLoading(true);
     setError(null);
-    api.get<ReportAnswer>(`/api/report/${report.name}`, { searchParams: { ...query, page, limit: pageSize } })
+    const call = reportPageCall(report.name, query, page, pageSize);
+    api.get<ReportAnswer>(call.path, { searchParams: call.searchParams })
       .then((r) => live && setAnswer(r), (e: ApiError) => live && setError(e.message))
       .finally(() => live && setLoading(false));
     return () => { live = false; };
@@ -81,10 +66,11 @@ export default function ReportScreen({ report, routeId, canExport, canPrint }: {
   }, [report.name, key, page, pageSize]);
 
   useEffect(() => {
-    if (!report.chart) return;
-    let live = true;
     // the chart's rows are the report's first rows in its order, asked for apart from the page shown
-    api.get<ReportAnswer>(`/api/report/${report.name}`, { searchParams: { ...query, page: 1, limit: report.chart.limit ?? 50 } })
+    const call = reportChartCall(report, query);
+    if (!call) return;
+    let live = true;
+    api.get<ReportAnswer>(call.path, { searchParams: call.searchParams })
       .then((r) => live && setChartRows(r.data.rows), () => live && setChartRows([]));
     return () => { live = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps

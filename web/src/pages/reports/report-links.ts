@@ -1,23 +1,5 @@
-import type { ReportSummary } from './report-api.ts';
-
-type Value = string | number | boolean | null;
-
-/**
- * The report's parameters the address gives (/general_ledger?account=1100&date_from=…): a drill-down
- * from another report, or a bookmark. Names the report does not declare are ignored; values are typed
- * as the parameter's input holds them (a link's record id and integers as numbers, a boolean as true/false).
- */
-export function paramsFromUrl(report: Pick<ReportSummary, 'parameters'>, search: URLSearchParams): Record<string, Value> {
-  const out: Record<string, Value> = {};
-  for (const p of report.parameters) {
-    const raw = search.get(p.name);
-    if (raw === null || raw === '') continue;
-    if (p.type === 'boolean') out[p.name] = raw === 'true' || raw === '1';
-    else if (p.type === 'link' || p.type === 'integer' || p.type === 'year') { if (/^-?\d+$/.test(raw)) out[p.name] = Number(raw); }
-    else out[p.name] = raw;
-  }
-  return out;
-}
+// read by the boot entry too, so it lives in the boot chunk's report-request.ts (the links below stay with the screen)
+export { paramsFromUrl } from './report-request.ts';
 
 /**
  * A column's link for one row (report file `columns[].link`): `{key}` is the row's value of that column,
