@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/support/longest-first-sequencer.ts';
 
 /**
  * The files that run in a fresh worker process each (vitest's `isolate`), because they change what a process
@@ -37,6 +38,9 @@ export default defineConfig({
     // files or Chromium rather than on the CPU, so two workers there roughly halve the run
     // (VITEST_MAX_WORKERS overrides).
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() - 1),
+    // the longest files first (by tests/support/test-durations.json on a clean clone), so that no long file
+    // starts near the end while the other worker runs out of files
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // vitest queues one project's files after the other's (by name: isolated, then shared), and a shared worker
       // is kept for the next file only while that file is of its own project; one group (no groupOrder), so a

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from '../support/crm-fixtures.ts';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, dismissToasts, shot, signInInBrowser, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, dismissToasts, openInApp, shot, signInInBrowser, type ApiCall, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 13 in headless Chromium: the role matrix changes a user's menu, the
@@ -101,7 +101,9 @@ describe('admin screens end to end', () => {
   });
 
   it('backs up and downloads the backup', async () => {
-    await page.goto(url('/db_manage'));
+    // screens open in the running app as a link would (no reload each), except after a refused save (the form
+    // stays changed) and where a screenshot must show the new screen
+    await openInApp(page, '/db_manage');
     await page.getByTestId('backup-list').waitFor();
     await page.getByRole('button', { name: 'สำรองข้อมูลตอนนี้' }).click();
     const row = page.locator('[data-testid=backup-list] tbody tr[data-id]').first();
@@ -121,7 +123,7 @@ describe('admin screens end to end', () => {
   });
 
   it('shows the socket state and a ping time', async () => {
-    await page.goto(url('/test_com_socket'));
+    await openInApp(page, '/test_com_socket');
     await page.getByTestId('socket-ping').filter({ hasText: /\d+(\.\d+)? ms/ }).waitFor({ timeout: 15_000 });
     await expect(page.getByTestId('socket-state').innerText()).resolves.toBe('เชื่อมต่อแล้ว');
     await expect(page.getByTestId('socket-attempts').innerText()).resolves.toBe('0 / 10');
@@ -144,7 +146,7 @@ describe('admin screens end to end', () => {
   });
 
   it('uploads several files with a progress bar each and shows what the server stored', async () => {
-    await page.goto(url('/testuplaod'));
+    await openInApp(page, '/testuplaod');
     await page.getByTestId('upload-list').waitFor();
     await page.locator('#tu-files').setInputFiles([
       { name: 'หนึ่ง.txt', mimeType: 'text/plain', buffer: Buffer.from('first file\n') },
@@ -162,7 +164,7 @@ describe('admin screens end to end', () => {
   it('edits an account: allowed inventories and companies, deactivation and reactivation', async () => {
     const clerkId = (await api('GET', `/api/user_account?filter=${encodeURIComponent('{"username":{"_eq":"e2eclerk"}}')}`)).data[0].id as number;
     const inventories = (await api('GET', '/api/inventory?limit=2&sort=id')).data as { id: number; code: string }[];
-    await page.goto(url(`/user_account/${clerkId}`));
+    await openInApp(page, `/user_account/${clerkId}`);
     await page.getByTestId('account-status').waitFor();
     await page.locator('.p-multiselect:has(#ua-inv)').click();
     for (const inv of inventories) await page.locator('.p-multiselect-panel li').filter({ hasText: inv.code }).first().click();
@@ -188,7 +190,7 @@ describe('admin screens end to end', () => {
   });
 
   it('edits a user type detail as a form', async () => {
-    await page.goto(url('/user_type/create'));
+    await openInApp(page, '/user_type/create');
     await page.locator('#ut-name').fill('E2E type');
     await page.locator('.p-dropdown:has(#ut-role)').click();
     await page.locator('.p-dropdown-panel li').filter({ hasText: 'E2E Clerk' }).click();
@@ -236,12 +238,12 @@ describe('admin screens end to end', () => {
       await shot(page, name, true);
     }
     // and in English
-    await page.goto(url(`/user_role/${roleId}`));
+    await openInApp(page, `/user_role/${roleId}`);
     await page.getByTestId('role-matrix').waitFor();
     await page.locator('.bo-lang').getByText('EN').click();
     await page.getByText('Permissions per menu').waitFor();
     await shot(page, 'admin-16-role-matrix-en');
-    await page.goto(url('/db_manage'));
+    await openInApp(page, '/db_manage');
     await page.getByTestId('backup-list').waitFor();
     await shot(page, 'admin-17-db-manage-en');
     await page.locator('.bo-lang').getByText('TH').click();

@@ -80,7 +80,7 @@ describe('the document chain in the browser', () => {
       await page.getByRole('menuitem', { name: f.action }).waitFor();
       await page.keyboard.press('Escape');
     }
-    await page.goto(url('/quotation'));
+    await openInApp(page, '/quotation');
     expect(errors).toEqual([]);
   }, 300_000);
 
@@ -113,7 +113,7 @@ describe('the document chain in the browser', () => {
       doc_date: '2026-11-20', your_company_id: company, customer_id: await first('customer'), vat_type: 'exclude',
       items: [{ product_id: await first('product'), qty: 4, price: 500 }],
     })).data;
-    await page.goto(url(`/quotation/${q.id}`));
+    await openInApp(page, `/quotation/${q.id}`);
     // a draft is saved, not posted: no next steps yet; leaving is not "ยกเลิก"
     await page.getByRole('button', { name: 'อนุมัติ', exact: true }).waitFor();
     expect(await page.locator('[data-create-from]').count()).toBe(0);
@@ -160,7 +160,7 @@ describe('the document chain in the browser', () => {
     await expect.poll(() => status('tax_invoice', iv)).toBe('issued');
     await expect.poll(() => status('sales_order', so, 'billing_status')).toBe('billed');
 
-    await page.goto(url(`/billing_note/${bn}`));
+    await openInApp(page, `/billing_note/${bn}`);
     await page.getByRole('button', { name: 'รับชำระ' }).click();
     await page.waitForURL((u) => u.pathname === '/receipt/billing_note');
     const rc = await createFromScreen('receipt');

@@ -176,7 +176,9 @@ describe('screens, round two', () => {
       for (const [path, ready] of [['/stock_balance_all', 'report-table'], ['/incoming_dashboard', 'report-table'], ['/', 'home-dashboard']] as const) {
         await page.goto(url(path));
         await page.getByTestId(ready).first().waitFor();
-        await page.waitForTimeout(2_000);
+        // until the page has asked for everything it asks for (500 ms without a request; its socket is a websocket,
+        // which does not count), not a fixed 2 s
+        await page.waitForLoadState('networkidle');
       }
       expect(missing).toEqual([]);
     } finally {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, socketReady, watchErrors, type BrowserSession, type E2eServer } from './e2e-support.ts';
+import { ADMIN_PASSWORD, apiClient, apiSignIn, browserSession, closeSession, DEMO_PASSWORD, dismissToasts, openInApp, shot, signInInBrowser, socketReady, watchErrors, type BrowserSession, type E2eServer } from './e2e-support.ts';
 
 /**
  * Issue 12 in headless Chromium, in Thai: messages in Thai, Buddhist-era dates,
@@ -29,14 +29,15 @@ describe('a Thai-first interface', () => {
   afterAll(() => closeSession(s));
 
   it('home is a dashboard of what the user may see', async () => {
-    await page.goto(url('/'));
+    // the admin's page is signed in and the app loaded: screens open in it as a link would (no reload each)
+    await openInApp(page, '/');
     await page.getByTestId('home-dashboard').waitFor();
     await expect.poll(() => page.locator('.bo-count-value').filter({ hasText: /^\d/ }).count(), { timeout: 15_000 }).toBeGreaterThan(10);
     await shot(page, 'th-01-home-dashboard', true);
   }, 60_000);
 
   it('the menu shows the current item, searches Thai and English, and closing it widens the content', async () => {
-    await page.goto(url('/your_company_type'));
+    await openInApp(page, '/your_company_type');
     await page.locator('[data-testid=entity-list]').waitFor();
     const menu = page.locator('.bo-sidemenu');
     const active = menu.locator('a.active');
@@ -60,7 +61,7 @@ describe('a Thai-first interface', () => {
   }, 60_000);
 
   it('a required-field message and a server conflict read in Thai', async () => {
-    await page.goto(url('/causes_of_waste/create'));
+    await openInApp(page, '/causes_of_waste/create');
     await page.locator('#field-code').waitFor();
     await page.getByRole('button', { name: 'บันทึก' }).click();
     await page.locator('#field-code-error').waitFor();
@@ -85,7 +86,7 @@ describe('a Thai-first interface', () => {
   }, 60_000);
 
   it('settings open on a fresh start, from the menu and the gear icon', async () => {
-    await page.goto(url('/'));
+    await openInApp(page, '/');
     await page.locator('header.bo-header').getByRole('button', { name: 'ตั้งค่า' }).click();
     await page.waitForURL('**/setting_site');
     await page.locator('form[data-entity=setting_site]').waitFor();
@@ -103,7 +104,7 @@ describe('a Thai-first interface', () => {
       const bell = watcher.getByTestId('notification-button');
       await bell.waitFor();
       await ready;
-      await page.goto(url('/setting_site'));
+      await openInApp(page, '/setting_site');
       const hide = page.locator('[data-field=is_hide_notification] input[type=checkbox]');
       await hide.waitFor({ state: 'attached' });
       expect(await hide.isChecked()).toBe(false);
@@ -154,7 +155,7 @@ describe('a Thai-first interface', () => {
   }, 60_000);
 
   it('a date field shows a Buddhist-era year, in the input and in the calendar', async () => {
-    await page.goto(url('/prospect/create'));
+    await openInApp(page, '/prospect/create');
     const date = page.locator('#field-expected_close_date');
     await date.waitFor();
     await date.fill('18/11/2569');
@@ -276,7 +277,7 @@ describe('a Thai-first interface', () => {
   }, 60_000);
 
   it('in English the same dates read with Western years', async () => {
-    await page.goto(url('/prospect'));
+    await openInApp(page, '/prospect');
     await page.locator('[data-testid=entity-list] tbody tr').first().waitFor();
     await page.locator('.bo-lang').getByRole('button', { name: 'EN' }).click();
     await expect.poll(async () => page.locator('[data-testid=entity-list] tbody').textContent()).toMatch(/ 20\d\d/);

@@ -1,5 +1,5 @@
 /**
- * 500 random receipts (backdated), deliveries, transfers and cancellations
+ * 250 random receipts (backdated), deliveries, transfers and cancellations
  * through the service, checked against a plain in-memory model: every
  * posting the model says must fail fails with INSUFFICIENT_STOCK, and the
  * balance now and as of past days equals the sum of the model's ledger.
@@ -10,8 +10,12 @@
  * per business day, and each balance key's first_in_day the day of its first
  * movement in, through every posting, refusal, cancellation and a direct
  * adjustment.
+ *
+ * A random seed per run (printed on failure); PROPERTY_SEED=<n> replays one. A fixed seed of 500 operations
+ * tested the same sequence in every run (50 s of the file's 66 s on a loaded machine); a new sequence of
+ * 250 each run searches further over the runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
@@ -32,6 +36,9 @@ function prng(seed: number): () => number {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 const SCALE = 10_000;
+const SEED = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
+/** Operations per run; snapshots are taken half-way, the model is checked after every fifth of them. */
+const OPS = 250;
 // business days: a cancellation is dated today in the business zone, which UTC's today is not from 17:00 UTC
 const day = (offset: number) => new Date(Date.parse(`${businessTodayNow()}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -55,8 +62,9 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it('500 random operations keep the balance at every date equal to the sum of the ledger', async () => {
-    const rnd = prng(20261123);
+  it(`${OPS} random operations keep the balance at every date equal to the sum of the ledger`, async () => {
+    onTestFailed(() => console.error(`stock ledger model failed on ${dialect}; replay with PROPERTY_SEED=${SEED}`));
+    const rnd = prng(SEED);
     const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)]!;
     const ledger: Move[] = [];
     const posted: Posted[] = [];
@@ -134,7 +142,11 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
       }
     };
     let refused = 0;
-    for (let op = 0; op < 500; op++) {
+    // an operation refused (or a cancellation with nothing open) skips the rest of its turn, so the snapshots and
+    // checks are due from a turn on, not at one turn (a random sequence may skip that one)
+    let snapshotsTaken = false;
+    let nextCheck = OPS / 5 - 1;
+    for (let op = 0; op < OPS; op++) {
       const r = rnd();
       const p = pick(products);
       const w = pick(inventories);
@@ -179,12 +191,16 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
         // a reversal is dated the day of the cancellation, never before the original
         for (const m of d.moves) ledger.push({ ...m, date: d.date > today ? d.date : today, qty: -m.qty });
       }
-      if (op === 249) {
+      if (!snapshotsTaken && op >= OPS / 2 - 1) {
+        snapshotsTaken = true;
         // snapshots in the middle of the ledger's dates: later backdated entries land before and after them
         for (const d of [day(-45), day(-20), day(-5)]) expect(await takeSnapshot(t.db, t.registry.held('stockMovements'), d)).toBe(true);
         expect(await takeSnapshot(t.db, t.registry.held('stockMovements'), day(-20))).toBe(false);
       }
-      if (op % 100 === 99) await check();
+      if (op >= nextCheck) {
+        await check();
+        nextCheck += OPS / 5;
+      }
     }
     // a direct adjustment (already in the ledger when posted) with a document number, at 00:30 in Bangkok: the next business day
     const adjusted = await t.service.create('stock_movement', { movement_date: `${day(-3)}T17:30:00.000Z`, product_id: products[0], inventory_id: inventories[0], direction: 'in', movement_type: 'adjustment', qty: 2, unit_cost: 7, ref_doc: 'ADJ-MODEL-1' }, systemContext);
@@ -192,6 +208,7 @@ describe.each(testDialects())('the ledger against a model on %s', (dialect) => {
     expect(Number(adjusted.id)).toBeGreaterThan(0);
     await check();
     expect(await movementDays()).toContain(`${day(-2)}|${inventories[0]}|in|ADJ-MODEL-1|1|20000|1400`);
+    expect(snapshotsTaken).toBe(true);
     expect(refused).toBeGreaterThan(0);
     const rows = await t.db.kysely.selectFrom('stock_movement').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     expect(Number(rows?.n)).toBe(ledger.length);
