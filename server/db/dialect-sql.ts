@@ -21,7 +21,7 @@ export function generatedKey(on: On, c: ColumnDefinitionBuilder): ColumnDefiniti
   return pg(on) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
 }
 
-interface Lockable<Q> { forUpdate(): Q; forShare(): Q }
+interface Lockable<Q> { forUpdate(): Q; forShare(): Q; forNoKeyUpdate(): Q }
 
 /**
  * The select, locking the rows it reads until the transaction ends (FOR UPDATE on PostgreSQL, where
@@ -39,10 +39,13 @@ export function readForShare<Q extends Lockable<Q>>(on: On, q: Q): Q {
 
 /**
  * Takes the row locks of a select's rows without reading them here (PostgreSQL); nothing on SQLite,
- * whose write transaction is alone, so no statement is spent on it.
+ * whose write transaction is alone, so no statement is spent on it. FOR NO KEY UPDATE, not FOR UPDATE: it
+ * queues the transactions that lock the same row, but not behind the KEY SHARE lock a row that links to it takes
+ * when it is inserted; with FOR UPDATE, two inserts of a terminal's shift, each holding that key-share lock from
+ * its own insert, waited for each other and one died a deadlock (a 500 seen in CI).
  */
 export async function lockRows(on: Kysely<any>, q: Lockable<{ execute(): Promise<unknown> }>): Promise<void> {
-  if (pg(on)) await q.forUpdate().execute();
+  if (pg(on)) await q.forNoKeyUpdate().execute();
 }
 
 /**
