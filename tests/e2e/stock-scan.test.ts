@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { browserSession, closeSession, shot, type ApiCall, type BrowserSession } from './e2e-support.ts';
 
 /**
@@ -111,9 +111,15 @@ describe('scanning a goods receipt end to end', () => {
     // the screen settles first (its texts and the entity's meta arrive after the first paint), then Tab's target
     await page.waitForLoadState('networkidle');
     const input = page.getByLabel('เลือกไฟล์ (ไฟล์ CSV หรือ XLSX)');
-    await input.focus();
-    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    // Space on the focused input opens the chooser; a late render of the screen (its texts arriving) may take the
+    // focus away between the check and the key, so the key is tried again, each time on the input focused
+    let chooser: FileChooser | null = null;
+    for (let attempt = 0; attempt < 4 && !chooser; attempt++) {
+      await input.focus();
+      await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+      [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null), page.keyboard.press('Space')]);
+    }
+    if (!chooser) throw new Error('Space on the focused file input opened no file chooser in 4 tries');
     expect(chooser.isMultiple()).toBe(false);
     const csv = ['code,name_th,product_class,unit,price,vat_type', 'IMP-E2E-1,ฟิล์มทดสอบ,class_a,ม้วน,10.50,vat7', 'IMP-E2E-2,,class_a,ม้วน,abc,vat7', 'IMP-E2E-3,เทปทดสอบ,class_b,ม้วน,3,zero'].join('\n');
     await chooser.setFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
