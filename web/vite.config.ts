@@ -115,10 +115,28 @@ function firstScreenGroups(): { plugin: Plugin; groupOf: (id: string) => string 
 }
 const groups = firstScreenGroups();
 
+/**
+ * react-router 7 points every condition of its package exports at dist/development (react-router issues 12532 and
+ * 14102, meant to be temporary), so the production build carried its development code and warnings: 213 KB of the
+ * app chunk every page evaluates before its first render. The build takes the production files the package ships
+ * beside them; the dev server keeps the development ones.
+ */
+function reactRouterProduction(): Plugin {
+  const dist = fileURLToPath(new URL('../node_modules/react-router/dist/production/', import.meta.url));
+  return {
+    name: 'bo-react-router-production',
+    apply: 'build',
+    config: () => ({ resolve: { alias: [
+      { find: /^react-router$/, replacement: `${dist}index.mjs` },
+      { find: /^react-router\/dom$/, replacement: `${dist}dom-export.mjs` },
+    ] } }),
+  };
+}
+
 /** The web app: built into web/dist and served by the Fastify server from the same origin. */
 export default defineConfig({
   root,
-  plugins: [react(), routeChunks(), groups.plugin],
+  plugins: [react(), reactRouterProduction(), routeChunks(), groups.plugin],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
