@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { LeaveGuard } from './form/LeaveGuard.tsx';
@@ -65,6 +65,13 @@ const formStack: symbol[] = [];
 /** The field that had the focus when a create was saved: the form reopened as an edit puts it back there. */
 let pendingFocus: { entity: string; fieldId: string | null } | null = null;
 
+/**
+ * A create just saved in a page, reopened at the record's address: the edit form starts from the saved record and
+ * what was typed since (the old form stays on screen until the new one renders), instead of reading the record
+ * again and writing its answer over what the person typed meanwhile.
+ */
+let reopened: { entity: string; id: number; record: FormValues; values: () => FormValues } | null = null;
+
 /** After a save re-renders the form, the focus stays in it: on the same field when it is still there. */
 function keepFocus(form: HTMLFormElement | null, fieldId: string | null): void {
   requestAnimationFrame(() => {
@@ -97,7 +104,10 @@ export default function EntityForm(props: EntityFormProps) {
   const resolverRef = useRef(resolver);
   resolverRef.current = resolver;
   const stableResolver = useCallback<Resolver<FormValues>>((v, c, o) => resolverRef.current(v, c, o), []);
-  const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : null);
+  const [handed] = useState(() => (props.type === 'edit' && reopened?.entity === entity.name && reopened.id === props.id
+    ? { record: reopened.record, values: reopened.values } : null));
+  useEffect(() => { if (handed) reopened = null; }, [handed]);
+  const [record, setRecord] = useState<FormValues | null>(type === 'create' ? {} : handed?.record ?? null);
   // the status moves only through actions, and a locked (posted) state keeps every field but its editable ones
   const stateLock = workflowLock(entity, record);
   const locked = useMemo(() => new Set([...(lockedFields ?? []), ...stateLock.fields]), [lockedFields, stateLock.key]);
@@ -114,9 +124,21 @@ export default function EntityForm(props: EntityFormProps) {
   // a role without edit sees the record, not the buttons that would change it (the server refuses the same)
   const mayEdit = useCan(entity.menuKey ?? entity.name, 'edit');
 
-  const initial = useMemo(() => ({ ...defaultValues(entity, { userId: session.id, settings: site }), ...(prefill ?? {}) }), [entity, session.id, prefill, site]);
+  const initial = useMemo(() => (handed ? recordToValues(entity, handed.record, resolve)
+    : { ...defaultValues(entity, { userId: session.id, settings: site }), ...(prefill ?? {}) }),
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  [entity, session.id, prefill, site]);
   const form = useForm<FormValues>({ defaultValues: initial, resolver: stableResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
   const { control, handleSubmit, reset, setError, setValue, getValues, formState } = form;
+  // what was typed after the create was saved is kept, as an unsaved change: the old form's values are read
+  // as this one replaces it on screen (a navigation renders the new form first and swaps it in later)
+  useLayoutEffect(() => {
+    if (!handed) return;
+    for (const [k, v] of Object.entries(handed.values())) {
+      if (JSON.stringify(v) !== JSON.stringify(initial[k])) setValue(k, v, { shouldDirty: true });
+    }
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [handed]);
   useDocumentTotals(entity, form as never);
   const values = useWatch({ control }) as FormValues;
 
@@ -131,7 +153,8 @@ export default function EntityForm(props: EntityFormProps) {
       if (!live) return;
       if (r.success) {
         setRecord(r.data);
-        reset(recordToValues(schemaNow.current.entity, r.data, schemaNow.current.resolve));
+        // a form reopened from its create shows already: what the person has typed since stays
+        reset(recordToValues(schemaNow.current.entity, r.data, schemaNow.current.resolve), { keepDirtyValues: !!handed });
       } else {
         if (r.error.status !== 404) toast('error', t('common.error'), r.error.message);
         setLoadError(r.error);
@@ -193,6 +216,7 @@ export default function EntityForm(props: EntityFormProps) {
         } else if (!modal) {
           onSaved?.(res.data, 'create');
           pendingFocus = { entity: entity.name, fieldId: focused };
+          reopened = { entity: entity.name, id: Number(res.data.id), record: res.data, values: () => getValues() };
           navigate(`/${entity.name}/${String(res.data.id)}`, { replace: true });
         } else {
           setCurrent({ type: 'edit', id: Number(res.data.id) });
