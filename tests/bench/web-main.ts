@@ -58,23 +58,30 @@ async function signinJs(browser: Browser, url: string): Promise<{ bytes: number;
 /**
  * The page's own clock: from the navigation's start (performance.timeOrigin) to the first
  * frame after the first content cell entered the DOM, which is what a person sees.
+ * The page reports it on its console (a CDP event): waiting through a Playwright locator
+ * would compile and run Playwright's injected selector engine on the page's main thread
+ * while the page loads, which a person's browser never runs (50–100 ms a page on a 2-core
+ * machine, measured side by side on 2026-11-29; docs/performance.md).
  */
 async function firstRow(browser: Browser, url: string, storage: Awaited<ReturnType<BrowserContext['storageState']>>, path: string, selector: string): Promise<number> {
   const context = await browser.newContext({ storageState: storage });
   try {
     const page = await context.newPage();
     await page.addInitScript((sel: string) => {
-      const w = window as unknown as { __firstRowPainted?: number };
       new MutationObserver((_, observer) => {
         if (!document.querySelector(sel)) return;
         observer.disconnect();
-        requestAnimationFrame(() => { w.__firstRowPainted = performance.now(); });
+        requestAnimationFrame(() => console.debug(`bo-first-row ${performance.now()}`));
       }).observe(document, { subtree: true, childList: true });
     }, selector);
+    const painted = new Promise<number>((resolve) => page.on('console', (m) => {
+      const [tag, at] = m.text().split(' ');
+      if (tag === 'bo-first-row') resolve(Number(at));
+    }));
     await page.goto(`${url}${path}`, { waitUntil: 'commit' });
-    await page.locator(selector).first().waitFor({ timeout: 20_000 });
-    const painted = await page.waitForFunction(() => (window as unknown as { __firstRowPainted?: number }).__firstRowPainted, undefined, { timeout: 5_000 });
-    return Number(await painted.jsonValue());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${path}: no first row within 20 s`)), 20_000); });
+    try { return await Promise.race([painted, timeout]); } finally { clearTimeout(timer); }
   } finally {
     await context.close();
   }

@@ -53,7 +53,8 @@ const router = createBrowserRouter(routes);
  * (main.tsx), so they render at once instead of suspending one inside the other.
  */
 export async function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
-  const matches = matchRoutes(routes, pathname) ?? [];
+  // the router matched the page's path when it was made: flattening and ranking the route table again costs the first render
+  const matches = pathname === router.state.location.pathname ? router.state.matches : matchRoutes(routes, pathname) ?? [];
   // without a session the shell sends the visitor to sign in: that is the screen to load
   const inShell = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.shell);
   if (inShell && !signedIn) return preloadEntry(ROUTES.find((r) => r.kind === 'signin')!).then(() => undefined);

@@ -74,12 +74,14 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const q = query.trim().toLowerCase();
   // a short menu (the customer portal) needs no search and no folding
   const small = groups.reduce((n, g) => n + g.submenu.length, 0) <= 8;
+  // an item's text is translated only when it is shown or searched: the first render of a page
+  // shows one open group of about two hundred items, and translating all of them was most of its cost
+  const itemText = (s: MenuGroup['submenu'][number]) => t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) || s.keyAction });
   const shown = useMemo(() => groups.map((g) => {
     const title = t(`menu.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key });
-    const items = g.submenu.map((s) => ({ ...s, text: t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) || s.keyAction }) }));
-    const groupHit = q !== '' && haystack(g.label, title, '').includes(q);
-    const hits = q === '' || groupHit ? items : items.filter((s) => haystack(s.label, s.text, s.path).includes(q));
-    return { g, title, items: hits };
+    if (q === '' || haystack(g.label, title, '').includes(q)) return { g, title, items: g.submenu };
+    return { g, title, items: g.submenu.filter((s) => haystack(s.label, itemText(s), s.path).includes(q)) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }).filter((x) => x.items.length > 0), [groups, q, t, i18n.language]);
 
   return (
@@ -108,7 +110,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
                 {items.map((s) => (
                   <li key={s.keyAction}>
                     <NavLink to={fill(s.path)} className={() => (fill(s.path) === activePath ? 'active' : '')} aria-current={fill(s.path) === activePath ? 'page' : undefined} onClick={onNavigate}>
-                      {s.text}
+                      {itemText(s)}
                     </NavLink>
                   </li>
                 ))}
