@@ -153,8 +153,11 @@ export default function EntityForm(props: EntityFormProps) {
       if (!live) return;
       if (r.success) {
         setRecord(r.data);
-        // a form reopened from its create shows already: what the person has typed since stays
-        reset(recordToValues(schemaNow.current.entity, r.data, schemaNow.current.resolve), { keepDirtyValues: !!handed });
+        const read = recordToValues(schemaNow.current.entity, r.data, schemaNow.current.resolve);
+        // a form reopened from its create shows already: the same answer changes nothing (a reset would give the
+        // lines new keys, re-mounting the focused field), and what the person has typed since stays
+        if (!handed) reset(read);
+        else if (JSON.stringify(read) !== JSON.stringify(recordToValues(schemaNow.current.entity, handed.record, schemaNow.current.resolve))) reset(read, { keepDirtyValues: true });
       } else {
         if (r.error.status !== 404) toast('error', t('common.error'), r.error.message);
         setLoadError(r.error);
