@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
-import { byRole, daySummaryMismatches, entriesOf } from '../support/ledger-fixtures.ts';
+import { byRole, daySummaryMismatches, entriesOf, accountsById } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 const withSeq = (no: string, seq: number) => no.replace(/\d{5}$/, String(seq).padStart(5, '0'));
@@ -21,7 +21,7 @@ describe.each(testDialects())('a posting\'s entry and its number on %s', (dialec
   let inv: number;
   let product: number;
   let supplier: number;
-  const accounts = new Map<number, Row>();
+  let accounts: Map<number, Row>;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -30,7 +30,7 @@ describe.each(testDialects())('a posting\'s entry and its number on %s', (dialec
     inv = await c.inventory(company);
     product = await c.product();
     supplier = await c.supplier();
-    for (const a of await c.ok(c.call('GET', '/api/account?limit=500', c.admin)) as unknown as Row[]) accounts.set(a.id, a);
+    accounts = await accountsById(c);
   });
   afterAll(async () => t?.close());
 

@@ -11,7 +11,7 @@ import { StockClient } from '../support/stock-fixtures.ts';
 import { posShop } from '../support/pos-fixtures.ts';
 import { expectError, thaiTaxId } from '../support/security-fixtures.ts';
 import { fillMissingEntries } from '../../server/ledger/ledger-backfill.ts';
-import { byRole as rolesOf, entriesOf as readEntries } from '../support/ledger-fixtures.ts';
+import { byRole as rolesOf, entriesOf as readEntries, accountsById } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -23,7 +23,7 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
   let product: number;
   let supplier: number;
   /** account id → role and code */
-  const accounts = new Map<number, Row>();
+  let accounts: Map<number, Row>;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -32,8 +32,7 @@ describe.each(testDialects())('the general ledger on %s', (dialect) => {
     inv = await c.inventory(company);
     product = await c.product({ price: 100 });
     supplier = await c.supplier();
-    const res = await c.ok(c.call('GET', '/api/account?limit=500', c.admin));
-    for (const a of res as unknown as Row[]) accounts.set(a.id, a);
+    accounts = await accountsById(c);
   });
   afterAll(async () => t?.close());
 

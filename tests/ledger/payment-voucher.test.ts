@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { testDialects } from '../support/test-databases.ts';
 import { StockClient } from '../support/stock-fixtures.ts';
 import { expectError } from '../support/security-fixtures.ts';
-import { byRole as rolesOf, entriesOf as readEntries } from '../support/ledger-fixtures.ts';
+import { byRole as rolesOf, entriesOf as readEntries, accountsById } from '../support/ledger-fixtures.ts';
 
 type Row = Record<string, any>;
 
@@ -19,14 +19,14 @@ describe.each(testDialects())('payment vouchers on %s', (dialect) => {
   let company: number;
   let supplier: number;
   /** account id → account (its role) */
-  const accounts = new Map<number, Row>();
+  let accounts: Map<number, Row>;
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
     c = new StockClient(t);
     company = await c.company();
     supplier = await c.supplier();
-    for (const a of await c.ok(c.call('GET', '/api/account?limit=500', c.admin)) as unknown as Row[]) accounts.set(a.id, a);
+    accounts = await accountsById(c);
   });
   afterAll(async () => t?.close());
 

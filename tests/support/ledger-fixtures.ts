@@ -6,6 +6,12 @@ import { q } from './security-fixtures.ts';
 
 type Row = Record<string, any>;
 
+/** The chart of accounts by id (each account's role and code), as the admin reads it. */
+export async function accountsById(c: StockClient): Promise<Map<number, Row>> {
+  const rows = await c.ok(c.call('GET', '/api/account?limit=500', c.admin)) as unknown as Row[];
+  return new Map(rows.map((a) => [a.id as number, a]));
+}
+
 /** The posted entries written for a document, with their lines, oldest first. */
 export async function entriesOf(c: StockClient, entity: string, id: number): Promise<Row[]> {
   const list = await c.ok(c.call('GET', `/api/journal_entry?sort=id&filter=${q({ source_entity: { _eq: entity }, source_id: { _eq: id } })}`, c.admin)) as unknown as Row[];

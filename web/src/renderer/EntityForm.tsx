@@ -157,7 +157,7 @@ export default function EntityForm(props: EntityFormProps) {
         // a form reopened from its create shows already: the same answer changes nothing (a reset would give the
         // lines new keys, re-mounting the focused field), and what the person has typed since stays
         if (!handed) reset(read);
-        else if (JSON.stringify(read) !== JSON.stringify(recordToValues(schemaNow.current.entity, handed.record, schemaNow.current.resolve))) reset(read, { keepDirtyValues: true });
+        else if (JSON.stringify(read) !== JSON.stringify(initial)) reset(read, { keepDirtyValues: true }); // initial: the saved record's values
       } else {
         if (r.error.status !== 404) toast('error', t('common.error'), r.error.message);
         setLoadError(r.error);

@@ -74,8 +74,8 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const q = query.trim().toLowerCase();
   // a short menu (the customer portal) needs no search and no folding
   const small = groups.reduce((n, g) => n + g.submenu.length, 0) <= 8;
-  // an item's text is translated only when it is shown or searched: the first render of a page
-  // shows one open group of about two hundred items, and translating all of them was most of its cost
+  // an item's text is translated only when it is shown or searched: a page's first render shows one open group,
+  // and translating all of the menu's ~200 items was most of the menu's cost
   const itemText = (s: MenuGroup['submenu'][number]) => t(`menu.${s.keyAction}`, { defaultValue: loc(s.label, i18n.language) || s.keyAction });
   const shown = useMemo(() => groups.map((g) => {
     const title = t(`menu.${g.key}`, { defaultValue: loc(g.label, i18n.language) || g.key });
