@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type BrowserSession } from './e2e-support.ts';
+import { ADMIN, browserSession, closeSession, DEMO_PASSWORD, dismissToasts, shot, signInInBrowser, type BrowserSession } from './e2e-support.ts';
 
 /**
  * Issue 48 in headless Chromium at 1366 px with the menu open: money columns in view, Thai words on
@@ -40,6 +40,99 @@ describe('screens, round two', () => {
       const edge = await rightEdges(page, cells);
       expect(edge.count, path).toBeGreaterThan(0);
       expect(edge.max, `${path}: the right-most column ends at ${edge.max} px of ${edge.width}`).toBeLessThanOrEqual(edge.width);
+    }
+  }, 90_000);
+
+  /**
+   * Where a lines grid's headings are against what is in view: each heading's box, whether its text is clipped, and the left
+   * edge of what sticks to the right (the line's amount and the remove button; the scrolling columns pass under them).
+   */
+  const gridHeads = (page: Page) => page.locator('form.bo-form [data-lines-grid]').first().evaluate((grid) => {
+    const wrap = grid.querySelector('.bo-table-wrap')!.getBoundingClientRect();
+    const heads = [...grid.querySelectorAll<HTMLElement>('thead th')];
+    const sticky = heads.filter((h) => getComputedStyle(h).position === 'sticky').map((h) => h.getBoundingClientRect().left);
+    return {
+      wrap: { left: wrap.left, right: Math.min(wrap.right, window.innerWidth) },
+      stickyLeft: Math.min(wrap.right, ...sticky),
+      heads: heads.map((h) => ({ text: h.innerText.replace(/\s+/g, ' ').trim(), left: h.getBoundingClientRect().left, right: h.getBoundingClientRect().right, clipped: h.scrollWidth > h.clientWidth, sticky: getComputedStyle(h).position === 'sticky' })),
+    };
+  });
+
+  it('a tax invoice\'s lines at 1366 × 768 with the menu open: ส่วนลด (%) and the money columns read whole, beside the amount', async () => {
+    const page = await s.newPage({ user: ADMIN, context: { viewport: { width: 1366, height: 768 } } });
+    try {
+      expect(await page.locator('.bo-sidemenu').isVisible()).toBe(true);
+      const issued = await first('tax_invoice', { status: { _eq: 'issued' } });
+      for (const [path, name] of [[`/tax_invoice/${String(issued.id)}`, 'i48-fit-tax-invoice-lines'], ['/tax_invoice/create', 'i48-fit-tax-invoice-new-line']] as const) {
+        await page.goto(url(path));
+        await page.locator('form.bo-form [data-lines-grid]').waitFor();
+        if (path.endsWith('/create')) {
+          await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
+          await page.keyboard.press('Escape');
+        }
+        await page.locator('form.bo-form [data-line-row="0"]').waitFor();
+        await page.locator('form.bo-form [data-lines-grid]').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        await shot(page, name);
+        const grid = await gridHeads(page);
+        const head = (text: string) => {
+          const h = grid.heads.find((x) => x.text.replace(/ \*$/, '') === text);
+          expect(h, `${path}: the heading ${text} among ${grid.heads.map((x) => x.text).join(' | ')}`).toBeTruthy();
+          return h!;
+        };
+        // the headings of the price, the discounts and the amount: whole (not clipped in their cell), and not under the
+        // sticky amount (ส่วนลด (%) was cut at "ส่วนลด (" by it)
+        for (const text of ['ราคาต่อหน่วย', 'ส่วนลด (%)', 'ส่วนลด']) {
+          const h = head(text);
+          expect(h.clipped, `${path}: ${text} clipped`).toBe(false);
+          expect(h.left, `${path}: ${text}`).toBeGreaterThanOrEqual(grid.wrap.left);
+          expect(h.right, `${path}: ${text} ends at ${h.right} px, the sticky amount starts at ${grid.stickyLeft} px`).toBeLessThanOrEqual(grid.stickyLeft + 0.5);
+        }
+        // the amount is in view, and the remove button's column (on a form that can still change) does not cover it
+        const amount = head('จำนวนเงิน');
+        expect(amount.clipped).toBe(false);
+        const after = grid.heads.filter((h) => h.sticky && h.left > amount.left);
+        expect(amount.right, `${path}: the amount ends at ${amount.right} px`).toBeLessThanOrEqual(Math.min(grid.wrap.right, ...after.map((h) => h.left)) + 0.5);
+      }
+    } finally {
+      await page.context().close();
+    }
+  }, 90_000);
+
+  it('a journal voucher at 1366 × 768 with the menu open: every column, debit and credit and the supplier, in view', async () => {
+    const page = await s.newPage({ user: ADMIN, context: { viewport: { width: 1366, height: 768 } } });
+    try {
+      expect(await page.locator('.bo-sidemenu').isVisible()).toBe(true);
+      // the entry a purchase invoice wrote when it was posted: its payable line names the supplier
+      const entry = await first('journal_entry', { source_entity: { _eq: 'purchase_invoice' } });
+      expect(entry, 'a demo purchase invoice\'s journal entry').toBeTruthy();
+      for (const [path, name] of [[`/journal_entry/${String(entry.id)}`, 'i48-fit-journal-purchase'], ['/journal_entry/create', 'i48-fit-journal-new-line']] as const) {
+        await page.goto(url(path));
+        await page.locator('form.bo-form [data-lines-grid]').waitFor();
+        if (path.endsWith('/create')) {
+          await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
+          await page.keyboard.press('Escape');
+        }
+        await page.locator('form.bo-form [data-line-row="0"]').waitFor();
+        await page.locator('form.bo-form [data-lines-grid]').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        await shot(page, name);
+        if (!path.endsWith('/create')) {
+          // the supplier is there to be seen (the payable line's)
+          const suppliers = await page.locator('form.bo-form [data-lines-grid] td[data-label="ผู้ขาย"] input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+          expect(suppliers.some((v) => v !== ''), 'a line names the supplier').toBe(true);
+        }
+        // the grid does not scroll sideways: the description and the parties gave way, not the amounts
+        const overflow = await page.locator('form.bo-form [data-lines-grid] .bo-table-wrap').evaluate((w) => w.scrollWidth - w.clientWidth);
+        expect(overflow, `${path}: the lines are ${overflow} px wider than their box`).toBeLessThanOrEqual(0);
+        for (const label of ['เดบิต', 'เครดิต', 'ลูกค้า', 'ผู้ขาย']) {
+          const edge = await rightEdges(page, `form.bo-form [data-lines-grid] tbody tr:first-child td[data-label="${label}"]`);
+          expect(edge.count, `${path}: ${label}`).toBe(1);
+          expect(edge.max, `${path}: ${label} ends at ${edge.max} px of ${edge.width}`).toBeLessThanOrEqual(edge.width);
+        }
+      }
+    } finally {
+      await page.context().close();
     }
   }, 90_000);
 

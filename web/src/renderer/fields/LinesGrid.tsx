@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
@@ -37,13 +37,27 @@ function errorAt(errors: FieldErrors<FormValues>, path: string[]): string | unde
   return (cur as { message?: string } | undefined)?.message;
 }
 
-/** The column's class: numbers right-aligned; the product (a link) and text columns take the room a name needs. */
+/** The longest text a column counts as short (a unit, "ม้วน"): it needs no more room than a number's. */
+const SHORT_TEXT = 30;
+
+/**
+ * The column's class: numbers right-aligned, and a percentage (a number of at most 100: ส่วนลด (%), หัก ณ ที่จ่าย (%))
+ * narrower than an amount; the product (a link) and text columns take the room a name needs, a short text (a unit) does not.
+ */
 function colClass(f: EntitySchema['fields'][string]): string | undefined {
-  if (isNumeric(f)) return 'bo-num-cell';
+  if (isNumeric(f)) return f.max !== undefined && f.max <= 100 ? 'bo-num-cell bo-line-narrow' : 'bo-num-cell';
   if (f.type === 'link') return 'bo-line-link';
+  if (f.type === 'string' && f.maxLength !== undefined && f.maxLength <= SHORT_TEXT) return 'bo-line-short';
   if (f.type === 'string' || f.type === 'text') return 'bo-line-text';
   return undefined;
 }
+
+/**
+ * A column width the schema (or a page setting) gives: the heading's width, and the least width of a link's or a text's
+ * cells (styles.css, `--bo-col-w`; a phone's card ignores it), which would otherwise widen the column again.
+ */
+const headStyle = (f: EntitySchema['fields'][string]) => (f.width ? { width: f.width, minWidth: f.width, '--bo-col-w': `${f.width}px` } as CSSProperties : undefined);
+const cellStyle = (f: EntitySchema['fields'][string]) => (f.width ? { '--bo-col-w': `${f.width}px` } as CSSProperties : undefined);
 
 /** An editable grid of a lines field: add and remove rows; long grids render only the visible rows. */
 export function LinesGrid({ name, label, child, control, related, errors, disabled, pickerSetting, balance }: LinesGridProps) {
@@ -80,7 +94,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
           <thead>
             <tr>
               <th scope="col" className="bo-line-no">{t('form.line_no')}</th>
-              {cols.map(([n, f]) => <th key={n} scope="col" className={cls(n, f)} style={f.width ? { width: f.width, minWidth: f.width } : undefined}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
+              {cols.map(([n, f]) => <th key={n} scope="col" className={cls(n, f)} style={headStyle(f)}>{loc(f.label, lang)}{f.required && <span className="bo-required" aria-hidden="true"> *</span>}</th>)}
               <th scope="col" className="bo-line-actions"><span className="bo-sr-only">{t('form.remove_line')}</span></th>
             </tr>
           </thead>
@@ -96,7 +110,7 @@ export function LinesGrid({ name, label, child, control, related, errors, disabl
                     const id = `${name}-${i}-${n}`;
                     return (
                       // data-label: the column's name, shown beside the control when a line is a card (a phone)
-                      <td key={n} className={cls(n, f)} data-label={loc(f.label, lang)}>
+                      <td key={n} className={cls(n, f)} style={cellStyle(f)} data-label={loc(f.label, lang)}>
                         <FieldWidget name={`${name}.${i}.${n}`} field={f} control={control} related={related} lang={lang} id={id}
                           labelFields={f.type === 'link' ? productLabelFields(pickerSetting, n, siteSettings, lang) ?? undefined : undefined}
                           invalid={!!err} ariaLabel={`${loc(f.label, lang)} ${i + 1}`} describedBy={err ? `${id}-error` : undefined} compact disabled={disabled} />
