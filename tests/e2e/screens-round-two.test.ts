@@ -136,6 +136,40 @@ describe('screens, round two', () => {
     }
   }, 90_000);
 
+  it('on a 390 px phone a posted document\'s รายการบัญชี fits its card: the credit column in view, no sideways scroll', async () => {
+    const context = await s.browser.newContext({ storageState: await s.context.storageState(), viewport: { width: 390, height: 844 }, locale: 'th-TH', isMobile: true, hasTouch: true });
+    try {
+      const phone = await context.newPage();
+      // a receipt's entry was the widest (39 px past the card), a delivery order's 12 px; a goods receipt's amounts are the largest
+      for (const entity of ['receipt', 'delivery_order', 'goods_receipt', 'tax_invoice']) {
+        const rows = (await s.api('GET', `/api/${entity}?limit=5&sort=-id&fields=id`)).data as { id: number }[];
+        let id: number | undefined;
+        for (const r of rows) if (((await s.api('GET', `/api/${entity}/${r.id}/journal`)).data?.entries ?? []).length > 0) { id = r.id; break; }
+        expect(id, `a demo ${entity} with a journal entry`).toBeTruthy();
+        await phone.goto(url(`/${entity}/${String(id)}`));
+        const panel = phone.getByTestId('document-journal');
+        await panel.locator('[data-testid=document-journal-entry] tbody tr').first().waitFor();
+        const fit = await panel.evaluate((p) => [...p.querySelectorAll<HTMLElement>('[data-testid=document-journal-entry]')].map((e) => {
+          const box = e.getBoundingClientRect();
+          const credits = [...e.querySelectorAll('tr > :last-child')].map((c) => c.getBoundingClientRect().right);
+          return { overflow: e.scrollWidth - e.clientWidth, right: Math.min(box.right, window.innerWidth), credit: Math.max(...credits) };
+        }));
+        expect(fit.length, entity).toBeGreaterThan(0);
+        for (const f of fit) {
+          expect(f.overflow, `${entity}: the entry is ${f.overflow} px wider than its card`).toBeLessThanOrEqual(0);
+          expect(f.credit, `${entity}: the credit column ends at ${f.credit} px, the card at ${f.right} px`).toBeLessThanOrEqual(f.right + 0.5);
+        }
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), entity).toBeLessThanOrEqual(0);
+        if (entity === 'receipt') {
+          await panel.evaluate((p) => p.scrollIntoView({ block: 'center' }));
+          await shot(phone, 'i48-phone-journal-panel');
+        }
+      }
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it('a back-dated issue shows the server\'s reason on the date field; the confirmation names the series and the date', async () => {
     const { page, api } = s;
     const last = (await api('GET', `/api/tax_invoice?limit=1&sort=-doc_date&fields=id,doc_date,doc_no,your_company_id,customer_id&filter=${encodeURIComponent(JSON.stringify({ status: { _eq: 'issued' } }))}`)).data[0];
