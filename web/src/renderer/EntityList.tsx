@@ -8,7 +8,7 @@ import {
   columnVisibilityFeature, createColumnHelper, rowPaginationFeature, rowSortingFeature, tableFeatures, useTable,
   type SortingState,
 } from '@tanstack/react-table';
-import { Button } from 'primereact/button';
+import { PlainButton } from '../ui/PlainButton.tsx';
 import type { EntityMeta } from '../core/entity-meta.ts';
 import { loc } from '../core/i18n.ts';
 import { entityLabel, fieldLabel } from '../core/labels.ts';
@@ -141,7 +141,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
   return (
     <section className="bo-page bo-list">
       <PageTitle actions={canCreate && (
-        <Button icon="pi pi-plus" label={t('common.create')} onClick={() => navigate(`/${entity.name}/create`)} data-testid="list-create" />
+        <PlainButton icon="pi pi-plus" label={t('common.create')} onClick={() => navigate(`/${entity.name}/create`)} data-testid="list-create" />
       )}>{title}</PageTitle>
 
       <div className="bo-toolbar">
@@ -150,11 +150,11 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           <input className="p-inputtext p-component" type="search" aria-label={t('common.search')} placeholder={t('common.search')}
             value={searchText} onChange={(e) => setSearchText(e.target.value)} />
         </span>
-        <Button type="button" icon="pi pi-filter" outlined={!showFilters} label={t('list.filters')} aria-expanded={showFilters}
+        <PlainButton type="button" icon="pi pi-filter" outlined={!showFilters} label={t('list.filters')} aria-expanded={showFilters}
           badge={Object.keys(view.filter).length ? String(Object.keys(view.filter).length) : undefined}
           onClick={() => setShowFilters((s) => !s)} severity="secondary" />
         {Object.keys(view.filter).length > 0 && (
-          <Button type="button" text label={t('list.clear_filters')} onClick={() => update({ filter: {} })} severity="secondary" />
+          <PlainButton type="button" text label={t('list.clear_filters')} onClick={() => update({ filter: {} })} severity="secondary" />
         )}
         <span className="bo-toolbar-spacer" />
         <Suspense fallback={<ColumnPickerPending label={t('list.columns')} count={cols.length - cols.filter((c) => hidden.includes(c.name)).length} />}>
@@ -166,7 +166,7 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
           />
         </Suspense>
         {!modal && <ListExport entity={entity} query={exportQuery(request)} />}
-        <Button type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label={t('related.refresh')} onClick={() => setReload((r) => r + 1)} />
+        <PlainButton type="button" icon="pi pi-refresh" text rounded severity="secondary" aria-label={t('related.refresh')} onClick={() => setReload((r) => r + 1)} />
       </div>
 
       {showFilters && <Suspense fallback={null}><ListFilters entity={entity} related={related} names={filterNames} filter={view.filter} onChange={(filter) => update({ filter })} /></Suspense>}
@@ -217,11 +217,11 @@ export default function EntityList({ meta, modal }: { meta: EntityMeta; modal?: 
         <select id="page-size" className="p-inputtext p-component p-inputtext-sm" value={pageSize} onChange={(e) => table.setPageSize(Number(e.target.value))}>
           {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
         </select>
-        <Button type="button" icon="pi pi-angle-double-left" text rounded aria-label={t('list.first_page')} disabled={view.page <= 1} onClick={() => update({ page: 1 })} />
-        <Button type="button" icon="pi pi-angle-left" text rounded aria-label={t('list.prev_page')} disabled={view.page <= 1} onClick={() => update({ page: view.page - 1 })} />
+        <PlainButton type="button" icon="pi pi-angle-double-left" text rounded aria-label={t('list.first_page')} disabled={view.page <= 1} onClick={() => update({ page: 1 })} />
+        <PlainButton type="button" icon="pi pi-angle-left" text rounded aria-label={t('list.prev_page')} disabled={view.page <= 1} onClick={() => update({ page: view.page - 1 })} />
         <span data-testid="list-page">{t('list.page')} {view.page} {t('list.of')} {pageCount}</span>
-        <Button type="button" icon="pi pi-angle-right" text rounded aria-label={t('list.next_page')} disabled={view.page >= pageCount} onClick={() => update({ page: view.page + 1 })} />
-        <Button type="button" icon="pi pi-angle-double-right" text rounded aria-label={t('list.last_page')} disabled={view.page >= pageCount} onClick={() => update({ page: pageCount })} />
+        <PlainButton type="button" icon="pi pi-angle-right" text rounded aria-label={t('list.next_page')} disabled={view.page >= pageCount} onClick={() => update({ page: view.page + 1 })} />
+        <PlainButton type="button" icon="pi pi-angle-double-right" text rounded aria-label={t('list.last_page')} disabled={view.page >= pageCount} onClick={() => update({ page: pageCount })} />
       </div>
       {rowMenus.menu}
       {modal && (

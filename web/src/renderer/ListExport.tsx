@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from 'primereact/button';
+import { PlainButton } from '../ui/PlainButton.tsx';
 import { Menu } from 'primereact/menu';
 import type { EntitySchema } from '../../../engine/schema/schema-types.ts';
 import { downloadQuery, saveBlob } from '../core/http-client.ts';
@@ -39,7 +39,7 @@ export function ListExport({ entity, query }: ListExportProps) {
         { label: t('output.export_csv'), icon: 'pi pi-file', command: () => void run('csv') },
         { label: t('output.export_xlsx'), icon: 'pi pi-file-excel', command: () => void run('xlsx') },
       ]} />
-      <Button type="button" icon="pi pi-download" label={t('output.export')} outlined severity="secondary" loading={busy}
+      <PlainButton type="button" icon="pi pi-download" label={t('output.export')} outlined severity="secondary" loading={busy}
         aria-haspopup="menu" onClick={(e) => menu.current?.toggle(e)} data-testid="list-export" />
     </>
   );

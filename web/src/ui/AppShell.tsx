@@ -24,6 +24,12 @@ import { takeEarlyListNote } from '../core/early-requests.ts';
 // loaded when a session expires: the dialog kit is not part of the first screen
 const SessionExpiredModal = lazy(() => import('./SessionExpiredModal.tsx').then((m) => ({ default: m.SessionExpiredModal })));
 
+/** Runs `fn` once the page has had time to show its first screen: a second after, at the next idle moment. */
+function afterFirstScreen(fn: () => void): void {
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 1000 }) : fn());
+  setTimeout(idle, 1000);
+}
+
 /** True while any of the start-up data is still loading. */
 export function useAppDataLoading(): boolean {
   const parts = [useAtomValue(roleAtom), useAtomValue(userTypeAtom), useAtomValue(settingsAtom), useAtomValue(translationAtom), useAtomValue(menuAtom)];
@@ -46,7 +52,10 @@ export default function AppShell() {
   useEffect(() => {
     if (!session.isAuthenticated || loadedFor.current === session.id_token) return;
     loadedFor.current = session.id_token;
-    if (!isSocketOpen()) void connectSocket(session.id_token);
+    // the socket (its library's code and the connection) after the first screen, not beside it: what it would tell
+    // before then, the server announces again on every connect (the schema version, the settings' stamp)
+    const token = session.id_token;
+    afterFirstScreen(() => { if (loadedFor.current === token && !isSocketOpen()) void connectSocket(token); });
     void loadAppData(session);
     // the screen's schema is asked for with the session calls, not after them: a list or form
     // opened by URL (a reload, a link) then waits for one round trip fewer before its first row

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { Button } from 'primereact/button';
 import { Badge } from 'primereact/badge';
+import { PlainButton } from './PlainButton.tsx';
 import { settingsAtom } from '../core/app-data.ts';
 import { notificationNumberAtom } from '../core/socket-client.ts';
 import { setLanguage, type Lang } from '../core/i18n.ts';
@@ -35,7 +36,7 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
     <header className="bo-header">
       <div className="bo-header-left">
         {onToggleMenu && (
-          <Button icon="pi pi-bars" text rounded severity="secondary" aria-label={t('header.menu')} onClick={onToggleMenu} className="bo-menu-toggle" />
+          <PlainButton icon="pi pi-bars" text rounded severity="secondary" aria-label={t('header.menu')} onClick={onToggleMenu} className="bo-menu-toggle" />
         )}
         <a href="/" className="bo-logo" onClick={(e) => { e.preventDefault(); navigate(isCustomer(session) ? location.pathname : '/'); }} aria-label={t('app.name')}>
           <img src="/logo.svg" alt="" width={30} height={30} />
@@ -45,7 +46,7 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
       <nav className="bo-header-right" aria-label={t('header.menu')}>
         {showNotification && (
           <span className="bo-notify">
-            <Button
+            <PlainButton
               text severity="secondary" className="bo-header-btn p-overlay-badge" icon="pi pi-bell"
               aria-label={`${t('header.notification')}${unread ? ` (${unread})` : ''}`}
               aria-expanded={panel} aria-haspopup="dialog"
@@ -53,11 +54,11 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
               data-testid="notification-button"
             >
               {unread > 0 && <Badge value={unread > 99 ? '99+' : unread} severity="danger" data-testid="notification-badge" />}
-            </Button>
+            </PlainButton>
             {panel && <NotificationPanel onClose={closePanel} />}
           </span>
         )}
-        <Button text severity="secondary" className="bo-header-btn bo-header-more" icon="pi pi-ellipsis-v" aria-label={t('header.more')}
+        <PlainButton text severity="secondary" className="bo-header-btn bo-header-more" icon="pi pi-ellipsis-v" aria-label={t('header.more')}
           aria-expanded={more} aria-controls="bo-header-actions" onClick={() => setMore((m) => !m)} />
         <div id="bo-header-actions" className={`bo-header-actions ${more ? 'is-open' : ''}`} onClick={(e) => { if ((e.target as HTMLElement).closest('button:not(.bo-lang button)')) setMore(false); }}>
         <div className="bo-lang" role="group" aria-label={t('header.language')}>
@@ -71,7 +72,7 @@ export function Header({ onToggleMenu }: { onToggleMenu?: () => void }) {
           <Button text severity="secondary" className="bo-header-btn bo-setting-btn" icon="pi pi-cog" label={t('header.setting')} aria-label={t('header.setting')} tooltip={t('header.setting')} tooltipOptions={{ position: 'bottom' }} onClick={() => navigate('/setting_site')} />
         )}
         <span className="bo-user" title={session.email}>{session.username}</span>
-        <Button severity="secondary" outlined size="small" icon="pi pi-sign-out" label={t('header.logout')} onClick={signOut} className="bo-logout" />
+        <PlainButton severity="secondary" outlined size="small" icon="pi pi-sign-out" label={t('header.logout')} onClick={signOut} className="bo-logout" />
         </div>
       </nav>
     </header>
