@@ -58,22 +58,27 @@ describe('screens, round two', () => {
     };
   });
 
+  /** Opens a document form at `path` with its first line shown (a new one gets a line added), scrolled to its lines grid. */
+  async function openLinesGrid(page: Page, path: string, name: string): Promise<void> {
+    await page.goto(url(path));
+    await page.locator('form.bo-form [data-lines-grid]').waitFor();
+    if (path.endsWith('/create')) {
+      await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
+      await page.keyboard.press('Escape');
+    }
+    await page.locator('form.bo-form [data-line-row="0"]').waitFor();
+    await page.locator('form.bo-form [data-lines-grid]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await shot(page, name);
+  }
+
   it('a tax invoice\'s lines at 1366 × 768 with the menu open: ส่วนลด (%) and the money columns read whole, beside the amount', async () => {
     const page = await s.newPage({ user: ADMIN, context: { viewport: { width: 1366, height: 768 } } });
     try {
       expect(await page.locator('.bo-sidemenu').isVisible()).toBe(true);
       const issued = await first('tax_invoice', { status: { _eq: 'issued' } });
       for (const [path, name] of [[`/tax_invoice/${String(issued.id)}`, 'i48-fit-tax-invoice-lines'], ['/tax_invoice/create', 'i48-fit-tax-invoice-new-line']] as const) {
-        await page.goto(url(path));
-        await page.locator('form.bo-form [data-lines-grid]').waitFor();
-        if (path.endsWith('/create')) {
-          await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
-          await page.keyboard.press('Escape');
-        }
-        await page.locator('form.bo-form [data-line-row="0"]').waitFor();
-        await page.locator('form.bo-form [data-lines-grid]').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(300);
-        await shot(page, name);
+        await openLinesGrid(page, path, name);
         const grid = await gridHeads(page);
         const head = (text: string) => {
           const h = grid.heads.find((x) => x.text.replace(/ \*$/, '') === text);
@@ -107,16 +112,7 @@ describe('screens, round two', () => {
       const entry = await first('journal_entry', { source_entity: { _eq: 'purchase_invoice' } });
       expect(entry, 'a demo purchase invoice\'s journal entry').toBeTruthy();
       for (const [path, name] of [[`/journal_entry/${String(entry.id)}`, 'i48-fit-journal-purchase'], ['/journal_entry/create', 'i48-fit-journal-new-line']] as const) {
-        await page.goto(url(path));
-        await page.locator('form.bo-form [data-lines-grid]').waitFor();
-        if (path.endsWith('/create')) {
-          await page.getByRole('button', { name: 'เพิ่มรายการ' }).click();
-          await page.keyboard.press('Escape');
-        }
-        await page.locator('form.bo-form [data-line-row="0"]').waitFor();
-        await page.locator('form.bo-form [data-lines-grid]').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(300);
-        await shot(page, name);
+        await openLinesGrid(page, path, name);
         if (!path.endsWith('/create')) {
           // the supplier is there to be seen (the payable line's)
           const suppliers = await page.locator('form.bo-form [data-lines-grid] td[data-label="ผู้ขาย"] input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));

@@ -50,12 +50,11 @@ function arrivedPrefetch(key: string): ListResult | null {
 /** One page of a list from the server's list protocol; the previous page stays on screen while the next loads. */
 export function useEntityList(req: ListRequest | null, reloadKey = 0): { result: ListResult | null; loading: boolean; error: ApiError | null } {
   const key = req ? JSON.stringify(req) : '';
-  // the page shown on the first render, if it had arrived: the effect then neither asks again nor renders it again
-  const [shownFirst] = useState(() => (req && reloadKey === 0 ? arrivedPrefetch(key) : null));
-  const [result, setResult] = useState<ListResult | null>(shownFirst);
+  const [result, setResult] = useState<ListResult | null>(() => (req && reloadKey === 0 ? arrivedPrefetch(key) : null));
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-  const firstKey = useRef(shownFirst ? key : null);
+  // a page shown by the first render (it had arrived): the effect then neither asks again nor renders it again
+  const firstKey = useRef(result ? key : null);
   useEffect(() => {
     if (!req) return;
     if (firstKey.current === key && reloadKey === 0) { takePrefetched(key); return; }

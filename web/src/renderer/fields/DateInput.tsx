@@ -48,12 +48,11 @@ function setRef<T>(ref: React.Ref<T> | undefined, value: T | null): void {
 export function DateInput(props: DateInputProps) {
   const [armed, setArmed] = useState<Arm | null>(null);
   const calendar = useRef<Calendar>(null);
-  const live = useRef(false);
   // the kit hands its input to its own ref in a passive effect, after these: read it off the element
   const liveInput = () => calendar.current?.getElement()?.querySelector('input') ?? null;
+  // armed once: the closed field that arms it is gone after
   useLayoutEffect(() => {
-    if (!armed || live.current) return;
-    live.current = true;
+    if (!armed) return;
     if (armed.how === 'open') calendar.current?.show();
     else liveInput()?.focus();
   }, [armed]);
