@@ -9,8 +9,9 @@ import { scaleOf } from '../db/field-codec.ts';
 import { saleBalance, unclearDeposits } from './sale-balance.ts';
 import { sourceOf } from '../documents/document-posting.ts';
 import { saleTaxInvoice } from '../documents/tax-invoice-supply.ts';
-import { movedInTransaction, REVERSAL_NOTE } from '../stock/moved-values.ts';
-import { accountOfRole, balanced, partyOf, prepareEntry, reverseEntriesOf, roleAccounts, writeEntry, type EntryLine, type EntryPrepared } from './journal-writer.ts';
+import { movedInTransaction, rideWithMovements, REVERSAL_NOTE } from '../stock/moved-values.ts';
+import { writesRideOneStatement } from '../db/riding-statements.ts';
+import { accountOfRole, balanced, entryRider, partyOf, prepareEntry, reverseEntriesOf, roleAccounts, writeEntry, type EntryInput, type EntryLine, type EntryOptions, type EntryPrepared } from './journal-writer.ts';
 
 type Row = Record<string, unknown>;
 
@@ -172,8 +173,8 @@ async function stockShare(trx: Kysely<any>, service: EntityService, entity: Enti
   return moved ? moved[direction] : stockValue(trx, service, entity, id, direction);
 }
 
-/** Writes a planned entry, its stock values as the stock statements just stored them (nothing when its amounts are all zero). */
-export async function writePlanned(trx: Kysely<any>, service: EntityService, plan: EntryPlan): Promise<void> {
+/** A planned entry's entries to write (its own company's and `toCompany`'s), its stock values as the stock statements stored them; none whose amounts are all zero. */
+async function plannedEntries(trx: Kysely<any>, service: EntityService, plan: EntryPlan): Promise<{ input: EntryInput; opts: EntryOptions }[]> {
   const { entity, roles } = plan;
   const lines: EntryLine[] = [];
   const toLines: EntryLine[] = [];
@@ -184,17 +185,58 @@ export async function writePlanned(trx: Kysely<any>, service: EntityService, pla
       accountId: accountOfRole(roles, l.role), debit: l.debit ? amount : 0, credit: l.debit ? 0 : amount, customerId: l.customerId, supplierId: l.supplierId,
     });
   }
-  const write = async (company: number, entryLines: EntryLine[]) => {
-    await writeEntry(trx, service, {
+  const entry = (company: number, entryLines: EntryLine[]) => ({
+    input: {
       companyId: company, date: plan.date, journal: entity.document!.journal!.journal,
       sourceEntity: entity.name, sourceId: plan.id, sourceDocNo: plan.no, // the memo is what an accountant reads in the journal: Thai, the document's label and number (the variant's name is an identifier)
       memo: `${entity.label.th} ${plan.no}`, lines: entryLines,
-    }, { history: plan.history, prepared: plan.prepared.get(company) });
-  };
+    },
+    opts: { history: plan.history, prepared: plan.prepared.get(company) },
+  });
   const own = balanced(lines, roles);
   const to = balanced(toLines, roles);
-  if (own.length) await write(plan.companyId, own);
-  if (to.length && plan.toCompanyId !== null) await write(plan.toCompanyId, to);
+  const out: { input: EntryInput; opts: EntryOptions }[] = [];
+  if (own.length) out.push(entry(plan.companyId, own));
+  if (to.length && plan.toCompanyId !== null) out.push(entry(plan.toCompanyId, to));
+  return out;
+}
+
+/** Writes a planned entry, its stock values as the stock statements just stored them (nothing when its amounts are all zero). */
+export async function writePlanned(trx: Kysely<any>, service: EntityService, plan: EntryPlan): Promise<void> {
+  for (const e of await plannedEntries(trx, service, plan)) await writeEntry(trx, service, e.input, e.opts);
+}
+
+/**
+ * PostgreSQL: offers the planned entry to the statement in which the stock ledger writes the document's movements
+ * and adds to its balances (moved-values.ts `rideWithMovements`), so the entry adds no round trip to the time the
+ * posting holds the balance rows, its journal counter and its day rows, which other postings queue for (issue 49).
+ * Answers the step for the transaction's end: nothing left when the entry rode, else the entry written then (a
+ * posting whose movements change no balance, or one with too many lines to ride).
+ */
+function rideWithStock(trx: Kysely<any>, service: EntityService, plan: EntryPlan): () => Promise<void> {
+  let rode = false;
+  let withdrawn = false;
+  // the entries as riders, once the stock ledger asked for them; null when one of them cannot ride
+  let made: NonNullable<Awaited<ReturnType<typeof entryRider>>>[] | null = null;
+  rideWithMovements(trx, plan.entity.name, plan.id, {
+    make: async () => {
+      if (withdrawn) return [];
+      const riders = [];
+      for (const [i, e] of (await plannedEntries(trx, service, plan)).entries()) riders.push(await entryRider(trx, service, e.input, e.opts, `j${plan.id}_${i}_`));
+      made = riders.every((r) => r !== null) ? riders as NonNullable<(typeof riders)[number]>[] : null;
+      return made?.map((r) => r.rider) ?? [];
+    },
+    rode: async (reads) => {
+      if (withdrawn || made === null) return;
+      for (const r of made) await r.rode(reads);
+      rode = true;
+    },
+  });
+  return async () => {
+    if (rode) return;
+    withdrawn = true;
+    await writePlanned(trx, service, plan);
+  };
 }
 
 const today = () => businessToday(businessClock.now(), businessClock.timeZone);
@@ -245,7 +287,10 @@ export function installJournalPosting(service: EntityService): void {
       // a listener before this one that wrote the record says so (it may not have told the event's copy all it wrote)
       const doc = e.recordWritten ? await service.readWhole(trx, e.entity.name, e.id) : e.after;
       const plan = await planEntry(trx, service, e.entity, doc);
-      if (plan) await service.beforeCommit(trx, async () => { await writePlanned(trx, service, plan); });
+      if (plan) {
+        const last = writesRideOneStatement(trx) ? rideWithStock(trx, service, plan) : () => writePlanned(trx, service, plan);
+        await service.beforeCommit(trx, last);
+      }
     } else if (e.action === (d.cancelAction ?? 'cancel') && e.from !== e.entity.workflow!.initial) {
       await service.beforeCommit(trx, async () => {
         const extra = await stockDifferences(trx, service, e.entity, e.id, e.after);

@@ -3,7 +3,7 @@ import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 import type { EntitySchema } from '../../engine/schema/schema-types.ts';
 import { columnDefs, toDb } from '../db/field-codec.ts';
 import { assignNumber, numberInStatement, tokenValues } from '../crud/numbering-series.ts';
-import { writesRideOneStatement } from '../db/riding-statements.ts';
+import { writesRideOneStatement, type NamedRider } from '../db/riding-statements.ts';
 import { inBatches } from '../db/batches.ts';
 import type { EntityService } from '../crud/entity-service.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -134,6 +134,24 @@ export async function prepareEntry(trx: Kysely<any>, service: EntityService, com
  * of a document posted before the ledger existed (ledger-backfill.ts).
  */
 export async function writeEntry(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: EntryOptions = {}): Promise<number> {
+  const w = await entryWrite(trx, service, input, opts);
+  if (writesRideOneStatement(trx) && w.lines.length <= ONE_STATEMENT_LINES) return writeInOneStatement(trx, w);
+  const inserted = await trx.insertInto(w.head.name).values(w.row).returning('id').executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  for (const batch of inBatches(w.lines, Object.keys(w.lines[0] ?? {}).length + 1)) await trx.insertInto(w.linesTable).values(batch.map((r) => ({ ...r, [w.parentField]: id }))).execute();
+  for (const d of w.days) for (const batch of inBatches(d.rows, d.batch)) await d.write(trx, batch).execute();
+  // the number last: its counter row is the one every entry of the company and month locks until the commit
+  await assignNumber(trx, w.head, id, w.header, w.tokens);
+  return id;
+}
+
+/** An entry as its statements write it: the header row, the lines (without their entry's id), the day rows, the number's tokens. */
+interface EntryWrite {
+  head: EntitySchema; linesTable: string; parentField: string;
+  header: Row; row: Row; lines: Row[]; days: ReturnType<typeof journalDayWrites>; tokens: Record<string, string> | undefined;
+}
+
+async function entryWrite(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: EntryOptions): Promise<EntryWrite> {
   const head = service.entity(journalOf(service.registry));
   const header: Row = {
     doc_date: input.date, your_company_id: input.companyId, journal: input.journal, source_entity: input.sourceEntity, source_id: input.sourceId,
@@ -146,7 +164,6 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, created_by: null, updated_by: null };
   const linesEntity = service.entity(head.fields.items!.entity!);
-  const parentField = linesEntity.parent!.field;
   // each line carries its entry's date and company (entry-copy.ts): the general ledger's index orders them
   const copy = entryCopy(linesEntity, header);
   const lines: Row[] = input.lines.map((l, i) => ({
@@ -156,15 +173,8 @@ export async function writeEntry(trx: Kysely<any>, service: EntityService, input
   // the day summaries the ledger reports read (journal-days.ts), from the amounts as stored
   const date = dayText(header.doc_date);
   const days = journalDayWrites(lines.map((r) => ({ companyId: input.companyId, accountId: Number(r.account_id), journal: String(header.journal), date, debit: Number(r.debit), credit: Number(r.credit), customerId: r.customer_id as number | null, supplierId: r.supplier_id as number | null })));
-  const row = { ...encode(head, header), ...stamp };
-  if (writesRideOneStatement(trx) && lines.length <= ONE_STATEMENT_LINES) return writeInOneStatement(trx, head, linesEntity.name, parentField, { header, row, lines, days, tokens: opts.prepared?.tokens ?? await tokenValues(trx, head, header) });
-  const inserted = await trx.insertInto(head.name).values(row).returning('id').executeTakeFirstOrThrow();
-  const id = Number(inserted.id);
-  for (const batch of inBatches(lines, Object.keys(lines[0] ?? {}).length + 1)) await trx.insertInto(linesEntity.name).values(batch.map((r) => ({ ...r, [parentField]: id }))).execute();
-  for (const d of days) for (const batch of inBatches(d.rows, d.batch)) await d.write(trx, batch).execute();
-  // the number last: its counter row is the one every entry of the company and month locks until the commit
-  await assignNumber(trx, head, id, header, opts.prepared?.tokens);
-  return id;
+  const tokens = writesRideOneStatement(trx) ? opts.prepared?.tokens ?? await tokenValues(trx, head, header) : opts.prepared?.tokens;
+  return { head, linesTable: linesEntity.name, parentField: linesEntity.parent!.field, header, row: { ...encode(head, header), ...stamp }, lines, days, tokens };
 }
 
 /** More lines than this (a year-end closing of a large chart) are written a statement each way; postings have a few. */
@@ -177,20 +187,55 @@ const ONE_STATEMENT_LINES = 500;
  * same statement, so it too is held for that one round trip and the commit). SQLite sends them one by one: its
  * round trips are function calls, and it has no data-modifying WITH.
  */
-async function writeInOneStatement(trx: Kysely<any>, head: EntitySchema, linesTable: string, parentField: string, w: {
-  header: Row; row: Row; lines: Row[]; days: ReturnType<typeof journalDayWrites>; tokens: Record<string, string>;
-}): Promise<number> {
-  const field = head.numbering!.field;
-  const n = numberInStatement(head, w.header, w.tokens);
-  let q: any = trx.with('c', (qc) => n.counter(qc as Kysely<any>))
-    .with('e', (qc) => (qc as Kysely<any>).insertInto(head.name).values({ ...w.row, [field]: n.number(sql`(select value from c)`) }).returning(['id', field]));
-  if (w.lines.length) q = q.with('l', (qc: Kysely<any>) => qc.insertInto(linesTable).values(w.lines.map((r) => ({ ...r, [parentField]: sql`(select id from e)` }))));
-  for (const [j, d] of w.days.entries()) if (d.rows.length) q = q.with(`d${j}`, (qc: Kysely<any>) => d.write(qc, d.rows));
-  const made = await q.selectFrom('e').select(['e.id', `e.${field}`, sql<number>`(select value from c)`.as('seq')]).executeTakeFirstOrThrow();
-  const id = Number(made.id);
-  // the number drawn was taken by a row imported with its own: past the taken ones, in statements of their own
-  if (made[field] === null) await n.pastTaken(trx, id, Number(made.seq));
-  return id;
+async function writeInOneStatement(trx: Kysely<any>, w: EntryWrite): Promise<number> {
+  const { rider, rode } = entryStatements(w, '');
+  let q: any = trx;
+  for (const [name, build] of rider.ctes) q = q.with(name, build);
+  const made = await q.selectNoFrom(Object.entries(rider.reads).map(([alias, v]) => v.as(alias))).executeTakeFirstOrThrow();
+  return rode(trx, made);
+}
+
+/**
+ * The entry's statements as CTEs named with `prefix` (the counter `c`, the entry `e`, its lines `l`, the day rows
+ * `d0`, `d1`) and the scalars to read back (its id, number and the counter's value), and what to do with them:
+ * a number drawn that an imported entry already has is passed over in statements of their own.
+ */
+function entryStatements(w: EntryWrite, prefix: string): { rider: NamedRider; rode: (trx: Kysely<any>, reads: Record<string, unknown>) => Promise<number> } {
+  const field = w.head.numbering!.field;
+  const n = numberInStatement(w.head, w.header, w.tokens ?? {});
+  const [c, e, l] = [`${prefix}c`, `${prefix}e`, `${prefix}l`];
+  const ctes: NamedRider['ctes'] = [
+    [c, (qc) => n.counter(qc)],
+    [e, (qc) => qc.insertInto(w.head.name).values({ ...w.row, [field]: n.number(sql`(select value from ${sql.table(c)})`) }).returning(['id', field])],
+  ];
+  if (w.lines.length) ctes.push([l, (qc) => qc.insertInto(w.linesTable).values(w.lines.map((r) => ({ ...r, [w.parentField]: sql`(select id from ${sql.table(e)})` })))]);
+  for (const [j, d] of w.days.entries()) if (d.rows.length) ctes.push([`${prefix}d${j}`, (qc) => d.write(qc, d.rows)]);
+  const reads = {
+    [`${prefix}id`]: sql`(select id from ${sql.table(e)})`,
+    [`${prefix}no`]: sql`(select ${sql.ref(field)} from ${sql.table(e)})`,
+    [`${prefix}seq`]: sql`(select value from ${sql.table(c)})`,
+  };
+  return {
+    rider: { ctes, reads },
+    rode: async (trx, got) => {
+      const id = Number(got[`${prefix}id`]);
+      // the number drawn was taken by a row imported with its own: past the taken ones, in statements of their own
+      if (got[`${prefix}no`] === null) await n.pastTaken(trx, id, Number(got[`${prefix}seq`]));
+      return id;
+    },
+  };
+}
+
+/**
+ * The entry as statements that ride with another (PostgreSQL: the posting's last stock statement,
+ * journal-posting.ts), named with `prefix`; null when it has too many lines to ride. `rode` takes what that
+ * statement answered and answers the entry's id.
+ */
+export async function entryRider(trx: Kysely<any>, service: EntityService, input: EntryInput, opts: EntryOptions, prefix: string): Promise<{ rider: NamedRider; rode: (reads: Record<string, unknown>) => Promise<number> } | null> {
+  const w = await entryWrite(trx, service, input, opts);
+  if (w.lines.length > ONE_STATEMENT_LINES) return null;
+  const s = entryStatements(w, prefix);
+  return { rider: s.rider, rode: (reads) => s.rode(trx, reads) };
 }
 
 function encode(entity: EntitySchema, row: Row): Row {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { runRiding, type Rider } from '../db/riding-statements.ts';
+import { runRiding, type NamedRider, type Rider } from '../db/riding-statements.ts';
 import { inBatches } from '../db/batches.ts';
 import { BALANCE_KEY, type StockKey } from './stock-key.ts';
 import { totalsRows, totalsUpsert } from './balance-totals.ts';
@@ -89,7 +89,7 @@ export async function lockBalances(trx: Kysely<any>, keys: StockKey[]): Promise<
  * trip (runRiding in server/db says why and what SQLite does instead).
  */
 /** `ledger`: the table of the movements (server/stock/stock-entities.ts). */
-export interface LedgerRiders { ledger: string; movements: Record<string, unknown>[]; days: DayRow[] }
+export interface LedgerRiders { ledger: string; movements: Record<string, unknown>[]; days: DayRow[]; named?: NamedRider[] }
 
 /** The newest snapshot date, read in the statement that writes the ledger (see addToBalances). */
 const LAST_SNAPSHOT = sql<string | null>`(select max(${sql.ref('as_of_date')}) from ${sql.table('stock_snapshot_date')})`;
@@ -101,9 +101,10 @@ const LAST_SNAPSHOT = sql<string | null>`(select max(${sql.ref('as_of_date')}) f
  * the ledger rows are written: a snapshot either committed before (and is seen) or waits for this
  * posting's commit (and sums its movements).
  */
-export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[], riders?: LedgerRiders): Promise<{ written: Map<string, Held>; lastSnapshot: string | null }> {
+export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; qty: number; value: number; firstInDay?: string | null }[], riders?: LedgerRiders): Promise<{ written: Map<string, Held>; lastSnapshot: string | null; named: Record<string, unknown> }> {
   const written = new Map<string, Held>();
   let lastSnapshot: string | null = null;
+  let named: Record<string, unknown> = {};
   const batches = inBatches(changes, 8);
   for (const [i, batch] of batches.entries()) {
     const upsert = (qc: Pick<Kysely<any>, 'insertInto'>) => qc.insertInto('stock_balance').values(batch.map((c) => ({ ...keyRow(c.key), qty: c.qty, value: c.value, first_in_day: c.firstInDay ?? '' })))
@@ -121,9 +122,10 @@ export async function addToBalances(trx: Kysely<any>, changes: { key: StockKey; 
       { rows: riders.movements, batch: 21, write: (qc, rows) => qc.insertInto(riders.ledger).values(rows) },
       { rows: riders.days, batch: 7, write: (qc, rows) => upsertMovementDays(qc, rows) },
     ] : [];
-    const done = await runRiding(trx, { main: upsert, before, after, probe: last && riders ? LAST_SNAPSHOT : undefined });
+    const done = await runRiding(trx, { main: upsert, before, after, probe: last && riders ? LAST_SNAPSHOT : undefined, named: last ? riders?.named : undefined });
     if (done.probe) lastSnapshot = String(done.probe);
+    if (last) named = done.named;
     for (const r of done.rows) written.set(rowKey(r), { qty: Number(r.qty), value: Number(r.value) });
   }
-  return { written, lastSnapshot };
+  return { written, lastSnapshot, named };
 }

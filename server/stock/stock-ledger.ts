@@ -3,6 +3,7 @@ import type { Database } from '../db/dialect-adapter.ts';
 import { addKeyColumn } from '../db/dialect-sql.ts';
 import { AppError } from '../errors/app-error.ts';
 import { inBatches } from '../db/batches.ts';
+import { writesRideOneStatement } from '../db/riding-statements.ts';
 import { addToBalances, candidatesOf, lockBalances, type Candidate, type Held, type OpenGroup } from './balance-batch.ts';
 import { BALANCE_KEY, keyText, withKeyColumns, type StockKey } from './stock-key.ts';
 import { addToSnapshots, ensureSnapshotTables, lastSnapshotDate } from './stock-snapshots.ts';
@@ -11,7 +12,7 @@ import { ensureBalanceTotals } from './balance-totals.ts';
 import { ensureFirstInDay } from './balance-first-in.ts';
 import { ensureDayTablesCurrent } from './day-tables-current.ts';
 import { addToMovementDays, ensureMovementDays, movementDayRows } from './movement-days.ts';
-import { noteMoved } from './moved-values.ts';
+import { noteMoved, takeRiders } from './moved-values.ts';
 import { stockEntities, type StockEntities } from './stock-entities.ts';
 import type { SchemaRegistry } from '../../engine/schema/schema-registry.ts';
 
@@ -311,6 +312,8 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
   }).filter((c) => c.qty !== 0 || c.value !== 0 || c.firstInDay !== null);
   let written: Map<string, Held>;
   let last: string | null;
+  // what each document moved, for the writes that ride with the balances and the listeners that run after these statements (moved-values.ts)
+  noteMoved(trx, movements.map((m) => ({ docEntity: m.docEntity, docId: m.docId, direction: m.direction, note: m.note, value: moved.get(m)!.value })));
   if (changes.length) {
     // a posting of more ledger rows than ride in one statement writes them in statements of their own first
     const ride = rows.length <= RIDER_MOVEMENTS;
@@ -321,7 +324,12 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     // writes one at a time), so a movement dated after the last snapshot — nearly every posting — needs no snapshot update.
     // The balances are written in the same statement as the ledger rows they sum up, or after them: the lock on a
     // row others post to is then held for this and the commit.
-    ({ written, lastSnapshot: last } = await addToBalances(trx, changes, { ledger: opts.stock.ledger, movements: ride ? rows : [], days }));
+    // and a later step's writes offered for these documents (the general ledger's entry: moved-values.ts) ride too
+    const riders = writesRideOneStatement(trx) ? takeRiders(trx, movements) : [];
+    const named = (await Promise.all(riders.map((r) => r.make()))).flat();
+    let reads: Record<string, unknown>;
+    ({ written, lastSnapshot: last, named: reads } = await addToBalances(trx, changes, { ledger: opts.stock.ledger, movements: ride ? rows : [], days, named }));
+    for (const r of riders) await r.rode(reads);
   } else {
     // nothing changes a balance (the movements net to nothing): the ledger and day rows alone
     for (const batch of inBatches(rows, 21)) await trx.insertInto(opts.stock.ledger).values(batch).execute();
@@ -341,7 +349,5 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     const k = keyText(c.key);
     if (written.get(k)?.qty !== state.get(k)!.qty || written.get(k)?.value !== state.get(k)!.value) throw new Error(`stock balance ${k} changed while a posting held it`);
   }
-  // what each document moved, for the listeners that run after these statements in this transaction (moved-values.ts)
-  noteMoved(trx, movements.map((m) => ({ docEntity: m.docEntity, docId: m.docId, direction: m.direction, note: m.note, value: moved.get(m)!.value })));
   return new Map(asked.filter((m) => moved.has(m)).map((m) => [m, moved.get(m)!]));
 }

@@ -123,10 +123,10 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
     let answer: Row = {};
     const run = await statements(async () => { answer = await c.ok(c.action('goods_receipt', made.id, 'approve')); });
     // no listener of a receipt's posting writes the receipt itself (ActionEvent.recordWritten), so the answer is not read
-    // again, and the general ledger plans its entry from the same read (its writes come after the stock statements)
+    // again, and the general ledger plans its entry from the same read (its writes go with the stock statements' last, or after them)
     const ledgerAt = run.findIndex((s) => /insert into "journal_entry" \(/.test(s));
     const firstBalance = run.findIndex((s) => /"stock_balance"/.test(s));
-    expect(ledgerAt).toBeGreaterThan(firstBalance);
+    expect(ledgerAt).toBeGreaterThanOrEqual(firstBalance);
     expect(run.filter((s) => /^select .* from "goods_receipt" as "t"/.test(s))).toHaveLength(1);
     expect(run.filter((s) => /^select \* from "goods_receipt_item"/.test(s))).toHaveLength(1);
     const stored = await c.ok(c.call('GET', `/api/goods_receipt/${made.id}`, c.admin));
@@ -163,12 +163,16 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
       expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total|movement|movement_day|snapshot_date)"/.test(s))).toEqual([]);
       // the entry was planned before (issue 49): what it reads (the document, the role map, the companies, the closed
       // period, the number's company code) was read before the balances were locked, and the stock values it books were
-      // handed over by the stock statements; only the writes are left. PostgreSQL sends them as one statement, the
-      // number's counter (locked by every entry of the company and month) drawn in it; SQLite one by one, the number last
-      if (journal >= 0 && dialect === 'postgres') {
-        expect(run.slice(journal)).toHaveLength(1);
-        for (const part of ['"c" as (insert into "numbering_counter"', '"e" as (insert into "journal_entry"', '"l" as (insert into "journal_entry_item"', '"d0" as (insert into "journal_account_day"', '"d1" as (insert into "journal_party_day"']) {
-          expect(run[journal]).toContain(part);
+      // handed over by the stock statements; only the writes are left. PostgreSQL sends them in the stock ledger's last
+      // statement, the number's counter (locked by every entry of the company and month) drawn in it, so no statement
+      // follows the balances'; SQLite one by one after them, the number last
+      const entryParts = ['c" as (insert into "numbering_counter"', 'e" as (insert into "journal_entry"', 'l" as (insert into "journal_entry_item"', 'd0" as (insert into "journal_account_day"', 'd1" as (insert into "journal_party_day"']
+        .map((part) => `"j${made.id}_0_${part}`);
+      if (dialect === 'postgres') {
+        expect(journal).toBe(-1);
+        for (const part of entryParts) {
+          if (entity === 'goods_receipt') expect(stockPart.at(-1)).toContain(part);
+          else expect(stockPart.at(-1)).not.toContain(part);
         }
       } else if (journal >= 0) {
         expect(run.slice(journal).map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
@@ -176,7 +180,7 @@ describe.each(testDialects())('statements of a document write on %s', (dialect) 
           'insert into "journal_account_day"', 'insert into "journal_party_day"', 'insert into "numbering_counter"', 'update "journal_entry" set',
         ]);
       }
-      if (entity === 'goods_receipt') expect(journal).toBeGreaterThan(0);
+      if (entity === 'goods_receipt' && dialect !== 'postgres') expect(journal).toBeGreaterThan(0);
       expect(run.filter((s) => /insert into "stock_movement" \(/.test(s))).toHaveLength(1);
       // a receipt's ins are judged by no balance: its rows (and their totals) are locked by the writes that add to them, the last statements
       if (entity === 'goods_receipt') expect(stockPart.filter((s) => !/"stock_(balance|balance_total|lot_total)"/.test(s))).toEqual([]);
