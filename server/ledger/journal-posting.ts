@@ -252,14 +252,29 @@ export async function companyOf(trx: Kysely<any>, entity: EntitySchema, doc: Row
   return isEmpty(own) ? null : Number(own);
 }
 
+/**
+ * The companies read per transaction and document object: planning an entry asks for the same one up to three
+ * times (the entry's company, a variant's `betweenCompanies`, `toCompany`), each a round trip on PostgreSQL.
+ */
+const companiesRead = new WeakMap<object, WeakMap<Row, Map<string, number | null>>>();
+
 /** The company a `link.field` path of the document names, or null. */
 async function companyAt(trx: Kysely<any>, entity: EntitySchema, doc: Row, path: string | undefined): Promise<number | null> {
   if (path) {
     const [link, field] = path.split('.') as [string, string];
     const target = entity.fields[link]?.entity;
     if (target && !isEmpty(doc[link])) {
+      let ofTrx = companiesRead.get(trx);
+      if (!ofTrx) companiesRead.set(trx, (ofTrx = new WeakMap()));
+      let ofDoc = ofTrx.get(doc);
+      if (!ofDoc) ofTrx.set(doc, (ofDoc = new Map()));
+      // the link's value is in the key: a document object changed since gets its new company
+      const key = `${path}=${String(doc[link])}`;
+      if (ofDoc.has(key)) return ofDoc.get(key)!;
       const row = await trx.selectFrom(target).select(field).where('id', '=', Number(doc[link])).executeTakeFirst();
-      if (row && !isEmpty(row[field])) return Number(row[field]);
+      const company = row && !isEmpty(row[field]) ? Number(row[field]) : null;
+      ofDoc.set(key, company);
+      return company;
     }
   }
   return null;
