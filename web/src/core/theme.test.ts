@@ -16,9 +16,14 @@ describe('the site setting stylesheet', () => {
     expect(links().map((l) => l.getAttribute('href'))).toEqual([THEMES.dark!.href]);
     expect(document.documentElement.classList.contains('bo-theme-dark')).toBe(true);
     expect(storedTheme(storage)).toBe('dark');
+    // a live change switches the file and the class together once the file has arrived (happy-dom settles a
+    // stylesheet at once; tests/e2e/site-settings-live.test.ts sees the order in Chromium)
     applyTheme('teal', document, storage);
+    const files = () => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => l.getAttribute('href'));
+    expect(files()).toEqual([THEMES.teal!.href]);
     expect(links().map((l) => l.getAttribute('href'))).toEqual([THEMES.teal!.href]);
     expect(document.documentElement.classList.contains('bo-theme-dark')).toBe(false);
+    expect(document.documentElement.dataset.theme).toBe('teal');
   });
 
   it('an unknown or empty value is the standard theme, and the themes are distinct files', () => {

@@ -23,23 +23,49 @@ export function themeName(setting: unknown): string {
  * Puts the chosen theme on the page: the one <link> points at its file, the
  * root carries bo-theme-dark for the app's own dark colours, and the choice is
  * remembered so the next start paints in it before the settings arrive.
+ * A change on an open page loads the new file beside the old one and switches
+ * both the root's class and the files when it has arrived: no moment of the
+ * dark class over the light theme's colours (or the reverse).
  */
 export function applyTheme(setting: unknown, doc: Document = document, storage: Storage | null = globalThis.localStorage ?? null): string {
   const name = themeName(setting);
   const theme = THEMES[name]!;
-  let link = doc.getElementById(THEME_LINK_ID) as HTMLLinkElement | null;
+  const mark = () => {
+    doc.documentElement.classList.toggle('bo-theme-dark', theme.dark);
+    doc.documentElement.dataset.theme = name;
+  };
+  const link = doc.getElementById(THEME_LINK_ID) as HTMLLinkElement | null;
   if (!link) {
-    link = doc.createElement('link');
-    link.id = THEME_LINK_ID;
-    link.rel = 'stylesheet';
     // before the app's own sheet, which builds on the theme's variables
-    doc.head.insertBefore(link, doc.head.querySelector('link[rel="stylesheet"], style'));
-  }
-  if (link.getAttribute('href') !== theme.href) link.setAttribute('href', theme.href);
-  doc.documentElement.classList.toggle('bo-theme-dark', theme.dark);
-  doc.documentElement.dataset.theme = name;
+    doc.head.insertBefore(themeLink(doc, theme.href), doc.head.querySelector('link[rel="stylesheet"], style'));
+    mark();
+  } else if (link.getAttribute('href') !== theme.href) {
+    const next = themeLink(doc, theme.href);
+    link.removeAttribute('id');
+    const arrived = () => {
+      // a later change may have come first: only the newest file switches the page
+      if (doc.getElementById(THEME_LINK_ID) !== next) { if (!next.id) next.remove(); return; }
+      for (const old of doc.querySelectorAll(`link[${THEME_MARK}]`)) if (old !== next) old.remove();
+      mark();
+    };
+    next.addEventListener('load', arrived, { once: true });
+    // a file that fails to load still switches the choice: the page shows what it has rather than the old theme forever
+    next.addEventListener('error', arrived, { once: true });
+    link.after(next);
+  } else mark();
   try { storage?.setItem(STORED, name); } catch { /* private mode: the next start paints in the default first */ }
   return name;
+}
+
+const THEME_MARK = 'data-bo-theme-file';
+
+function themeLink(doc: Document, href: string): HTMLLinkElement {
+  const link = doc.createElement('link');
+  link.id = THEME_LINK_ID;
+  link.rel = 'stylesheet';
+  link.setAttribute(THEME_MARK, '');
+  link.setAttribute('href', href);
+  return link;
 }
 
 /** The theme of the last session on this browser, until the site settings say. */
