@@ -51,7 +51,31 @@ describe.each(testDialects())('dialect-adapter functions on %s', (dialect) => {
 
   it('nothing riding: the statement alone', async () => {
     const done = await runRiding(k, { main: (qc) => qc.insertInto('bal').values({ key: 3, qty: 1 }).returning(['key']) });
-    expect(done).toEqual({ rows: [{ key: 3 }], probe: null });
+    expect(done).toEqual({ rows: [{ key: 3 }], probe: null, named: {} });
+  });
+
+  it('named riders (PostgreSQL): CTEs that refer to each other by name, read back once the main statement has written every row', async () => {
+    const named = [{
+      ctes: [
+        ['n_e', (qc: Kysely<any>) => qc.insertInto('led').values({ qty: 40 }).returning('id')],
+        ['n_t', (qc: Kysely<any>) => qc.insertInto('tot').values({ key: sql`(select id from n_e) + 1000`, qty: 1 })],
+      ] as [string, (qc: Kysely<any>) => any][],
+      // read after b: the count of bal rows b's upsert answered is all of them
+      reads: { n_id: sql`(select id from n_e)`, n_b: sql`(select count(*) from b)` },
+    }];
+    const run = () => k.transaction().execute((trx) => runRiding(trx, {
+      main: (qc) => qc.insertInto('bal').values([{ key: 11, qty: 1 }, { key: 12, qty: 1 }, { key: 13, qty: 1 }]).returning(['key']),
+      named,
+    }));
+    if (dialect !== 'postgres') {
+      await expect(run()).rejects.toThrow(/only on PostgreSQL/);
+      return;
+    }
+    const done = await run();
+    expect(done.rows.map((r) => Object.keys(r))).toEqual([['key'], ['key'], ['key']]);
+    const id = Number(done.named.n_id);
+    expect(Number(done.named.n_b)).toBe(3);
+    expect((await k.selectFrom('tot').select('qty').where('key', '=', id + 1000).execute()).map((r) => Number(r.qty))).toEqual([1]);
   });
 
   it('integer division, days between, a read for update, a key column added', async () => {
