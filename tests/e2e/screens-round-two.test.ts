@@ -72,6 +72,37 @@ describe('screens, round two', () => {
     await shot(page, name);
   }
 
+  it('a new document at 1366 px: its empty lines grid\'s headings on at most two lines, its closed date field\'s button beside the input', async () => {
+    const page = await s.newPage({ user: ADMIN, context: { viewport: { width: 1366, height: 768 } } });
+    try {
+      for (const path of ['/tax_invoice/create', '/goods_receipt/create']) {
+        await page.goto(url(path));
+        await page.locator('form.bo-form [data-lines-grid] thead th').first().waitFor();
+        expect(await page.locator('form.bo-form [data-line-row]').count(), `${path}: no line yet`).toBe(0);
+        // the line boxes of each heading's text, as the person reads them
+        const heads = await page.locator('form.bo-form [data-lines-grid] thead th').evaluateAll((ths) => ths.map((th) => {
+          const range = document.createRange();
+          range.selectNodeContents(th);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          return { text: (th.textContent ?? '').trim(), lines: tops.size };
+        }));
+        const numbers = heads.filter((h) => /ราคาต่อหน่วย|ส่วนลด|จำนวน/.test(h.text));
+        expect(numbers.length, `${path}: ${heads.map((h) => h.text).join(' | ')}`).toBeGreaterThan(0);
+        for (const h of heads) expect(h.lines, `${path}: "${h.text}" takes ${h.lines} lines`).toBeLessThanOrEqual(2);
+        // and a closed date field (no calendar opened yet on this page) has its button beside its input, not under it
+        const date = await page.locator('form.bo-form .bo-date').first().evaluate((root) => {
+          const [input, button] = [root.querySelector('input')!.getBoundingClientRect(), root.querySelector('button')!.getBoundingClientRect()];
+          return { topDiff: Math.abs(input.top - button.top), gap: button.left - input.right };
+        });
+        expect(date.topDiff, `${path}: the date's button ${date.topDiff} px off its input's row`).toBeLessThan(2);
+        expect(Math.abs(date.gap), `${path}: ${date.gap} px between the date's input and its button`).toBeLessThan(2);
+        await shot(page, `i48-empty-grid-${path.split('/')[1]}`);
+      }
+    } finally {
+      await page.context().close();
+    }
+  }, 90_000);
+
   it('a tax invoice\'s lines at 1366 × 768 with the menu open: ส่วนลด (%) and the money columns read whole, beside the amount', async () => {
     const page = await s.newPage({ user: ADMIN, context: { viewport: { width: 1366, height: 768 } } });
     try {

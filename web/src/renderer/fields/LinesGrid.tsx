@@ -49,6 +49,7 @@ function colClass(f: EntitySchema['fields'][string]): string | undefined {
   if (f.type === 'link') return 'bo-line-link';
   if (f.type === 'string' && f.maxLength !== undefined && f.maxLength <= SHORT_TEXT) return 'bo-line-short';
   if (f.type === 'string' || f.type === 'text') return 'bo-line-text';
+  if (f.type === 'date' || f.type === 'datetime') return 'bo-line-date';
   return undefined;
 }
 
