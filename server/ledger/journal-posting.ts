@@ -198,7 +198,9 @@ async function plannedEntries(trx: Kysely<any>, service: EntityService, plan: En
   const out: { input: EntryInput; opts: EntryOptions }[] = [];
   if (own.length) out.push(entry(plan.companyId, own));
   if (to.length && plan.toCompanyId !== null) out.push(entry(plan.toCompanyId, to));
-  return out;
+  // in company order, whichever company sends: each entry locks its company's counter for the month, and two postings
+  // taking two companies' counters in opposite orders (a transfer each way) would deadlock
+  return out.sort((a, b) => a.input.companyId - b.input.companyId);
 }
 
 /** Writes a planned entry, its stock values as the stock statements just stored them (nothing when its amounts are all zero). */

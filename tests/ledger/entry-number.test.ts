@@ -87,4 +87,24 @@ describe.each(testDialects())('a posting\'s entry and its number on %s', (dialec
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
     expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
   });
+
+  it('transfers between two companies both ways, of different products, in parallel: all post, each with an entry in both books', async () => {
+    // each transfer writes an entry in each company's books, so it locks both companies' counters: in company order
+    // whichever way the goods go (the sender's first deadlocked a transfer each way over different products)
+    const sister = await c.company();
+    const theirs = await c.inventory(sister);
+    const [ours, others]: number[][] = [[], []];
+    for (let i = 0; i < 8; i++) { ours.push(await c.product()); others.push(await c.product()); }
+    await c.receive(inv, ours.map((p) => ({ product_id: p, qty: 5, price: 3 })), { supplier_id: supplier });
+    await c.receive(theirs, others.map((p) => ({ product_id: p, qty: 5, price: 3 })), { supplier_id: supplier });
+    const drafts: Row[] = [];
+    for (let i = 0; i < 16; i++) {
+      const [from, to, p] = i % 2 ? [inv, theirs, ours[i >> 1]!] : [theirs, inv, others[i >> 1]!];
+      drafts.push(await c.draft('internal_product_transfer', { from_inventory_id: from, to_inventory_id: to }, [{ product_id: p, qty: 1 }]));
+    }
+    const results = await Promise.all(drafts.map((d) => c.action('internal_product_transfer', d.id, 'approve')));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
+    for (const d of drafts) expect((await entriesOf(c, 'internal_product_transfer', d.id)).map((e) => e.your_company_id).sort()).toEqual([company, sister].sort());
+    expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
+  });
 });
