@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from './app-error.ts';
-import { isDatabaseTimeout, isDatabaseUnavailable } from '../db/postgres/database-reachability.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable, isTransactionConflict } from '../db/postgres/database-reachability.ts';
 import type { FieldError } from '../../engine/errors/error-catalogue.ts';
 import { errorText, languageOf, localizeFieldErrors } from '../../engine/errors/error-texts.ts';
 
@@ -52,6 +52,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
       // another process (a SERVER_WORKERS worker, a tool) held the write lock past the wait; the transaction was rolled back
       request.log.warn({ err }, 'database busy');
+      const busy = new AppError('DATABASE_BUSY');
+      return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
+    }
+    if (!(err instanceof AppError) && isTransactionConflict(err)) {
+      // PostgreSQL ended this transaction to let another go on (a deadlock); nothing of it was saved, and again succeeds
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database conflict');
       const busy = new AppError('DATABASE_BUSY');
       return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
     }

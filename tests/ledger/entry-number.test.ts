@@ -93,7 +93,8 @@ describe.each(testDialects())('a posting\'s entry and its number on %s', (dialec
     // whichever way the goods go (the sender's first deadlocked a transfer each way over different products)
     const sister = await c.company();
     const theirs = await c.inventory(sister);
-    const [ours, others]: number[][] = [[], []];
+    const ours: number[] = [];
+    const others: number[] = [];
     for (let i = 0; i < 8; i++) { ours.push(await c.product()); others.push(await c.product()); }
     await c.receive(inv, ours.map((p) => ({ product_id: p, qty: 5, price: 3 })), { supplier_id: supplier });
     await c.receive(theirs, others.map((p) => ({ product_id: p, qty: 5, price: 3 })), { supplier_id: supplier });

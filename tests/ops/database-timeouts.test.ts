@@ -75,6 +75,48 @@ describe.each(testDialects())('database timeouts on %s', (dialect) => {
     expect(await count()).toBe(before + 1);
   });
 
+  it.runIf(dialect === 'postgres')('a deadlock with another transaction: 503 DATABASE_BUSY in Thai, its transaction rolled back, the other goes on', async () => {
+    const [a, b] = [(await post('row a')).json().data.id as number, (await post('row b')).json().data.id as number];
+    const before = await count();
+    let holdsA!: () => void;
+    const holding = new Promise<void>((resolve) => { holdsA = resolve; });
+    // a write that takes row a, then row b (a posting's rows), while another transaction holds b and then asks for a
+    const spy = vi.spyOn(t.service, 'create').mockImplementation(async () => t.db.kysely.transaction().execute(async (trx) => {
+      await sql`set local lock_timeout = '10s'`.execute(trx);
+      await trx.insertInto('dt_widget').values({ name: 'half written', created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+      await trx.updateTable('dt_widget').set({ name: 'a by the request' }).where('id', '=', a).execute();
+      holdsA();
+      await trx.updateTable('dt_widget').set({ name: 'b by the request' }).where('id', '=', b).execute();
+      return {};
+    }));
+    const other = new pg.Client({ connectionString: t.testDb.url });
+    await other.connect();
+    let res;
+    try {
+      await other.query('begin');
+      await other.query('update dt_widget set name = $1 where id = $2', ['b by the other', b]);
+      const answer = post('deadlocks');
+      await holding;
+      // the request waits for b first, so its deadlock check (1 s later) is the first to find the cycle: it is the one ended
+      await expect.poll(async () => Number((await other.query('select count(*) as n from pg_locks where not granted')).rows[0].n), { interval: 10 }).toBeGreaterThan(0);
+      const otherGoesOn = other.query('update dt_widget set name = $1 where id = $2', ['a by the other', a]);
+      res = await answer;
+      await otherGoesOn;
+      await other.query('commit');
+    } finally {
+      spy.mockRestore();
+      await other.end();
+    }
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json().error.code).toBe('DATABASE_BUSY');
+    expect(res.json().error.message).toMatch(THAI);
+    expect(await count()).toBe(before);
+    const names = await t.db.kysely.selectFrom('dt_widget').select(['id', 'name']).where('id', 'in', [a, b]).orderBy('id').execute();
+    expect(names.map((r) => r.name)).toEqual(['a by the other', 'b by the other']);
+    expect((await post('after the deadlock')).statusCode).toBe(201);
+  });
+
   it.runIf(dialect === 'postgres')('a statement past the statement timeout: 503 in Thai, its transaction rolled back', async () => {
     const before = await count();
     // a write whose transaction goes on with a statement slower than the limit (a runaway query inside a posting)

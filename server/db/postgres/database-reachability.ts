@@ -16,6 +16,15 @@ export function isDatabaseTimeout(err: unknown): boolean {
 }
 
 /**
+ * Whether PostgreSQL ended the statement's transaction to resolve a conflict with another one: a deadlock (40P01)
+ * or a serialization failure (40001). It was rolled back whole; the same request sent again normally succeeds.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
  * Whether an error means the database cannot be reached (stopped, restarting, network gone), as opposed
  * to a statement it refused: such a request answers 503 DATABASE_UNAVAILABLE, not 500 (issue 36).
  */
