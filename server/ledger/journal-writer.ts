@@ -255,7 +255,8 @@ export async function reverseEntriesOf(trx: Kysely<any>, service: EntityService,
   const head = service.entity(journalOf(service.registry));
   const linesEntity = service.entity(head.fields.items!.entity!);
   const parentField = linesEntity.parent!.field;
-  const entries = await trx.selectFrom(head.name).selectAll().where('source_entity', '=', sourceEntity).where('source_id', '=', sourceId).where('status', '=', POSTED).orderBy('id').execute();
+  // in company order, as a posting writes them (journal-posting.ts plannedEntries): each reversal locks its company's counter
+  const entries = await trx.selectFrom(head.name).selectAll().where('source_entity', '=', sourceEntity).where('source_id', '=', sourceId).where('status', '=', POSTED).orderBy('your_company_id').orderBy('id').execute();
   const reversed = new Set(entries.map((e) => e.reverses_id).filter((v) => v !== null && v !== undefined).map(Number));
   let count = 0;
   const extraFor = (company: number): EntryLine[] => {

@@ -107,5 +107,10 @@ describe.each(testDialects())('a posting\'s entry and its number on %s', (dialec
     expect(results.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
     for (const d of drafts) expect((await entriesOf(c, 'internal_product_transfer', d.id)).map((e) => e.your_company_id).sort()).toEqual([company, sister].sort());
     expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
+    // and cancelled in parallel: each reversal in both books too
+    const cancels = await Promise.all(drafts.map((d) => c.action('internal_product_transfer', d.id, 'cancel')));
+    expect(cancels.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
+    for (const d of drafts) expect((await entriesOf(c, 'internal_product_transfer', d.id))).toHaveLength(4);
+    expect(await daySummaryMismatches(t.db.kysely)).toEqual([]);
   });
 });
