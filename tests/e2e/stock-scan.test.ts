@@ -74,6 +74,19 @@ describe('scanning a goods receipt end to end', () => {
     expect(await results.first().getAttribute('data-kind')).toBe('SCAN_OVER');
     await page.getByTestId('scan-over-list').locator('li', { hasText: codes[2]! }).waitFor();
     await shot(page, '60-goods-receipt-scanned');
+    // on a phone, in English too (longer headings), the scanned lines' table scrolls in its own box: the page stays as wide as the phone
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const lang of ['en', 'th']) {
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.reload();
+      await page.getByTestId('scan-lines').locator('tbody tr').first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${lang}: the page is ${overflow} px wider than the phone`).toBeLessThanOrEqual(0);
+      if (lang === 'en') await shot(page, '60-goods-receipt-scanned-phone-en');
+    }
+    await page.setViewportSize(desktop);
+    await input.waitFor();
 
     await page.getByRole('button', { name: 'อนุมัติ' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'อนุมัติ' }).click();

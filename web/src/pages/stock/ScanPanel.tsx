@@ -138,6 +138,8 @@ export default function ScanPanel({ entity, id, onScanned }: { entity: string; i
       )}
       {view.settings.display_only_scanned && <p className="bo-muted">{t('scan.display_only')}</p>}
       <div className="bo-toolbar"><BarcodeLabelsButton entity={view.packs} ids={[...new Set(view.scans.map((s) => s.barcode_id).filter((b): b is number => b !== null))]} /></div>
+      {/* its own scroll box: on a phone the lines (longer headings in English) scroll here, not the page */}
+      <div className="bo-table-wrap">
       <table className="bo-admin-table" data-testid="scan-lines">
         <thead><tr><th>#</th><th>{t('stock.product')}</th><th>{t('stock.lot')}</th><th className="bo-num">{t('scan.wanted')}</th><th className="bo-num">{t('scan.scanned')}</th><th /></tr></thead>
         <tbody>
@@ -148,6 +150,7 @@ export default function ScanPanel({ entity, id, onScanned }: { entity: string; i
           ))}
         </tbody>
       </table>
+      </div>
       {view.over_scans.length > 0 && (
         <>
           <h4>{t('scan.over_scans')}</h4>
