@@ -141,7 +141,7 @@ describe('document forms by keyboard', () => {
 
   it('on a phone each line is a card: no form scrolls sideways', async () => {
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'th-TH', isMobile: true, hasTouch: true })).newPage();
-    await signInInBrowser(phone, server.baseUrl, 'admin', ADMIN_PASSWORD).catch(async () => undefined);
+    await signInInBrowser(phone, server.baseUrl, 'admin', ADMIN_PASSWORD);
     for (const entity of ['quotation', 'goods_receipt', 'delivery_order', 'receipt']) {
       const id = (await api('GET', `/api/${entity}?limit=1&sort=-id`)).data[0].id;
       await phone.goto(url(`/${entity}/${id}`));

@@ -116,7 +116,10 @@ export async function signInInBrowser(page: Page, baseUrl: string, username: str
   await page.getByLabel('ชื่อผู้ใช้').fill(username);
   await page.getByLabel('รหัสผ่าน').fill(password);
   await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).click();
-  await page.locator('.bo-sidemenu').waitFor();
+  await page.locator('.bo-header').waitFor();
+  // the side menu shows beside the page only on a wide screen (styles.css, 900 px); a phone's stays closed, and
+  // waiting for it there spent the whole timeout
+  if ((page.viewportSize()?.width ?? 1280) > 900) await page.locator('.bo-sidemenu').waitFor();
 }
 
 /**
