@@ -159,7 +159,9 @@ describe('web app end to end', () => {
     // edit: a server-side error (duplicate code) appears next to its field, then a real change saves
     await page.locator('#field-code').fill('C001');
     await page.getByRole('button', { name: 'บันทึก' }).click();
-    await page.locator('.p-toast-message-error').first().waitFor();
+    // the new error toast, not the earlier one this save's error takes away (it leaves through an exit transition and
+    // was what .first() found, hidden, for the whole wait in one loaded CI run)
+    await page.locator('.p-toast-message-error:not(.p-toast-message-exit)').first().waitFor();
     expect(await page.locator('#field-code-error').textContent()).toBe('ค่านี้ถูกใช้โดยข้อมูลอื่นแล้ว');
     await page.locator('#field-code').fill('E2E-01');
     await page.locator('#field-name_th').fill('ลูกค้าทดสอบ แก้ไขแล้ว');
