@@ -49,15 +49,12 @@ function fromFastify(err: FastifyError): AppError | null {
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
-      // another process (a SERVER_WORKERS worker, a tool) held the write lock past the wait; the transaction was rolled back
-      request.log.warn({ err }, 'database busy');
-      const busy = new AppError('DATABASE_BUSY');
-      return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
-    }
-    if (!(err instanceof AppError) && isTransactionConflict(err)) {
-      // PostgreSQL ended this transaction to let another go on (a deadlock); nothing of it was saved, and again succeeds
-      request.log.warn({ err: { message: err.message, code: err.code } }, 'database conflict');
+    const sqliteBusy = (err as { code?: unknown }).code === 'SQLITE_BUSY';
+    if (sqliteBusy || (!(err instanceof AppError) && isTransactionConflict(err))) {
+      // SQLite: another process (a SERVER_WORKERS worker, a tool) held the write lock past the wait. PostgreSQL: it ended
+      // this transaction to let another go on (a deadlock). Either way nothing was saved, and sent again it succeeds
+      if (sqliteBusy) request.log.warn({ err }, 'database busy');
+      else request.log.warn({ err: { message: err.message, code: err.code } }, 'database conflict');
       const busy = new AppError('DATABASE_BUSY');
       return reply.status(busy.status).header('retry-after', '1').send(localizedBody(busy, request.headers['accept-language']));
     }

@@ -229,7 +229,7 @@ function rideWithStock(trx: Kysely<any>, service: EntityService, plan: EntryPlan
       return made?.map((r) => r.rider) ?? [];
     },
     rode: async (reads) => {
-      if (withdrawn || made === null) return;
+      if (made === null) return;
       for (const r of made) await r.rode(reads);
       rode = true;
     },

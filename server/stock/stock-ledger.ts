@@ -326,7 +326,8 @@ export async function writeMovements(trx: Kysely<any>, asked: MovementInput[], o
     // row others post to is then held for this and the commit.
     // and a later step's writes offered for these documents (the general ledger's entry: moved-values.ts) ride too
     const riders = writesRideOneStatement(trx) ? takeRiders(trx, movements) : [];
-    const named = (await Promise.all(riders.map((r) => r.make()))).flat();
+    const named = [];
+    for (const r of riders) named.push(...await r.make());
     let reads: Record<string, unknown>;
     ({ written, lastSnapshot: last, named: reads } = await addToBalances(trx, changes, { ledger: opts.stock.ledger, movements: ride ? rows : [], days, named }));
     for (const r of riders) await r.rode(reads);

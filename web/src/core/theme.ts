@@ -44,7 +44,7 @@ export function applyTheme(setting: unknown, doc: Document = document, storage: 
     link.removeAttribute('id');
     const arrived = () => {
       // a later change may have come first: only the newest file switches the page
-      if (doc.getElementById(THEME_LINK_ID) !== next) { if (!next.id) next.remove(); return; }
+      if (doc.getElementById(THEME_LINK_ID) !== next) { next.remove(); return; }
       for (const old of doc.querySelectorAll(`link[${THEME_MARK}]`)) if (old !== next) old.remove();
       mark();
     };
